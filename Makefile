@@ -1,0 +1,38 @@
+# Railpost — `make help` lists the targets.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: help venv run test lint bench conformance clean
+
+help: ## show this help
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(BIN)/railpost: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -e '.[dev]'
+	@touch $@
+
+venv: $(BIN)/railpost ## create the virtualenv and install everything
+
+run: venv ## run gateway + rules worker + notifier (embedded SQLite/file queue unless DATABASE_URL/REDIS_URL are set)
+	PORT=$(PORT) $(BIN)/python -m services.run
+
+test: venv ## run the whole test suite (starts PostgreSQL/Redis if they are not running)
+	bash infra/ensure-services.sh
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q
+
+lint: venv ## ruff
+	$(BIN)/ruff check .
+
+bench: venv ## benchmarks: replay speed, per-action latency, service load, notifier latency
+	$(BIN)/python -m bench
+
+conformance: venv ## replay every recorded game and compare with the golden traces
+	$(BIN)/python -m bench.conformance_table
+
+clean: ## remove the virtualenv and caches
+	rm -rf $(VENV) .pytest_cache .ruff_cache var

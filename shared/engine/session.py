@@ -1,0 +1,277 @@
+"""A game session: the action log of one game and the engine state folded from it.
+
+The session owns what is not a rule of any title: undo/redo (which change which earlier actions count),
+chat messages, recorded auto actions, snapshots and the 18xx.games record format. The rules live in
+`Game`; this module never looks inside an action beyond its type.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import EngineError, IllegalAction, MalformedAction, ReplayError
+from .game import Game
+
+META_TYPES = frozenset({"undo", "redo", "message"})
+CHECKPOINT_EVERY = 32
+SNAPSHOT_FORMAT = 1
+
+
+@dataclass
+class _Entry:
+    action: dict[str, Any]
+    active: bool = True
+
+
+@dataclass
+class GameSession:
+    """One game: its set-up, its action log and the current state.
+
+    `submit` is the checked door for live play; `from_record` replays a recorded game, accepting unchecked
+    only actions that are undone later (as the reference does), and validating every action that stays.
+    """
+
+    title: str
+    players: list[dict[str, Any]]
+    seed: int
+    optional_rules: list[str]
+    game_id: int | str = 0
+    entries: list[_Entry] = field(default_factory=list)
+    redo_stack: list[list[int]] = field(default_factory=list)
+    state: Game | None = None
+    _checkpoints: dict[int, bytes] = field(default_factory=dict, repr=False)
+
+    # -- construction -------------------------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        title: str,
+        players: Iterable[dict[str, Any]],
+        seed: int = 0,
+        optional_rules: Iterable[str] = (),
+        game_id: int | str = 0,
+    ) -> GameSession:
+        session = cls(title, [dict(p) for p in players], int(seed), list(optional_rules), game_id)
+        session.state = session._fresh()
+        return session
+
+    def _fresh(self) -> Game:
+        return Game.new(self.title, self.players, self.seed, self.optional_rules)
+
+    @classmethod
+    def from_record(
+        cls,
+        record: dict[str, Any],
+        progress: Callable[[int, int], None] | None = None,
+        on_action: Callable[[int, dict[str, Any], GameSession], None] | None = None,
+    ) -> GameSession:
+        """Replay an 18xx.games game record. Raises ReplayError naming the first refused action."""
+        settings = record.get("settings") or {}
+        seed = settings.get("seed")
+        if seed in (None, ""):
+            digits = "".join(ch if ch.isdigit() else " " for ch in str(record.get("id", ""))).split()
+            seed = int(digits[0]) if digits else 0
+        session = cls.new(
+            record["title"],
+            record["players"],
+            int(seed),
+            settings.get("optional_rules") or [],
+            record.get("id", 0),
+        )
+        actions = record.get("actions") or []
+        survivors = final_active_flags(actions)
+        total = len(actions)
+        for index, action in enumerate(actions):
+            try:
+                session.submit(action, trusted=not survivors[index], keep_id=True)
+            except EngineError as err:
+                raise ReplayError(index, action, err) from err
+            if on_action is not None:
+                on_action(index, action, session)
+            if progress is not None:
+                progress(index + 1, total)
+        return session
+
+    # -- the checked door ---------------------------------------------------------------------------------
+    def submit(self, action: dict[str, Any], *, trusted: bool = False, keep_id: bool = False) -> dict[str, Any]:
+        """Validate and apply one action; on refusal nothing changes. Returns the stored action."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise MalformedAction("an action is a JSON object with a string 'type'", "action_shape")
+        stored = dict(action)
+        if not keep_id or not isinstance(stored.get("id"), int):
+            stored["id"] = self.next_id()
+        kind = stored["type"]
+        assert self.state is not None
+        if kind == "message":
+            self.entries.append(_Entry(stored, active=False))
+        elif kind == "undo":
+            self._undo(stored)
+        elif kind == "redo":
+            self._redo(stored)
+        else:
+            self.state.process(stored, trusted=trusted)
+            for auto in stored.get("auto_actions") or []:
+                self.state.process(auto, trusted=trusted)
+            self.entries.append(_Entry(stored))
+            self.redo_stack.clear()
+            self._maybe_checkpoint()
+        return stored
+
+    def next_id(self) -> int:
+        return (self.entries[-1].action["id"] + 1) if self.entries else 1
+
+    # -- undo / redo --------------------------------------------------------------------------------------
+    def _undoable(self) -> list[int]:
+        return [i for i, e in enumerate(self.entries) if e.active and e.action["type"] not in META_TYPES]
+
+    def _undo(self, action: dict[str, Any]) -> None:
+        active = self._undoable()
+        target = action.get("action_id")
+        if target is None:
+            if not active:
+                raise IllegalAction("there is nothing to undo", "undo_empty")
+            group = active[-1:]
+        elif target == 0:
+            group = active
+        else:
+            pos = next((i for i, e in enumerate(self.entries) if e.action.get("id") == target), None)
+            if pos is None:
+                raise MalformedAction(f"undo names unknown action id {target}", "undo_target")
+            group = [i for i in active if i > pos]
+        for i in group:
+            self.entries[i].active = False
+        self.redo_stack.append(group)
+        self.entries.append(_Entry(action, active=False))
+        self._rebuild()
+
+    def _redo(self, action: dict[str, Any]) -> None:
+        if not self.redo_stack:
+            raise IllegalAction("there is nothing to redo", "redo_empty")
+        group = self.redo_stack.pop()
+        for i in group:
+            self.entries[i].active = True
+        self.entries.append(_Entry(action, active=False))
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Fold the active actions again from the newest checkpoint that precedes any change."""
+        active = [i for i, e in enumerate(self.entries) if e.active]
+        # checkpoints are keyed by the number of active actions folded; valid only while that prefix holds
+        prefix_key = tuple(active)
+        state: Game | None = None
+        start = 0
+        for count in sorted(self._checkpoints, reverse=True):
+            key, blob = self._checkpoints[count]  # type: ignore[misc]
+            if count <= len(active) and key == prefix_key[:count]:
+                state = pickle.loads(blob)
+                start = count
+                break
+        if state is None:
+            state = self._fresh()
+        for i in active[start:]:
+            action = self.entries[i].action
+            state.process(action, trusted=True)
+            for auto in action.get("auto_actions") or []:
+                state.process(auto, trusted=True)
+        self.state = state
+
+    def _maybe_checkpoint(self) -> None:
+        active = tuple(i for i, e in enumerate(self.entries) if e.active)
+        if len(active) % CHECKPOINT_EVERY == 0:
+            self._checkpoints[len(active)] = (active, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))  # type: ignore[assignment]
+
+    # -- reading ------------------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        assert self.state is not None
+        return self.state
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        return [e.action for e in self.entries]
+
+    @property
+    def version(self) -> int:
+        """Number of stored actions (undo, redo and messages included): the stream version."""
+        return len(self.entries)
+
+    def digest(self, action: dict[str, Any] | None = None) -> dict[str, Any]:
+        return self.game.digest(action or {"id": 0, "type": "setup"})
+
+    def acting_players(self) -> list[int]:
+        return self.game.acting_players()
+
+    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
+        return self.game.legal_actions(entity)
+
+    def controller(self, entity: Any) -> Any:
+        return self.game.controller(entity)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def result(self) -> dict[str, int] | None:
+        return self.game.result() if self.game.finished else None
+
+    def to_record(self) -> dict[str, Any]:
+        """Export in the 18xx.games game-record format (replayable by `from_record`)."""
+        record: dict[str, Any] = {
+            "id": self.game_id,
+            "title": self.title,
+            "players": copy.deepcopy(self.players),
+            "settings": {"seed": self.seed, "optional_rules": list(self.optional_rules)},
+            "actions": copy.deepcopy(self.actions),
+            "status": "finished" if self.finished else "active",
+        }
+        if self.finished:
+            record["result"] = {str(k): v for k, v in (self.result or {}).items()}
+            record["game_end_reason"] = self.game.game_end_reason
+        return record
+
+    # -- snapshots ----------------------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        return pickle.dumps((SNAPSHOT_FORMAT, self), pickle.HIGHEST_PROTOCOL)
+
+    @staticmethod
+    def restore(blob: bytes) -> GameSession:
+        fmt, session = pickle.loads(blob)
+        if fmt != SNAPSHOT_FORMAT:
+            raise ValueError(f"snapshot format {fmt} is not {SNAPSHOT_FORMAT}; replay the event log instead")
+        return session
+
+
+def final_active_flags(actions: list[dict[str, Any]]) -> list[bool]:
+    """Which recorded actions are still active after the whole list (undo/redo resolved)."""
+    active = [False] * len(actions)
+    stack: list[list[int]] = []
+    for i, action in enumerate(actions):
+        kind = action.get("type")
+        if kind == "message":
+            continue
+        if kind == "undo":
+            live = [j for j in range(i) if active[j]]
+            target = action.get("action_id")
+            if target is None:
+                group = live[-1:]
+            elif target == 0:
+                group = live
+            else:
+                pos = next((j for j in range(i) if actions[j].get("id") == target), -1)
+                group = [j for j in live if j > pos]
+            for j in group:
+                active[j] = False
+            stack.append(group)
+        elif kind == "redo":
+            if stack:
+                for j in stack.pop():
+                    active[j] = True
+        else:
+            active[i] = True
+            stack.clear()
+    return active
