@@ -1,34 +1,370 @@
-"""The game state and the action dispatcher (work in progress: replaced by the full engine)."""
+"""The game state and the checked door through which every action passes.
+
+`Game.process` validates an action completely before changing anything, so a refused action leaves the
+state as it was. Titles are composed from shared pieces (see `titles/`); this module holds the parts of
+the flow every title shares: money, certificates, trains and phases, round sequencing, game end.
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from .errors import MalformedAction
+from . import titledata
+from .core.market import StockMarket
+from .core.rounds import Round
+from .core.shares import Bundle, change_presidency, move_bundle
+from .core.trains import Depot, Phase, phases_from, trains_from
+from .errors import IllegalAction, MalformedAction
+from .model import POOL, Company, Corporation, Player, Share, Train
+from .rng import Rng
+from .titles import TitleRules, rules_for
+
+
+class Definition:
+    """The immutable part of a game (data, market grid, title rules), shared by all states of it."""
+
+    def __init__(self, title: str, options: tuple[str, ...], players: int) -> None:
+        self.key = (title, options, players)
+        self.rules: TitleRules = rules_for(title)
+        options_n = self.rules.normalise_options(list(options), players)
+        self.data = titledata.load(title, options_n, players)
+        self.options = options_n
+        self.market = StockMarket(self.data.setup["market"])
+        self.phases: list[Phase] = phases_from(self.data.setup["phases"])
+        self.phase_names = [p.name for p in self.phases]
+        self.board = self.rules.load_board(self.data)
+
+
+@lru_cache(maxsize=32)
+def definition(title: str, options: tuple[str, ...], players: int) -> Definition:
+    return Definition(title, options, players)
 
 
 class Game:
+    """One game's state. Mutable, but only through `process`, which is all-or-nothing."""
+
+    finished: bool
+    game_end_reason: str | None
+
+    # -- set-up -------------------------------------------------------------------------------------------
     @classmethod
     def new(cls, title: str, players: list[dict[str, Any]], seed: int, optional_rules: list[str]) -> Game:
-        raise MalformedAction(f"unknown title {title!r}", "title")
+        if not players:
+            raise MalformedAction("a game needs players", "players")
+        ids = [p.get("id") for p in players]
+        if len(set(ids)) != len(ids) or not all(isinstance(i, int) for i in ids):
+            raise MalformedAction("player ids must be distinct integers", "players")
+        defn = definition(title, tuple(optional_rules), len(players))
+        game = cls.__new__(cls)
+        game._init(defn, players, seed)
+        return game
 
-    def process(self, action: dict[str, Any], *, trusted: bool = False) -> None:
-        raise NotImplementedError
+    def _init(self, defn: Definition, players: list[dict[str, Any]], seed: int) -> None:
+        self.defn = defn
+        setup = defn.data.setup
+        self.rng = Rng(seed)
+        self.players: list[Player] = [Player(p["id"], str(p.get("name", p["id"]))) for p in players]
+        self.player_order: list[int] = [p.id for p in self.players]
+        self.bank_cash: int = self.rules.initial_bank_cash(self)
+        self.corporations: dict[str, Corporation] = {}
+        for raw in setup["corporations"]:
+            if raw.get("in_game") is False:
+                continue
+            self.corporations[raw["sym"]] = self._make_corporation(raw)
+        for raw in setup.get("minors") or []:
+            if raw.get("in_game") is False:
+                continue
+            self.corporations[raw["sym"]] = self._make_corporation(raw)
+        self.companies: dict[str, Company] = {}
+        for raw in setup["companies"]:
+            if raw.get("in_game") is False:
+                continue
+            self.companies[raw["sym"]] = Company(
+                raw["sym"], raw["name"], raw["value"], raw["revenue"], raw.get("min_price") or 0,
+                raw.get("max_price") or 0, list(raw.get("abilities") or []),
+            )
+        self.depot = Depot(trains_from(setup["trains"]))
+        self.phase_index = 0
+        self.turn = 1
+        self.operating_rounds = self.phase.operating_rounds
+        self.finished = False
+        self.game_end_reason = None
+        self.end_trigger: tuple[str, str] | None = None  # (reason, timing)
+        self.bank_broken = False
+        self.last_action: dict[str, Any] | None = None
+        self.board = defn.board.clone()
+        self.extra: dict[str, Any] = {}
+        starting = setup["starting_cash"][str(len(self.players))]
+        for player in self.players:
+            self.pay(None, player, starting)
+        self.rules.setup(self)
+        self.round: Round = self.rules.first_round(self)
+        self.round.start(self)
 
-    def digest(self, action: dict[str, Any]) -> dict[str, Any]:
-        raise NotImplementedError
+    def _make_corporation(self, raw: dict[str, Any]) -> Corporation:
+        shares = [
+            Share(raw["sym"], i, pct, raw["sym"], president=(i == 0)) for i, pct in enumerate(raw["shares"])
+        ]
+        return Corporation(
+            sym=raw["sym"],
+            name=raw["name"],
+            kind=self.rules.corporation_kind(raw),
+            home=raw.get("home"),
+            home_city_index=raw.get("home_city_index"),
+            token_prices=list(raw.get("token_prices") or [0]),
+            float_percent=raw.get("float_percent") or 60,
+            shares=shares,
+            capitalization=raw.get("capitalization") or "full",
+            max_ownership_percent=raw.get("max_ownership_percent") or 100,
+            fixed_par=raw.get("par"),
+            band=raw.get("band"),
+            required_train=raw.get("required_train"),
+            abilities=list(raw.get("abilities") or []),
+        )
 
-    def acting_players(self) -> list[int]:
-        raise NotImplementedError
+    # -- pickling: the definition is rebuilt from its key, never stored --------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["defn"] = state["defn"].key
+        return state
 
-    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
-        raise NotImplementedError
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["defn"] = definition(*state["defn"])
+        self.__dict__.update(state)
+
+    # -- lookups ------------------------------------------------------------------------------------------
+    @property
+    def rules(self) -> TitleRules:
+        return self.defn.rules
+
+    @property
+    def market(self) -> StockMarket:
+        return self.defn.market
+
+    @property
+    def phase(self) -> Phase:
+        return self.defn.phases[self.phase_index]
+
+    def player(self, pid: Any) -> Player:
+        for player in self.players:
+            if player.id == pid:
+                return player
+        raise MalformedAction(f"unknown player {pid!r}", "entity")
+
+    def corporation(self, sym: Any) -> Corporation:
+        corp = self.corporations.get(sym) if isinstance(sym, str) else None
+        if corp is None:
+            raise MalformedAction(f"unknown corporation {sym!r}", "corporation")
+        return corp
+
+    def company(self, sym: Any) -> Company:
+        company = self.companies.get(sym) if isinstance(sym, str) else None
+        if company is None:
+            raise MalformedAction(f"unknown private company {sym!r}", "company")
+        return company
+
+    def players_in_order(self) -> list[Player]:
+        return [self.player(pid) for pid in self.player_order]
+
+    def share_price(self, corp: Corporation) -> int | None:
+        return None if corp.share_cell is None else self.market.cell(corp.share_cell).price
 
     def controller(self, entity: Any) -> Any:
-        raise NotImplementedError
+        """The player who decides for an entity (a corporation's president, or its receivership agent)."""
+        if isinstance(entity, int):
+            return entity
+        corp = self.corporations.get(entity)
+        if corp is not None:
+            return self.rules.acting_player_for(self, corp)
+        company = self.companies.get(entity)
+        if company is not None:
+            owner = company.owner
+            if isinstance(owner, int):
+                return owner
+            if isinstance(owner, str) and owner in self.corporations:
+                return self.controller(owner)
+        return None
 
-    finished: bool = False
-    game_end_reason: str | None = None
+    # -- money --------------------------------------------------------------------------------------------
+    def cash_of(self, entity: Player | Corporation | None) -> int:
+        return self.bank_cash if entity is None else entity.cash
+
+    def pay(self, payer: Player | Corporation | None, receiver: Player | Corporation | None, amount: int) -> None:
+        """Move money; None is the bank. Players and corporations may not go below zero."""
+        if amount == 0:
+            return
+        if payer is None:
+            self.bank_cash -= amount
+        else:
+            if payer.cash < amount:
+                raise IllegalAction(f"{self.name_of(payer)} cannot pay {amount} (has {payer.cash})", "cash")
+            payer.cash -= amount
+        if receiver is None:
+            self.bank_cash += amount
+        else:
+            receiver.cash += amount
+
+    def name_of(self, entity: Player | Corporation | None) -> str:
+        if entity is None:
+            return "the bank"
+        return entity.name if isinstance(entity, Player) else entity.sym
+
+    # -- certificates -------------------------------------------------------------------------------------
+    def num_certs(self, player: Player) -> int:
+        count = 0
+        for corp in self.corporations.values():
+            cell = self.market.cell(corp.share_cell) if corp.share_cell is not None else None
+            if cell is not None and "no_cert_limit" in cell.types:
+                continue
+            count += sum(1 for s in corp.shares if s.owner == player.id)
+        if self.rules.cert_limit_includes_privates:
+            count += sum(1 for sym in player.companies if not self.companies[sym].closed)
+        return count
+
+    def transfer_shares(self, bundle: Bundle, to: Any, *, seller: int | None = None) -> None:
+        corp = bundle.corporation
+        previous = corp.shares[0].owner
+        move_bundle(bundle, to)
+        pivot = seller if seller is not None else previous
+        change_presidency(corp, self.player_order, pivot)
+        self.rules.after_share_transfer(self, corp)
+
+    # -- trains and phases --------------------------------------------------------------------------------
+    def train_limit(self, corp: Corporation) -> int:
+        return self.rules.train_limit(self, corp)
+
+    def active_trains(self, corp: Corporation) -> list[Train]:
+        return [t for t in corp.trains if not t.rusted]
+
+    def buy_train_from_depot(self, corp: Corporation, train: Train, price: int) -> None:
+        self.pay(corp, None, price)
+        if train in self.depot.discarded:
+            self.depot.discarded.remove(train)
+        first_of_kind = not any(t.owner is not None or t.rusted for t in self.depot.trains if t.name == train.name
+                                and t is not train)
+        train.owner = corp.sym
+        corp.trains.append(train)
+        if first_of_kind:
+            self._first_train_bought(train)
+
+    def _first_train_bought(self, train: Train) -> None:
+        for index, phase in enumerate(self.defn.phases):
+            if phase.on == train.name and index > self.phase_index:
+                self.phase_index = index
+                self.rules.phase_changed(self)
+        for other in self.depot.trains:
+            if other.rusts_on == train.name and not other.rusted:
+                self.rust(other)
+        for corp in self.corporations.values():
+            self.rules.enforce_train_limit(self, corp)
+
+    def rust(self, train: Train) -> None:
+        train.rusted = True
+        if train.owner is not None and train.owner in self.corporations:
+            owner = self.corporations[train.owner]
+            if train in owner.trains:
+                owner.trains.remove(train)
+        train.owner = None
+
+    def close_corporation(self, corp: Corporation) -> None:
+        """A closed corporation leaves the game: treasury to the bank, trains and stations off the board,
+        its certificates worthless."""
+        corp.closed = True
+        self.pay(corp, None, corp.cash)
+        for train in list(corp.trains):
+            corp.trains.remove(train)
+            train.owner = None
+            train.rusted = True
+        self.board.remove_tokens(corp.sym)
+        for share in corp.shares:
+            share.owner = None
+        for sym in corp.companies:
+            self.companies[sym].closed = True
+        corp.companies = []
+        corp.share_cell = None
+
+    def move_train(self, train: Train, seller: Corporation, buyer: Corporation, price: int) -> None:
+        self.pay(buyer, seller, price)
+        seller.trains.remove(train)
+        train.owner = buyer.sym
+        buyer.trains.append(train)
+
+    # -- the checked door ---------------------------------------------------------------------------------
+    def process(self, action: dict[str, Any], *, trusted: bool = False) -> None:
+        """Apply one action or refuse it; a refusal leaves every part of the state unchanged."""
+        if self.finished:
+            raise IllegalAction("the game is over", "game_over")
+        kind = action.get("type")
+        if kind not in KNOWN_TYPES:
+            raise MalformedAction(f"unknown action type {kind!r}", "action_type")
+        if kind.startswith("program_"):
+            self._process_program(action)
+            return
+        self.round.process(self, action, trusted=trusted)
+        self.last_action = action
+        self._after_action()
+
+    def _process_program(self, action: dict[str, Any]) -> None:
+        player = self.player(action.get("entity"))
+        if action["type"] == "program_disable":
+            player.programs = []
+        else:
+            player.programs = [dict(action)]
+
+    def _after_action(self) -> None:
+        self.rules.check_game_end(self)
+        while not self.finished and self.round.finished(self):
+            self.next_round()
+
+    def next_round(self) -> None:
+        """Round sequencing shared by the titles that alternate stock rounds with sets of operating rounds."""
+        previous = self.round
+        if self.end_trigger is not None and self.rules.ends_after_round(self, previous):
+            self.end_game(self.end_trigger[0])
+            return
+        self.round = self.rules.next_round(self, previous)
+        for player in self.players:
+            player.programs = [p for p in player.programs if self.rules.program_survives(self, p, self.round)]
+        self.round.start(self)
+
+    def end_game(self, reason: str) -> None:
+        self.finished = True
+        self.game_end_reason = reason
+
+    # -- reading ------------------------------------------------------------------------------------------
+    def acting(self) -> list[Any]:
+        if self.finished:
+            return []
+        entity = self.round.current_entity(self)
+        return [] if entity is None else [entity]
+
+    def acting_players(self) -> list[int]:
+        out = []
+        for entity in self.acting():
+            pid = self.controller(entity)
+            if pid is not None and pid not in out:
+                out.append(pid)
+        return out
+
+    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
+        from .legal import legal_actions
+
+        return legal_actions(self, entity)
 
     def result(self) -> dict[str, int]:
-        raise NotImplementedError
+        return {str(p.id): self.rules.player_value(self, p) for p in self.players}
+
+    def digest(self, action: dict[str, Any]) -> dict[str, Any]:
+        from .digest import digest
+
+        return digest(self, action)
+
+
+KNOWN_TYPES = frozenset({
+    "bid", "buy_company", "sell_company", "choose_ability", "choose", "par", "buy_shares", "sell_shares",
+    "lay_tile", "place_token", "remove_token", "run_routes", "dividend", "buy_train", "discard_train",
+    "swap_train", "scrap_train", "reassign_trains", "merge", "special_buy", "bankrupt", "pass", "end_game",
+    "program_buy_shares", "program_share_pass", "program_disable",
+})
+POOL_OWNER = POOL

@@ -1,0 +1,154 @@
+"""Revenue-maximising route search.
+
+Candidate routes per train are enumerated as simple node sequences over "connections" (track between two
+stops), scored by the same checks as recorded routes, and the best edge-disjoint combination is chosen by
+branch and bound. Limits keep it bounded on large networks; the result is always a legal run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction
+from .hexes import invert
+from .routes import ROUTE_RULES, EdgeKey, NodeRef, Route, RouteContext, evaluate
+from .tiles import NODE_BASE
+from .trains import TrainKind
+
+if TYPE_CHECKING:
+    from .board import Board
+
+
+@dataclass(frozen=True)
+class Connection:
+    a: NodeRef
+    b: NodeRef
+    hexes: tuple[str, ...]
+    paths: tuple[tuple[str, int], ...]
+    keys: frozenset[EdgeKey]
+
+
+def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
+    """Track between pairs of stops the entity reaches, in both directions."""
+    reach = board.reach(entity)
+    out: dict[NodeRef, list[Connection]] = {}
+    for hex_id, code in reach.nodes:
+        h = board.hexes[hex_id]
+        if not h.tile.nodes[code - NODE_BASE].is_stop:
+            continue
+        start = (hex_id, code)
+        rot = h.rotation
+        for pi in h.tile.by_end[rot].get(code, ()):
+            path = h.tile.rpaths[rot][pi]
+            keys = []
+            for end, lane in ((path.a, path.lane_a), (path.b, path.lane_b)):
+                if end < NODE_BASE:
+                    keys.append((hex_id, end, lane))
+            other = path.other(code)
+            if other >= NODE_BASE:
+                out.setdefault(start, []).append(Connection(start, (hex_id, other), (hex_id,), ((hex_id, pi),),
+                                                            frozenset(keys)))
+                continue
+            _extend(board, start, [hex_id], [(hex_id, pi)], keys, hex_id, other, out)
+    return out
+
+
+def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: list, hex_id: str, edge: int,
+            out: dict[NodeRef, list[Connection]], depth: int = 0) -> None:
+    if depth > 40:
+        return
+    nb = board.hexes[hex_id].neighbors.get(edge)
+    if nb is None:
+        return
+    h = board.hexes[nb]
+    arrival = invert(edge)
+    for pi in h.tile.by_end[h.rotation].get(arrival, ()):
+        path = h.tile.rpaths[h.rotation][pi]
+        pk = [(nb, e, lane) for e, lane in ((path.a, path.lane_a), (path.b, path.lane_b)) if e < NODE_BASE]
+        if any(k in keys for k in pk):
+            continue
+        other = path.other(arrival)
+        if other >= NODE_BASE:
+            if h.tile.nodes[other - NODE_BASE].is_stop:
+                out.setdefault(start, []).append(
+                    Connection(start, (nb, other), tuple(hexes + [nb]), tuple(paths + [(nb, pi)]),
+                               frozenset(keys + pk)))
+            continue
+        _extend(board, start, hexes + [nb], paths + [(nb, pi)], keys + pk, nb, other, out, depth + 1)
+
+
+def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,
+                conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int) -> list[Route]:
+    rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+    stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
+    found: dict[tuple, Route] = {}
+    budget = [limit]
+
+    def score(seq: list[NodeRef], used: list[Connection]) -> None:
+        route = Route(train_id, kind, list(seq), [p for c in used for p in c.paths],
+                      [k for c in used for k in c.keys], [list(c.hexes) for c in used])
+        try:
+            evaluate(ctx, [route], rules)
+        except IllegalAction:
+            return
+        key = (frozenset(route.keys), frozenset(seq))
+        if key not in found or found[key].revenue < route.revenue:
+            found[key] = route
+
+    def dfs(seq: list[NodeRef], used: list[Connection], keys: frozenset[EdgeKey]) -> None:
+        if budget[0] <= 0:
+            return
+        budget[0] -= 1
+        if len(seq) >= 2:
+            score(seq, used)
+        if len(seq) >= stops_cap + 1:
+            return
+        last = seq[-1]
+        if len(seq) > 1 and board.node_blocks(last[0], last[1], entity):
+            return
+        for c in conns.get(last, ()):
+            if c.b in seq or keys & c.keys:
+                continue
+            dfs(seq + [c.b], used + [c], keys | c.keys)
+
+    for start in sorted(conns):
+        dfs([start], [], frozenset())
+    return sorted(found.values(), key=lambda r: -r.revenue)
+
+
+def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
+                phase_name: str = "", *, per_train: int = 40, search_limit: int = 20000,
+                max_stops: int = 8) -> list[dict[str, Any]]:
+    """The best edge-disjoint set of routes (one per train at most), as recorded-route dicts."""
+    ctx = RouteContext(board, entity, colors, phase_name)
+    conns = _connections(board, entity)
+    options: list[tuple[str, list[Route]]] = []
+    for train_id, kind in sorted(trains.items()):
+        cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops)[:per_train]
+        options.append((train_id, cands))
+    best: list[Any] = [0, []]
+    ceilings = [max((r.revenue for r in c), default=0) for _, c in options]
+
+    def search(i: int, keys: frozenset, total: int, chosen: list[Route]) -> None:
+        if total + sum(ceilings[i:]) <= best[0]:
+            return
+        if i == len(options):
+            best[0], best[1] = total, list(chosen)
+            return
+        for route in options[i][1]:
+            rk = frozenset(route.keys)
+            if keys & rk:
+                continue
+            search(i + 1, keys | rk, total + route.revenue, chosen + [route])
+        search(i + 1, keys, total, chosen)
+
+    search(0, frozenset(), 0, [])
+    return [_to_record(ctx, r) for r in best[1]]
+
+
+def _to_record(ctx: RouteContext, route: Route) -> dict[str, Any]:
+    hexes = [s[0] for s in route.stops]
+    return {"train": route.train_id, "connections": route.chains, "hexes": hexes,
+            "nodes": [ctx.name(s) for s in route.stops], "revenue": route.revenue,
+            "revenue_str": "-".join(hexes)}

@@ -1,0 +1,510 @@
+"""The map in play: tiles on hexes, station tokens, and the checked doors to change them.
+
+`check_*` methods validate and raise IllegalAction naming hex/tile/rule; `lay` / `place_token` trust their
+input (the Game calls them after checking, or while replaying undone actions).
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any
+
+from ..errors import DataError, IllegalAction, MalformedAction
+from .graph import Reach, compute_reach
+from .tiles import NODE_BASE, Supply, TileDef, load_catalogue, parse_tile, parse_tile_id
+from .tokens import CityRef, free_slot, slot_refusal
+from .trains import TrainKind
+from .upgrades import rotation_problem, upgrade_refusal
+
+
+@dataclass
+class BoardRules:
+    """Title-specific board knobs, filled by the title from its data (no globals)."""
+
+    layout: str = "pointy"
+    extra_upgrades: dict[str, list[str]] = field(default_factory=dict)
+    illegal_upgrades: dict[str, list[str]] = field(default_factory=dict)
+    track_restriction: str = "permissive"  # permissive / restrictive / semi_restrictive / station_restrictive
+    route_rules: str = "default"  # key into routes.ROUTE_RULES
+    # tile name -> colour that must be available in the phase before it may be laid (1825: 119 brown, 166 gray)
+    tile_requires_color: dict[str, str] = field(default_factory=dict)
+    # tile name -> hexes it may be laid on (1825 tile 200)
+    tile_only_on_hexes: dict[str, list[str]] = field(default_factory=dict)
+    same_hex_tokens: bool = False
+    # 1825: a corporation's hex block (blocks_hexes) ends once it has placed its home token
+    blocks_end_on_first_token: bool = False
+    # tile name -> (minimum phase, passed through by trains listed) for 1825's tile-200 bonus
+    through_bonus_tiles: tuple[str, ...] = ()
+    through_bonus_min_phase: int = 3
+    through_bonus_excluded_trains: tuple[str, ...] = ()
+
+    @classmethod
+    def from_title_data(cls, title_dir: FsPath) -> BoardRules:
+        """Defaults read from a title's rules.json / extras.json; a title may adjust the result."""
+        title_dir = FsPath(title_dir)
+        try:
+            rules = json.loads((title_dir / "rules.json").read_text()).get("rules", {})
+            extras_path = title_dir / "extras.json"
+            extras = json.loads(extras_path.read_text()) if extras_path.exists() else {}
+        except (OSError, ValueError) as err:
+            raise DataError(f"cannot read rules of {title_dir}: {err}") from err
+
+        def value(key: str, default: Any) -> Any:
+            entry = rules.get(key)
+            return entry.get("value", default) if isinstance(entry, dict) else default
+
+        def as_lists(raw: dict[str, Any]) -> dict[str, list[str]]:
+            return {k: [v] if isinstance(v, str) else list(v) for k, v in (raw or {}).items()}
+
+        out = cls(layout=value("LAYOUT", "pointy"), track_restriction=value("TRACK_RESTRICTION", "permissive"),
+                  extra_upgrades=as_lists(extras.get("extra_upgrades") or {}),
+                  illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
+        title = json.loads((title_dir / "meta.json").read_text()).get("title") if (title_dir / "meta.json").exists() else ""
+        if title == "1825":
+            out.route_rules = "1825"
+            out.blocks_end_on_first_token = True
+            out.tile_requires_color = {"119": "brown", "166": "gray"}
+            hexes = list(extras.get("tile_200_hexes") or value("TILE200_HEXES", []))
+            out.tile_only_on_hexes = {"200": hexes}
+            out.through_bonus_tiles = ("200",)
+            out.through_bonus_min_phase = 3
+            out.through_bonus_excluded_trains = ("4+4E",)
+        return out
+
+
+@dataclass(frozen=True)
+class LayResult:
+    cost: int
+    upgrade: bool
+    old_tile: str
+    new_tile: str
+    color: str
+
+
+@dataclass
+class HexState:
+    id: str
+    x: int
+    y: int
+    neighbors: dict[int, str]
+    preprinted: TileDef
+    tile: TileDef
+    rotation: int = 0
+    copy: int = 0
+    tokens: list[list[str | None]] = field(default_factory=list)
+    reservations: list[list[str | None]] = field(default_factory=list)
+    tile_reservations: list[str] = field(default_factory=list)
+    blockers: list[str] = field(default_factory=list)
+    location: str | None = None
+
+    def clone(self) -> HexState:
+        new = _copy.copy(self)
+        new.tokens = [list(s) for s in self.tokens]
+        new.reservations = [list(s) for s in self.reservations]
+        new.tile_reservations = list(self.tile_reservations)
+        new.blockers = list(self.blockers)
+        return new
+
+
+def _slots_for(tile: TileDef) -> list[list[str | None]]:
+    return [[None] * max(c.slots, 0) for c in tile.cities]
+
+
+class Board:
+    """One game's map. Cheap to clone; holds no reference to the Game."""
+
+    def __init__(self, rules: BoardRules, catalogue: dict[str, TileDef], hexes: dict[str, HexState],
+                 supply: Supply, preprinted_upgrades: dict[str, tuple[str, ...]]) -> None:
+        self.rules = rules
+        self.catalogue = catalogue
+        self.hexes = hexes
+        self.supply = supply
+        self.preprinted_upgrades = preprinted_upgrades
+        self._reach: dict[str, Reach] = {}
+        self._where: dict[tuple[str, int], str] = {}  # (tile name, copy) -> hex id
+        # entity -> [(home hex, city index or None)]; until an entity has a token its homes count as its
+        # network, so a minor whose home hex has no track yet (1825) can build there
+        self.homes: dict[str, list[tuple[str, int | None]]] = {}
+        for h in hexes.values():
+            self._where[(h.tile.name, h.copy)] = h.id
+
+    # -- loading --------------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, title_dir: FsPath, map_file: str, setup: dict[str, Any], rules: BoardRules) -> Board:
+        title_dir = FsPath(title_dir)
+        try:
+            catalogue = load_catalogue(json.loads((title_dir / "tiles.json").read_text()))
+            raw_map = json.loads((title_dir / map_file).read_text())
+        except (OSError, ValueError) as err:
+            raise DataError(f"cannot read board data in {title_dir}: {err}") from err
+        return cls.from_data(catalogue, raw_map, setup, rules)
+
+    @classmethod
+    def from_data(cls, catalogue: dict[str, TileDef], raw_map: dict[str, Any], setup: dict[str, Any],
+                  rules: BoardRules) -> Board:
+        hexes: dict[str, HexState] = {}
+        for raw in raw_map.get("hexes") or []:
+            hid = raw.get("id")
+            if not isinstance(hid, str) or hid in hexes:
+                raise DataError(f"map hex id {hid!r} missing or repeated")
+            tile = parse_tile(hid, raw.get("color", ""), raw.get("tile") or {}, preprinted=True)
+            try:
+                neighbors = {int(k): v for k, v in (raw.get("neighbors") or {}).items()}
+            except ValueError as err:
+                raise DataError(f"hex {hid}: bad neighbour edge") from err
+            if any(not 0 <= e <= 5 for e in neighbors):
+                raise DataError(f"hex {hid}: neighbour edge out of range")
+            hexes[hid] = HexState(hid, raw.get("x", 0), raw.get("y", 0), neighbors, tile, tile,
+                                  tokens=_slots_for(tile), reservations=_slots_for(tile),
+                                  location=raw.get("location_name"))
+        for h in hexes.values():
+            for e, nb in h.neighbors.items():
+                if nb not in hexes:
+                    raise DataError(f"hex {h.id}: neighbour {nb} across edge {e} is not on the map")
+        counts: dict[str, int | None] = {}
+        for name, count in (setup.get("tile_manifest") or {}).items():
+            if name not in catalogue:
+                raise DataError(f"tile manifest names unknown tile {name}")
+            counts[name] = None if count == "unlimited" else int(count)
+        pre: dict[str, tuple[str, ...]] = {}
+        for hid, names in (setup.get("preprinted_hex_upgrades") or {}).items():
+            if hid not in hexes:
+                continue  # the setup covers hexes of other maps of the same configuration family
+            for n in names:
+                if n not in catalogue:
+                    raise DataError(f"preprinted upgrade of {hid} names unknown tile {n}")
+            pre[hid] = tuple(names)
+        board = cls(rules, catalogue, hexes, Supply(counts), pre)
+        for corp in (setup.get("corporations") or []) + (setup.get("minors") or []):
+            home = corp.get("home")
+            if corp.get("in_game") is False or not home:
+                continue
+            homes = home if isinstance(home, list) else [home]
+            board.homes[corp["sym"]] = [(h, corp.get("home_city_index")) for h in homes if h in hexes]
+        for hid, placement in (setup.get("initial_placements") or {}).items():
+            h = hexes.get(hid)
+            if h is None:
+                raise DataError(f"initial placement on unknown hex {hid}")
+            for r in placement.get("reservations") or []:
+                if r.get("tile_level") or r.get("city") is None:
+                    h.tile_reservations.append(r["entity"])
+                    continue
+                ci, slot = int(r["city"]), int(r.get("slot") or 0)
+                if ci >= len(h.reservations) or slot >= len(h.reservations[ci]):
+                    raise DataError(f"reservation on {hid} names missing city {ci} slot {slot}")
+                h.reservations[ci][slot] = r["entity"]
+            for t in placement.get("tokens") or []:
+                ci, slot = int(t.get("city") or 0), int(t.get("slot") or 0)
+                h.tokens[ci][slot] = t["entity"]
+            h.blockers.extend(placement.get("blockers") or [])
+        return board
+
+    def clone(self) -> Board:
+        new = Board.__new__(Board)
+        new.rules = self.rules
+        new.catalogue = self.catalogue
+        new.preprinted_upgrades = self.preprinted_upgrades
+        new.hexes = {k: h.clone() for k, h in self.hexes.items()}
+        new.supply = Supply(self.supply.counts, {k: set(v) for k, v in self.supply.on_map.items()})
+        new._reach = {}
+        new._where = dict(self._where)
+        new.homes = self.homes
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_reach"] = {}
+        return state
+
+    # -- helpers ----------------------------------------------------------------------------------------
+    def hex(self, hex_id: str) -> HexState:
+        try:
+            return self.hexes[hex_id]
+        except KeyError:
+            raise MalformedAction(f"there is no hex {hex_id!r} on this map", "hex") from None
+
+    def reach(self, entity: str) -> Reach:
+        r = self._reach.get(entity)
+        if r is None:
+            r = self._reach[entity] = compute_reach(self, entity)
+        return r
+
+    def _changed(self) -> None:
+        self._reach.clear()
+
+    def node_blocks(self, hex_id: str, code: int, entity: str) -> bool:
+        """A city blocks an entity's track when every slot holds another company's token."""
+        h = self.hexes[hex_id]
+        node = h.tile.nodes[code - NODE_BASE]
+        if not node.is_city:
+            return False
+        slots = h.tokens[node.index]
+        return bool(slots) and entity not in slots and all(s is not None for s in slots)
+
+    def has_token(self, hex_id: str, code: int, entity: str) -> bool:
+        h = self.hexes[hex_id]
+        node = h.tile.nodes[code - NODE_BASE]
+        return node.is_city and entity in h.tokens[node.index]
+
+    # -- tiles ------------------------------------------------------------------------------------------
+    def upgrade_targets(self, h: HexState) -> set[str]:
+        tile = h.tile
+        if tile.preprinted:
+            targets = set(self.preprinted_upgrades.get(h.id, ()))
+        else:
+            targets = set(tile.upgrades_to)
+        targets.update(self.rules.extra_upgrades.get(tile.name, ()))
+        targets.difference_update(self.rules.illegal_upgrades.get(tile.name, ()))
+        return targets
+
+    def check_lay(self, entity: str, hex_id: str, tile_id: str, rotation: int, phase_colors: set[str] | list[str],
+                  *, must_connect: bool = True) -> LayResult:
+        h = self.hex(hex_id)
+        name, copy = parse_tile_id(tile_id)
+        new = self.catalogue.get(name)
+        if new is None:
+            raise MalformedAction(f"unknown tile {name!r}", "tile_id")
+        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            raise MalformedAction(f"rotation {rotation!r} is not 0-5", "rotation")
+        problem = self.supply.check_copy(name, copy)
+        if problem:
+            raise IllegalAction(problem, "tile_supply")
+        blockers = [b for b in h.blockers if b != entity]
+        if blockers:
+            raise IllegalAction(f"{hex_id} is blocked by {', '.join(blockers)}", "hex_blocked")
+        colors = set(phase_colors)
+        if new.color not in colors:
+            raise IllegalAction(f"{new.color} tiles (tile {name}) are not available in this phase", "phase_color")
+        need = self.rules.tile_requires_color.get(name)
+        if need and need not in colors:
+            raise IllegalAction(f"tile {name} needs {need} tiles to be available", "phase_color")
+        only = self.rules.tile_only_on_hexes.get(name)
+        if only is not None and hex_id not in only:
+            raise IllegalAction(f"tile {name} may only be laid on {', '.join(only)}", "tile_hex")
+        old = h.tile
+        if name not in self.upgrade_targets(h):
+            msg, code = upgrade_refusal(old, new)
+            raise IllegalAction(f"tile {name} cannot replace {old.name} on {hex_id}: {msg}", code)
+        why = rotation_problem(old, h.rotation, new, rotation, h.neighbors)
+        if why:
+            raise IllegalAction(f"tile {name} in rotation {rotation} on {hex_id}: {why}", "rotation")
+        if must_connect:
+            reach = self.reach(entity)
+            if not (new.rexits[rotation] & reach.edges.get(hex_id, set())):
+                raise IllegalAction(f"tile {name} on {hex_id} does not connect to {entity}'s track", "not_connected")
+            self._check_restriction(entity, h, new, rotation)
+        return LayResult(self._lay_cost(h, new, rotation), old.color != "white", old.name, name, new.color)
+
+    def _lay_cost(self, h: HexState, new: TileDef, rotation: int) -> int:
+        cost = h.tile.terrain_cost if h.tile.preprinted else 0
+        old_exits = h.tile.rexits[h.rotation]
+        for border in h.tile.borders if h.tile.preprinted else ():
+            edge, bcost = border.get("edge"), border.get("cost")
+            if bcost and edge in new.rexits[rotation] and edge not in old_exits:
+                cost += int(bcost)
+        return cost
+
+    def _check_restriction(self, entity: str, h: HexState, new: TileDef, rotation: int) -> None:
+        mode = self.rules.track_restriction
+        old = h.tile
+        old_paths = old.rpaths[h.rotation]
+        if mode == "permissive" or not old_paths:
+            return
+        if mode == "station_restrictive" and any(n.is_stop for n in new.nodes):
+            return
+        trial = self.clone()
+        trial._place_tile(h.id, new, rotation, copy=-1)
+        reach = trial.reach(entity)
+        from .upgrades import path_covers
+
+        used_new = changed_city = False
+        for pi, np in enumerate(new.rpaths[rotation]):
+            if (h.id, pi) not in reach.paths:
+                continue
+            op = next((p for p in old_paths if path_covers(p, np, old, new)), None)
+            if op is None:
+                used_new = True
+        if mode in ("restrictive", "station_restrictive") and not used_new:
+            raise IllegalAction(f"tile {new.name} on {h.id} must add track {entity} can use", "track_restriction")
+        if mode == "semi_restrictive" and not used_new and not changed_city:
+            raise IllegalAction(f"tile {new.name} on {h.id} must add usable track or change a city", "track_restriction")
+
+    def lay(self, hex_id: str, tile_id: str, rotation: int) -> None:
+        name, copy = parse_tile_id(tile_id)
+        self._place_tile(hex_id, self.catalogue[name], rotation, copy)
+
+    def _place_tile(self, hex_id: str, new: TileDef, rotation: int, copy: int) -> None:
+        h = self.hexes[hex_id]
+        old, old_rot = h.tile, h.rotation
+        if not old.preprinted:
+            self.supply.give_back(old.name, h.copy)
+        self._where.pop((old.name, h.copy), None)
+        if copy >= 0:
+            self.supply.take(new.name, copy)
+        tokens, reserved = _slots_for(new), _slots_for(new)
+        # cities come first among a tile's nodes, so city i's exits are rctedges[i]
+        old_ct, new_ct = old.rctedges[old_rot], new.rctedges[rotation]
+        for oi in range(len(old.cities)):
+            ct = old_ct[oi]
+            target = next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None)
+            if target is None and oi < len(tokens):
+                target = oi  # a city without track yet keeps its position
+            if target is None:
+                continue
+            for src, dst in ((h.tokens[oi], tokens[target]), (h.reservations[oi], reserved[target])):
+                for pos, ent in enumerate(src):
+                    if ent is None:
+                        continue
+                    if pos < len(dst) and dst[pos] is None:
+                        dst[pos] = ent  # keep the slot where possible
+                        continue
+                    free = next((i for i, s in enumerate(dst) if s is None), None)
+                    if free is None:
+                        dst.append(ent)  # never lose a token: an overfull city keeps it
+                    else:
+                        dst[free] = ent
+        h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
+        self._where[(new.name, h.copy)] = hex_id
+        self._changed()
+
+    def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
+        colors = set(phase_colors)
+        reach = self.reach(entity)
+        out: list[tuple[str, str, int]] = []
+        for hex_id in sorted(reach.edges):
+            h = self.hexes[hex_id]
+            if any(b != entity for b in h.blockers):
+                continue
+            for name in sorted(self.upgrade_targets(h)):
+                copy = self.supply.free_copy(name)
+                if copy is None:
+                    continue
+                for rot in range(6):
+                    try:
+                        self.check_lay(entity, hex_id, f"{name}-{copy}", rot, colors)
+                    except IllegalAction:
+                        continue
+                    out.append((hex_id, name, rot))
+        return out
+
+    def digest_tiles(self) -> dict[str, str]:
+        return {hid: f"{h.tile.name}-{h.rotation}" for hid, h in self.hexes.items() if not h.tile.preprinted}
+
+    # -- tokens -----------------------------------------------------------------------------------------
+    def _city(self, city_id: str) -> tuple[HexState, int]:
+        ref = CityRef.parse(city_id)
+        hex_id = self._where.get((ref.tile, ref.copy))
+        if hex_id is None:
+            raise MalformedAction(f"tile {ref.tile}-{ref.copy} of city {city_id} is not on the map", "city_id")
+        h = self.hexes[hex_id]
+        if not 0 <= ref.city < len(h.tokens):
+            raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
+        return h, ref.city
+
+    def city_hex(self, city_id: str) -> str:
+        return self._city(city_id)[0].id
+
+    def city_id(self, hex_id: str, city_index: int) -> str:
+        h = self.hex(hex_id)
+        return f"{h.tile.name}-{h.copy}-{city_index}"
+
+    def home_city(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
+        h = self.hex(hex_id)
+        if city_index is None:
+            city_index = next((i for i, r in enumerate(h.reservations) if entity in r), 0)
+        if not h.tokens:
+            raise IllegalAction(f"{hex_id} has no city for {entity}'s home token", "home")
+        return self.city_id(hex_id, city_index)
+
+    def place_home_token(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
+        """Put the home token in its reserved (or first free) slot; returns the city id used."""
+        city = self.home_city(entity, hex_id, city_index)
+        h, ci = self._city(city)
+        slot = free_slot(h.tokens[ci], h.reservations[ci], entity)
+        if slot is None:
+            slot = next((i for i, s in enumerate(h.tokens[ci]) if s is None), None)
+        if slot is None:
+            raise IllegalAction(f"no free slot for {entity}'s home token on {hex_id}", "home")
+        self.place_token(entity, city, slot)
+        return city
+
+    def check_token(self, entity: str, city_id: str, slot: int, *, must_connect: bool = True) -> None:
+        h, ci = self._city(city_id)
+        why = slot_refusal(h.tokens[ci], h.reservations[ci], entity, slot)
+        if why:
+            raise IllegalAction(f"{entity} cannot token {city_id} on {h.id}: {why}", "token_slot")
+        if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
+            raise IllegalAction(f"{entity} already has a token on {h.id}", "token_same_hex")
+        if must_connect and (h.id, h.tile.city_code(ci)) not in self.reach(entity).nodes:
+            raise IllegalAction(f"{city_id} on {h.id} is not connected to {entity}'s network", "not_connected")
+
+    def place_token(self, entity: str, city_id: str, slot: int) -> None:
+        h, ci = self._city(city_id)
+        slots = h.tokens[ci]
+        while slot >= len(slots):
+            slots.append(None)
+        slots[slot] = entity
+        if slot < len(h.reservations[ci]) and h.reservations[ci][slot] == entity:
+            h.reservations[ci][slot] = None
+        if entity in h.tile_reservations:
+            h.tile_reservations.remove(entity)
+        if self.rules.blocks_end_on_first_token:
+            self.remove_blocker(entity)
+        self._changed()
+
+    def token_hexes(self, entity: str) -> list[str]:
+        return sorted(hid for hid, h in self.hexes.items() for s in h.tokens for e in s if e == entity)
+
+    def remove_tokens(self, entity: str) -> None:
+        for h in self.hexes.values():
+            for slots in h.tokens:
+                for i, e in enumerate(slots):
+                    if e == entity:
+                        slots[i] = None
+            for slots in h.reservations:
+                for i, e in enumerate(slots):
+                    if e == entity:
+                        slots[i] = None
+            if entity in h.tile_reservations:
+                h.tile_reservations.remove(entity)
+        self._changed()
+
+    def remove_blocker(self, entity: str) -> None:
+        """The entity's blocking ability ended (private closed, etc.)."""
+        for h in self.hexes.values():
+            if entity in h.blockers:
+                h.blockers.remove(entity)
+
+    def reachable_token_cities(self, entity: str) -> list[tuple[str, int]]:
+        """(city id, slot) pairs the entity could token now (connected, free, not reserved for others)."""
+        out = []
+        for hex_id, code in sorted(self.reach(entity).nodes):
+            h = self.hexes[hex_id]
+            node = h.tile.nodes[code - NODE_BASE]
+            if not node.is_city:
+                continue
+            if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
+                continue
+            slot = free_slot(h.tokens[node.index], h.reservations[node.index], entity)
+            if slot is not None:
+                out.append((self.city_id(hex_id, node.index), slot))
+        return out
+
+    def can_place_token(self, entity: str) -> bool:
+        return bool(self.reachable_token_cities(entity))
+
+    # -- routes -----------------------------------------------------------------------------------------
+    def route_revenues(self, entity: str, routes: list[dict[str, Any]], trains: dict[str, TrainKind],
+                       phase_colors: list[str] | tuple[str, ...], phase_name: str = "") -> list[int]:
+        from .routes import validate_routes
+
+        return [r.revenue for r in validate_routes(self, entity, routes, trains, tuple(phase_colors), phase_name)]
+
+    def best_routes(self, entity: str, trains: dict[str, TrainKind], phase_colors: list[str] | tuple[str, ...],
+                    phase_name: str = "", **limits: Any) -> list[dict[str, Any]]:
+        from .autorouter import best_routes
+
+        return best_routes(self, entity, trains, tuple(phase_colors), phase_name, **limits)

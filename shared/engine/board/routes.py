@@ -1,0 +1,425 @@
+"""Route validation and revenue.
+
+A recorded route lists hex chains between consecutive stops (`connections`) and, usually, the stops
+themselves (`nodes`, "HEX-i"). Each chain is resolved to concrete track (paths) on the current map; no track
+segment (hex edge + lane) may be used twice in one run. The generic checks (stops, token, distance, blocked
+cities) are then followed by the title's checks, selected by `BoardRules.route_rules` from `ROUTE_RULES`;
+each title rule set is a small class of named hooks, not a subclass chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction, MalformedAction
+from .hexes import invert
+from .tiles import NODE_BASE, Node
+from .trains import TrainKind
+
+if TYPE_CHECKING:
+    from .board import Board
+
+NodeRef = tuple[str, int]
+EdgeKey = tuple[str, int, int]
+
+
+@dataclass
+class Route:
+    """One train's run, resolved onto the map."""
+
+    train_id: str
+    kind: TrainKind
+    stops: list[NodeRef]
+    paths: list[tuple[str, int]] = field(default_factory=list)
+    keys: list[EdgeKey] = field(default_factory=list)
+    chains: list[list[str]] = field(default_factory=list)
+    revenue: int = 0
+    double_header_of: int | None = None  # index of the partner route whose shared stop it does not pay
+    in_double_header: bool = False
+
+
+@dataclass
+class RouteContext:
+    board: Board
+    entity: str
+    colors: tuple[str, ...]
+    phase_name: str
+
+    def node(self, ref: NodeRef) -> Node:
+        return self.board.hexes[ref[0]].tile.nodes[ref[1] - NODE_BASE]
+
+    def label(self, ref: NodeRef) -> str:
+        return ",".join(self.board.hexes[ref[0]].tile.labels)
+
+    def name(self, ref: NodeRef) -> str:
+        n = self.node(ref)
+        return f"{ref[0]}-{n.index}"
+
+    def tokened(self, ref: NodeRef) -> bool:
+        return self.board.has_token(ref[0], ref[1], self.entity)
+
+
+# -- resolving recorded routes onto track -------------------------------------------------------------
+def _path_keys(hex_id: str, path: Any) -> list[EdgeKey]:
+    keys = []
+    if path.a < NODE_BASE:
+        keys.append((hex_id, path.a, path.lane_a))
+    if path.b < NODE_BASE:
+        keys.append((hex_id, path.b, path.lane_b))
+    return keys
+
+
+def _stop_codes(board: Board, hex_id: str) -> list[int]:
+    tile = board.hexes[hex_id].tile
+    return [NODE_BASE + i for i, n in enumerate(tile.nodes) if n.is_stop]
+
+
+def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[int] | None,
+                  used: set[EdgeKey]) -> tuple[int, int, list[tuple[str, int]], list[EdgeKey]] | None:
+    """Find track from a node in chain[0] through the listed hexes to a node in chain[-1], avoiding used
+    segments. Returns (start node, end node, paths, segment keys) or None."""
+    hexes = board.hexes
+    last = len(chain) - 1
+    if last == 0:
+        h = hexes[chain[0]]
+        for pi, p in enumerate(h.tile.rpaths[h.rotation]):
+            if p.a >= NODE_BASE and p.b >= NODE_BASE:
+                for s, e in ((p.a, p.b), (p.b, p.a)):
+                    if s in starts and (ends is None or e in ends):
+                        return s, e, [(chain[0], pi)], []
+        return None
+
+    def walk(i: int, arrival: int, acc: list[tuple[str, int]], keys: list[EdgeKey]):
+        h = hexes[chain[i]]
+        rot = h.rotation
+        paths = h.tile.rpaths[rot]
+        for pi in h.tile.by_end[rot].get(arrival, ()):
+            p = paths[pi]
+            other = p.other(arrival)
+            pk = _path_keys(chain[i], p)
+            if any(k in used or k in keys for k in pk):
+                continue
+            if i == last:
+                if other >= NODE_BASE and (ends is None or other in ends) and h.tile.nodes[other - NODE_BASE].is_stop:
+                    return other, acc + [(chain[i], pi)], keys + pk
+                continue
+            if other >= NODE_BASE or h.neighbors.get(other) != chain[i + 1]:
+                continue
+            found = walk(i + 1, invert(other), acc + [(chain[i], pi)], keys + pk)
+            if found:
+                return found
+        return None
+
+    h0 = hexes[chain[0]]
+    rot0 = h0.rotation
+    for s in starts:
+        for pi in h0.tile.by_end[rot0].get(s, ()):
+            p = h0.tile.rpaths[rot0][pi]
+            other = p.other(s)
+            if other >= NODE_BASE or h0.neighbors.get(other) != chain[1]:
+                continue
+            pk = _path_keys(chain[0], p)
+            if any(k in used for k in pk):
+                continue
+            found = walk(1, invert(other), [(chain[0], pi)], pk)
+            if found:
+                end, acc, keys = found
+                return s, end, acc, keys
+    return None
+
+
+def _node_from_name(board: Board, name: str) -> NodeRef:
+    hex_id, sep, idx = name.rpartition("-")
+    if not sep or not idx.isdigit() or hex_id not in board.hexes:
+        raise MalformedAction(f"route node {name!r} is not '<hex>-<index>'", "route_shape")
+    code = board.hexes[hex_id].tile.node_code(int(idx))
+    if code is None:
+        raise IllegalAction(f"there is no stop {name} on the map", "route_node")
+    return (hex_id, code)
+
+
+def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey]) -> Route:
+    chains = record.get("connections")
+    train_id = str(record.get("train"))
+    if not isinstance(chains, list) or not chains or not all(isinstance(c, list) and c for c in chains):
+        raise MalformedAction(f"route of train {train_id} has no connections", "route_shape")
+    for c in chains:
+        for hex_id in c:
+            if hex_id not in board.hexes:
+                raise MalformedAction(f"route of train {train_id} names unknown hex {hex_id!r}", "route_shape")
+    names = record.get("nodes")
+    wanted: list[NodeRef] | None = None
+    if isinstance(names, list) and len(names) == len(chains) + 1:
+        wanted = [_node_from_name(board, n) for n in names]
+    route = Route(train_id, kind, [])
+    prev_end: NodeRef | None = None
+    for i, chain in enumerate(chains):
+        chain = list(chain)
+        if wanted is not None:
+            a, b = wanted[i], wanted[i + 1]
+            if chain[0] != a[0] and chain[-1] == a[0]:
+                chain.reverse()
+            if chain[0] != a[0] or chain[-1] != b[0]:
+                raise IllegalAction(f"train {train_id}: connection {'-'.join(chain)} does not join "
+                                    f"{names[i]} and {names[i + 1]}", "route_track")
+            starts, ends = [a[1]], [b[1]]
+        else:
+            if prev_end is not None and chain[0] != prev_end[0] and chain[-1] == prev_end[0]:
+                chain.reverse()
+            starts = [prev_end[1]] if prev_end is not None else _stop_codes(board, chain[0])
+            if prev_end is not None and chain[0] != prev_end[0]:
+                raise IllegalAction(f"train {train_id}: connections are not consecutive", "route_track")
+            ends = None
+        found = resolve_chain(board, chain, starts, ends, used | set(route.keys))
+        if found is None:
+            reused = resolve_chain(board, chain, starts, ends, set())
+            if reused is not None:
+                raise IllegalAction(f"train {train_id}: track {'-'.join(chain)} is already used by another "
+                                    "route or earlier in this one", "route_overlap")
+            raise IllegalAction(f"train {train_id}: there is no track {'-'.join(chain)}", "route_track")
+        s, e, paths, keys = found
+        if i == 0:
+            route.stops.append((chain[0], s))
+        route.stops.append((chain[-1], e))
+        route.paths.extend(paths)
+        route.keys.extend(keys)
+        route.chains.append(chain)
+        prev_end = (chain[-1], e)
+    return route
+
+
+# -- distance and payment -------------------------------------------------------------------------------
+def check_distance(ctx: RouteContext, route: Route, kind: TrainKind) -> None:
+    stops = [ctx.node(s) for s in route.stops]
+    if isinstance(kind.distance, int):
+        used = sum(n.visit_cost for n in stops)
+        if used > kind.distance:
+            raise IllegalAction(f"train {route.train_id}: {used} stops is too many for a {kind.distance}-train",
+                                "route_too_long")
+        return
+    capacity = [p.visit for p in kind.distance]
+    by_kind: dict[str, int] = {}
+    for n in stops:
+        by_kind[n.kind] = by_kind.get(n.kind, 0) + n.visit_cost
+    for node_kind, count in sorted(by_kind.items(), key=lambda kv: sum(kv[0] in p.nodes for p in kind.distance)):
+        for i, part in sorted(enumerate(kind.distance), key=lambda ip: len(ip[1].nodes)):
+            if node_kind in part.nodes and count > 0:
+                take = min(count, capacity[i])
+                capacity[i] -= take
+                count -= take
+        if count > 0:
+            raise IllegalAction(f"train {route.train_id} ({kind.name}) cannot visit that many {node_kind}s",
+                                "route_too_long")
+
+
+def paid_revenue(ctx: RouteContext, route: Route, kind: TrainKind, value: Callable[[NodeRef], int]) -> int:
+    """Sum of the paid stops: every stop for a plain N train, else the best stops each part pays for."""
+    if isinstance(kind.distance, int):
+        return sum(value(s) for s in route.stops) * kind.multiplier
+    capacity = [p.pay for p in kind.distance]
+    total = 0
+    for s in sorted(route.stops, key=value, reverse=True):
+        nk = ctx.node(s).kind
+        for i, part in sorted(enumerate(kind.distance), key=lambda ip: len(ip[1].nodes)):
+            if nk in part.nodes and capacity[i] > 0:
+                capacity[i] -= 1
+                total += value(s) * part.multiplier
+                break
+    return total * kind.multiplier
+
+
+# -- rule sets ------------------------------------------------------------------------------------------
+class DefaultRouteRules:
+    """Generic 18xx checks: >= 2 stops, a token of the entity, distance, no passing through full cities."""
+
+    def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
+        """Hook for rules that look at the whole run (1825 double-headers)."""
+
+    def needs_token(self, ctx: RouteContext, routes: list[Route], i: int) -> bool:
+        return True
+
+    def check_blocking(self, ctx: RouteContext, route: Route) -> bool:
+        return True
+
+    def effective_kind(self, ctx: RouteContext, route: Route) -> TrainKind:
+        return route.kind
+
+    def check_title(self, ctx: RouteContext, routes: list[Route], i: int) -> None:
+        """Title-specific refusals."""
+
+    def stop_value(self, ctx: RouteContext, route: Route, stop: NodeRef) -> int:
+        return ctx.node(stop).revenue_for(ctx.colors, ctx.phase_name)
+
+    def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: TrainKind) -> int:
+        route = routes[i]
+        return paid_revenue(ctx, route, kind, lambda s: self.stop_value(ctx, route, s))
+
+
+class Rules1825(DefaultRouteRules):
+    """1825 (extras.json `route_rules`, tile_200_rule): town ends, one stop per hex, HALTs, double-headers,
+    and the tile-200 pass-through bonus."""
+
+    T_TRAINS = ("3T", "4T")
+    FREE_END_TRAINS = ("3T", "4T", "U3", "2+2")
+
+    def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
+        paired: set[int] = set()
+        for i, a in enumerate(routes):
+            if not self._dh_candidate(a) or i in paired:
+                continue
+            for j, b in enumerate(routes):
+                if j == i or j in paired or not self._dh_candidate(b):
+                    continue
+                if self._pair(ctx, a, b):
+                    paired.update((i, j))
+                    a.in_double_header = b.in_double_header = True
+                    b.double_header_of = i
+                    break
+
+    @staticmethod
+    def _dh_candidate(r: Route) -> bool:
+        return r.kind.distance == 2 and len(r.stops) == 2
+
+    def _pair(self, ctx: RouteContext, a: Route, b: Route) -> bool:
+        common = [s for s in a.stops if s in b.stops]
+        if not common:
+            return False
+        shared = common[0]
+        node = ctx.node(shared)
+        if node.is_city and ctx.board.node_blocks(shared[0], shared[1], ctx.entity):
+            return False
+        if all(ctx.node(s).is_town for s in a.stops) or all(ctx.node(s).is_town for s in b.stops):
+            return False
+        at, bt = any(ctx.tokened(s) for s in a.stops), any(ctx.tokened(s) for s in b.stops)
+        if not at and not bt:
+            return False
+        return node.is_town or not (at and bt)
+
+    def needs_token(self, ctx: RouteContext, routes: list[Route], i: int) -> bool:
+        return not routes[i].in_double_header
+
+    def check_blocking(self, ctx: RouteContext, route: Route) -> bool:
+        return route.kind.distance != 2
+
+    def _bonus(self, ctx: RouteContext, route: Route) -> int:
+        rules = ctx.board.rules
+        digits = "".join(ch for ch in ctx.phase_name if ch.isdigit())
+        if not rules.through_bonus_tiles or not digits or int(digits) < rules.through_bonus_min_phase:
+            return 0
+        if route.kind.name in rules.through_bonus_excluded_trains:
+            return 0
+        return sum(1 for s in route.stops[1:-1]
+                   if ctx.board.hexes[s[0]].tile.name in rules.through_bonus_tiles and ctx.tokened(s))
+
+    def effective_kind(self, ctx: RouteContext, route: Route) -> TrainKind:
+        bonus = self._bonus(ctx, route)
+        kind = route.kind
+        if not bonus:
+            return kind
+        from .trains import TrainPart
+
+        if isinstance(kind.distance, int):
+            parts = (TrainPart(("city", "town"), kind.distance, kind.distance + bonus),)
+        else:
+            parts = tuple(TrainPart(p.nodes, p.pay, p.pay + bonus, p.multiplier) for p in kind.distance)
+        return TrainKind(kind.name, parts, kind.multiplier)
+
+    def check_title(self, ctx: RouteContext, routes: list[Route], i: int) -> None:
+        route = routes[i]
+        name = route.kind.name
+        if name in self.T_TRAINS:
+            return
+        seen: set[str] = set()
+        for s in route.stops:
+            if s[0] in seen:
+                raise IllegalAction(f"train {route.train_id}: cannot visit two stops in {s[0]}", "route_same_hex")
+            seen.add(s[0])
+        if name in self.FREE_END_TRAINS:
+            return
+        first, last = ctx.node(route.stops[0]).is_town, ctx.node(route.stops[-1]).is_town
+        if first and last:
+            raise IllegalAction(f"train {route.train_id}: a route cannot begin and end in towns", "route_town_end")
+        if (first or last) and not (route.kind.distance == 2 and route.in_double_header):
+            raise IllegalAction(f"train {route.train_id}: a route cannot begin or end in a town", "route_town_end")
+
+    def stop_value(self, ctx: RouteContext, route: Route, stop: NodeRef) -> int:
+        if "HALT" in ctx.label(stop).split(",") and route.kind.name not in self.T_TRAINS:
+            return 0
+        return super().stop_value(ctx, route, stop)
+
+    def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: TrainKind) -> int:
+        route = routes[i]
+        partner = route.double_header_of
+        if partner is None:
+            return super().revenue(ctx, routes, i, kind)
+        shared = set(routes[partner].stops)
+        return paid_revenue(ctx, route, kind, lambda s: 0 if s in shared else self.stop_value(ctx, route, s))
+
+
+ROUTE_RULES: dict[str, DefaultRouteRules] = {"default": DefaultRouteRules(), "1825": Rules1825()}
+
+
+def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
+    kind = trains.get(train_id)
+    if kind is None:
+        from .trains import train_name
+
+        kind = trains.get(train_name(train_id))
+    if kind is None:
+        raise IllegalAction(f"train {train_id} is not one of the entity's trains", "route_train")
+    return kind
+
+
+def evaluate(ctx: RouteContext, routes: list[Route], rules: DefaultRouteRules) -> None:
+    """Run every check on already-resolved routes and fill in each route's revenue."""
+    rules.prepare(ctx, routes)
+    for i, route in enumerate(routes):
+        if len(route.stops) < 2:
+            raise IllegalAction(f"train {route.train_id}: a route needs at least two stops", "route_stops")
+        if len(set(route.stops)) != len(route.stops):
+            raise IllegalAction(f"train {route.train_id}: a route cannot visit a stop twice", "route_cycle")
+        for s in route.stops[1:-1]:
+            node = ctx.node(s)
+            if node.kind == "offboard":
+                raise IllegalAction(f"train {route.train_id}: cannot run through off-board {s[0]}", "route_terminal")
+            if rules.check_blocking(ctx, route) and ctx.board.node_blocks(s[0], s[1], ctx.entity):
+                raise IllegalAction(f"train {route.train_id}: {ctx.name(s)} is full of other companies' "
+                                    "tokens and cannot be passed through", "route_blocked")
+        if rules.needs_token(ctx, routes, i) and not any(ctx.tokened(s) for s in route.stops):
+            raise IllegalAction(f"train {route.train_id}: the route does not touch a {ctx.entity} token",
+                                "route_no_token")
+        kind = rules.effective_kind(ctx, route)
+        check_distance(ctx, route, kind)
+        rules.check_title(ctx, routes, i)
+        seen_groups: set[str] = set()
+        for s in route.stops:
+            for g in ctx.node(s).groups:
+                if g in seen_groups:
+                    raise IllegalAction(f"train {route.train_id}: group {g} visited twice", "route_group")
+                seen_groups.add(g)
+        route.revenue = rules.revenue(ctx, routes, i, kind)
+
+
+def validate_routes(board: Board, entity: str, records: list[dict[str, Any]], trains: dict[str, TrainKind],
+                    colors: tuple[str, ...], phase_name: str = "") -> list[Route]:
+    if not isinstance(records, list):
+        raise MalformedAction("routes must be a list", "route_shape")
+    rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+    ctx = RouteContext(board, entity, colors, phase_name)
+    used: set[EdgeKey] = set()
+    seen_trains: set[str] = set()
+    routes = []
+    for record in records:
+        if not isinstance(record, dict) or "train" not in record:
+            raise MalformedAction("each route is an object with a 'train'", "route_shape")
+        train_id = str(record["train"])
+        if train_id in seen_trains:
+            raise IllegalAction(f"train {train_id} runs twice", "route_train")
+        seen_trains.add(train_id)
+        route = resolve_route(board, record, lookup_train(trains, train_id), used)
+        used.update(route.keys)
+        routes.append(route)
+    evaluate(ctx, routes, rules)
+    return routes

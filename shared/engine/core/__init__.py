@@ -1,0 +1,1 @@
+"""Shared rule mechanisms that titles compose: market, shares, trains and phases, rounds and steps."""

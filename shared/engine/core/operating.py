@@ -1,0 +1,360 @@
+"""The operating round: each corporation in turn lays track, places a station, runs trains, pays or
+withholds, and buys trains. Titles choose and order the steps; the steps here are the shared ones."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction, MalformedAction
+from ..model import POOL, Corporation, Train
+from .rounds import Round, Step
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class OperatingRound(Round):
+    kind = "Operating"
+
+    def __init__(self, steps: list[Step], round_num: int) -> None:
+        super().__init__(steps, round_num)
+        self.laid_hexes: list[str] = []
+        self.upgraded = False
+        self.tokened = False
+        self.routes: list[dict[str, Any]] = []
+        self.revenue = 0
+        self.leased_train: Train | None = None
+        self.receivership_loan = 0
+        self.pending_homes: list[str] = []  # corporations that must choose the city of their home token
+
+    def current_entity(self, game: Game) -> Any:
+        if self.pending_homes and not self.done:
+            return self.pending_homes[0]
+        return super().current_entity(game)
+
+    def start(self, game: Game) -> None:
+        game.rules.pay_private_income(game)
+        self.entities = game.rules.operating_order(game)
+        for sym in self.entities:
+            game.rules.place_home_token(game, game.corporations[sym], at_round_start=True)
+        self.index = 0
+        if not self.entities:
+            self.done = True
+            return
+        self._start_operating(game)
+
+    def corp(self, game: Game) -> Corporation:
+        return game.corporations[self.entities[self.index]]
+
+    def active_step(self, game: Game) -> Step | None:
+        if not self.pending_homes and self.corp(game).closed:
+            return None  # a corporation that closed mid-turn does nothing more
+        return super().active_step(game)
+
+    def skip_steps(self, game: Game) -> None:
+        if not self.pending_homes and self.corp(game).closed:
+            return
+        super().skip_steps(game)
+
+    def _start_operating(self, game: Game) -> None:
+        while True:
+            corp = self.corp(game)
+            self.laid_hexes = []
+            self.upgraded = False
+            self.tokened = False
+            self.routes = []
+            self.revenue = 0
+            self.leased_train = None
+            self.receivership_loan = 0
+            for train in corp.trains:
+                train.operated = False
+            game.rules.start_operating(game, corp)
+            for step in self.steps:
+                step.setup(game, self)
+            self.skip_steps(game)
+            if self.done or game.finished or self.active_step(game) is not None:
+                return
+            if not self._advance(game):
+                return
+
+    def _advance(self, game: Game) -> bool:
+        """Move to the next corporation; False when the round is over."""
+        self.corp(game).operated = True
+        self.index += 1
+        if self.index >= len(self.entities):
+            self.done = True
+            return False
+        return True
+
+    def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        if game.finished:
+            return
+        self.skip_steps(game)
+        if not self.done and self.active_step(game) is None:
+            if self._advance(game):
+                self._start_operating(game)
+
+
+class HomeToken(Step):
+    """A home on a hex with several cities and no named city: the corporation picks one first."""
+
+    handlers = {"place_token": "place_token"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        return ["place_token"] if round_.pending_homes and entity == round_.pending_homes[0] else []
+
+    def blocking(self, game: Game, round_: Round) -> bool:
+        assert isinstance(round_, OperatingRound)
+        return bool(round_.pending_homes)
+
+    def skip(self, game: Game, round_: Round) -> None:
+        pass
+
+    def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        city, slot = action.get("city"), action.get("slot")
+        if not isinstance(city, str) or not isinstance(slot, int):
+            raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        homes = corp.home if isinstance(corp.home, list) else [corp.home]
+        if game.board.city_hex(city) not in homes:
+            raise IllegalAction(f"{corp.sym}'s home token goes on {', '.join(homes)}", "home")
+        game.board.check_token(corp.sym, city, slot, must_connect=False)
+        game.board.place_token(corp.sym, city, slot)
+        corp.tokens_placed += 1
+        round_.pending_homes.pop(0)
+
+
+class TrackAndToken(Step):
+    """1825-style combined step: lay up to the allowed tiles and place one station, in any order."""
+
+    handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
+                "special_buy": "special_buy"}
+
+    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game):
+            return []
+        corp = game.corporations[entity]
+        if not game.rules.may_build(game, corp):
+            return []
+        out = []
+        if self.next_lay(game, round_) is not None:
+            out.append("lay_tile")
+            out.extend(game.rules.extra_track_actions(game, round_, corp))
+        if self.can_place_token(game, round_, corp):
+            out.append("place_token")
+        if out:
+            out.append("pass")
+        return out
+
+    def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
+        lays = game.rules.tile_lays(game)
+        count = len(round_.laid_hexes)
+        if count >= len(lays):
+            return None
+        lay = dict(lays[count])
+        if lay.get("lay") == "not_if_upgraded":
+            lay["lay"] = not round_.upgraded
+        if not lay.get("lay") and not lay.get("upgrade"):
+            return None
+        return lay
+
+    def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
+        if round_.tokened:
+            return False
+        price = corp.next_token_price()
+        if price is None or price > game.rules.buying_power(game, corp):
+            return False
+        return game.board.can_place_token(corp.sym)
+
+    def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
+        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
+            raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
+        lay = self.next_lay(game, round_)
+        if lay is None:
+            raise IllegalAction(f"{corp.sym} may not lay more track this turn", "tile_lays")
+        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles),
+                                      must_connect=not trusted and game.rules.lay_must_connect(game, corp, hex_id))
+        upgrade = game.rules.is_upgrade(game, hex_id, result)
+        if upgrade and not lay.get("upgrade"):
+            raise IllegalAction("no upgrade is allowed now (one upgrade, or two yellow tiles)", "tile_lays")
+        if not upgrade and not lay.get("lay"):
+            raise IllegalAction("no further yellow tile may be laid after an upgrade", "tile_lays")
+        if round_.laid_hexes:
+            game.rules.check_second_lay(game, round_, hex_id)
+        if not trusted:
+            game.rules.check_track_restrictions(game, round_, corp, hex_id, result)
+        cost = result.cost
+        game.rules.pay_for_track(game, round_, corp, cost)
+        game.board.lay(hex_id, tile_id, rotation)
+        round_.laid_hexes.append(hex_id)
+        round_.upgraded = round_.upgraded or upgrade
+        game.rules.after_lay_tile(game, round_, corp, hex_id)
+
+    def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        city, slot = action.get("city"), action.get("slot")
+        if not isinstance(city, str) or not isinstance(slot, int):
+            raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        if not self.can_place_token(game, round_, corp) and not trusted:
+            raise IllegalAction(f"{corp.sym} cannot place a station now", "token")
+        if round_.tokened:
+            raise IllegalAction(f"{corp.sym} already placed a station this turn", "token")
+        price = corp.next_token_price()
+        if price is None:
+            raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
+        game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
+        game.rules.pay_for_token(game, round_, corp, price)
+        game.board.place_token(corp.sym, city, slot)
+        corp.tokens_placed += 1
+        round_.tokened = True
+
+    def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        self.passed = True
+
+
+class RunRoutes(Step):
+    handlers = {"run_routes": "run_routes", "special_buy": "special_buy"}
+
+    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game):
+            return []
+        corp = game.corporations[entity]
+        return game.rules.route_actions(game, round_, corp)
+
+    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        routes = action.get("routes")
+        if not isinstance(routes, list):
+            raise MalformedAction("run_routes needs a list of routes", "routes_shape")
+        own = {t.id: t for t in game.rules.route_trains(game, round_, corp)}
+        seen: set[str] = set()
+        for route in routes:
+            if not isinstance(route, dict) or not isinstance(route.get("train"), str):
+                raise MalformedAction("each route names its train", "routes_shape")
+            if route["train"] not in own:
+                raise IllegalAction(f"{corp.sym} does not own train {route['train']}", "route_train")
+            if route["train"] in seen:
+                raise IllegalAction(f"train {route['train']} runs twice", "route_train")
+            seen.add(route["train"])
+        kinds = game.rules.train_kinds(game)
+        revenues = game.board.route_revenues(corp.sym, routes, kinds, game.rules.revenue_colors(game),
+                                             game.phase.name) if routes else []
+        round_.routes = [dict(r, revenue=rev) for r, rev in zip(routes, revenues, strict=True)]
+        round_.revenue = sum(revenues) + game.rules.extra_revenue(game, round_, corp)
+        for route in routes:
+            own[route["train"]].operated = True
+        game.rules.after_run_routes(game, round_, corp)
+        self.passed = True
+
+
+class Dividend(Step):
+    handlers = {"dividend": "dividend"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game):
+            return []
+        corp = game.corporations[entity]
+        if not round_.routes or not game.rules.may_choose_dividend(game, corp):
+            return []
+        return ["dividend"]
+
+    def skip(self, game: Game, round_: Round) -> None:
+        assert isinstance(round_, OperatingRound)
+        self.passed = True
+        corp = round_.corp(game)
+        game.rules.distribute(game, round_, corp, "withhold", None)
+
+    def dividend(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        kind = action.get("kind")
+        if kind not in game.rules.dividend_kinds(game, corp):
+            raise IllegalAction(f"dividend kind {kind!r} not allowed; choose {game.rules.dividend_kinds(game, corp)}",
+                                "dividend_kind")
+        game.rules.distribute(game, round_, corp, kind, action.get("amount"))
+        self.passed = True
+
+
+class DiscardTrain(Step):
+    handlers = {"discard_train": "discard_train"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        crowded = self.crowded(game)
+        return ["discard_train"] if crowded and entity == crowded[0].sym else []
+
+    def blocking(self, game: Game, round_: Round) -> bool:
+        return bool(self.crowded(game))
+
+    def crowded(self, game: Game) -> list[Corporation]:
+        return [c for c in game.corporations.values()
+                if not c.closed and len(game.rules.limit_trains(game, c)) > game.train_limit(c)]
+
+    def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train = next((t for t in corp.trains if t.id == action.get("train")), None)
+        if train is None:
+            raise IllegalAction(f"{corp.sym} has no train {action.get('train')}", "discard_train")
+        corp.trains.remove(train)
+        train.owner = None
+        game.depot.discarded.append(train)
+
+
+class BuyTrain(Step):
+    handlers = {"buy_train": "buy_train", "pass": "pass_step"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game):
+            return []
+        corp = game.corporations[entity]
+        return game.rules.buy_train_actions(game, round_, corp)
+
+    def skip(self, game: Game, round_: Round) -> None:
+        assert isinstance(round_, OperatingRound)
+        self.passed = True
+        game.rules.skip_buy_train(game, round_, round_.corp(game))
+
+    def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        self.passed = True
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train_id, price = action.get("train"), action.get("price")
+        if not isinstance(train_id, str) or not isinstance(price, int):
+            raise MalformedAction("buy_train needs train and price", "buy_train_shape")
+        train = game.depot.by_id(train_id)
+        if train is None:
+            raise MalformedAction(f"unknown train {train_id!r}", "train_id")
+        if not game.rules.room_for_train(game, corp):
+            raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)})", "train_limit")
+        if train.owner is None:
+            if train not in game.rules.depot_trains_for(game, corp):
+                raise IllegalAction(f"train {train_id} is not for sale by the bank now", "train_unavailable")
+            if price != train.price:
+                raise IllegalAction(f"train {train_id} costs {train.price}, not {price}", "train_price")
+            if corp.cash < price:
+                raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train_id} costs {price}", "cash")
+            game.buy_train_from_depot(corp, train, price)
+        else:
+            seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
+            if seller is None or seller is corp:
+                raise IllegalAction(f"train {train_id} cannot be bought from {train.owner}", "train_owner")
+            game.rules.check_train_from_corporation(game, corp, seller, train, price)
+            game.move_train(train, seller, corp, price)
+        game.rules.after_buy_train(game, round_, corp, train)
+        if not game.rules.buy_train_actions(game, round_, corp):
+            self.passed = True
+
+
+__all__ = ["HomeToken", "OperatingRound", "TrackAndToken", "RunRoutes", "Dividend", "DiscardTrain", "BuyTrain", "POOL"]

@@ -1,0 +1,129 @@
+"""Rounds as ordered lists of small steps.
+
+Each step says which action types the current entity may take now; the first step with something to
+offer blocks the ones after it. A step with nothing to offer is skipped (its `skip` may act on its own,
+e.g. withholding when no train ran). This is what makes "what may I do now?" fall out for free.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction, MalformedAction
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Step:
+    """One piece of a turn. Subclasses declare `handlers`: action type -> method name."""
+
+    handlers: dict[str, str] = {}
+
+    def __init__(self) -> None:
+        self.passed = False
+
+    def setup(self, game: Game, round_: Round) -> None:
+        """Called when a new entity starts its turn."""
+        self.passed = False
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        return []
+
+    def blocking(self, game: Game, round_: Round) -> bool:
+        return not self.passed and bool(self.actions(game, round_, round_.current_entity(game)))
+
+    def skip(self, game: Game, round_: Round) -> None:
+        self.passed = True
+
+    def process(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
+        name = self.handlers[action["type"]]
+        getattr(self, name)(game, round_, action, trusted)
+
+
+class Round:
+    kind = "Round"
+
+    def __init__(self, steps: list[Step], round_num: int = 1) -> None:
+        self.steps = steps
+        self.round_num = round_num
+        self.entities: list[Any] = []
+        self.index = 0
+        self.done = False
+
+    # -- flow ---------------------------------------------------------------------------------------------
+    def start(self, game: Game) -> None:
+        raise NotImplementedError
+
+    def current_entity(self, game: Game) -> Any:
+        if self.done or not self.entities:
+            return None
+        return self.entities[self.index]
+
+    def finished(self, game: Game) -> bool:
+        return self.done
+
+    def active_step(self, game: Game) -> Step | None:
+        for step in self.steps:
+            if step.blocking(game, self):
+                return step
+        return None
+
+    def actions_for(self, game: Game, entity: Any) -> list[str]:
+        if self.done or entity != self.current_entity(game):
+            return []
+        out: list[str] = []
+        for step in self.steps:
+            if step.passed:
+                continue
+            found = step.actions(game, self, entity)
+            for kind in found:
+                if kind not in out:
+                    out.append(kind)
+            if found:
+                break
+        return out
+
+    def skip_steps(self, game: Game) -> None:
+        for step in self.steps:
+            if step.passed:
+                continue
+            if step.blocking(game, self):
+                return
+            step.skip(game, self)
+            if self.done or game.finished:
+                return
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        entity = action.get("entity")
+        current = self.current_entity(game)
+        if entity != current:
+            if self._entity_unknown(game, entity):
+                raise MalformedAction(f"unknown entity {entity!r}", "entity")
+            raise IllegalAction(
+                f"it is not {entity}'s turn: {current} must act now ({self.kind} round)", "not_your_turn"
+            )
+        kind = action["type"]
+        for step in self.steps:
+            if step.passed:
+                continue
+            offered = step.actions(game, self, entity)
+            if kind in offered:
+                step.process(game, self, action, trusted)
+                self.after_process(game, action)
+                return
+            if offered:
+                raise IllegalAction(
+                    f"{entity} cannot {kind} now; allowed: {', '.join(offered)}", "wrong_action_now"
+                )
+        raise IllegalAction(f"{entity} has nothing to do with {kind} now", "wrong_action_now")
+
+    def _entity_unknown(self, game: Game, entity: Any) -> bool:
+        if isinstance(entity, int) and not isinstance(entity, bool):
+            return all(p.id != entity for p in game.players)
+        if isinstance(entity, str):
+            return entity not in game.corporations and entity not in game.companies
+        return True
+
+    def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        raise NotImplementedError

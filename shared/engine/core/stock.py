@@ -1,0 +1,320 @@
+"""The stock round: players in turn buy, sell and start corporations until all pass in succession."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import IllegalAction, MalformedAction
+from ..model import POOL, Corporation, Player, Share
+from .rounds import Round, Step
+from .shares import Bundle, parse_bundle
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+PURCHASES = frozenset({"buy_shares", "par", "buy_company"})
+
+
+class StockRound(Round):
+    kind = "Stock"
+
+    def __init__(self, steps: list[Step]) -> None:
+        super().__init__(steps, 1)
+        self.last_to_act: int | None = None
+        self.turn_actions: list[dict[str, Any]] = []
+        self.sold: dict[int, dict[str, str]] = {}
+
+    def start(self, game: Game) -> None:
+        self.entities = [p.id for p in game.players_in_order() if not p.bankrupt]
+        for player in game.players:
+            player.passed = False
+        self.index = 0
+        self._begin_turn(game)
+
+    def _begin_turn(self, game: Game) -> None:
+        self.turn_actions = []
+        for step in self.steps:
+            step.setup(game, self)
+        self.skip_steps(game)
+        if not self.done and self.active_step(game) is None:
+            self.next_entity(game)
+
+    def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        if action["type"] != "pass":
+            if game.rules.sets_priority(action):
+                self.last_to_act = action["entity"]
+            self.turn_actions.append(action)
+        self.skip_steps(game)
+        if not self.done and self.active_step(game) is None:
+            self.next_entity(game)
+
+    def next_entity(self, game: Game) -> None:
+        while True:
+            if all(game.player(pid).passed for pid in self.entities):
+                self.done = True
+                game.rules.finish_stock_round(game, self)
+                return
+            pid = self.entities[self.index]
+            for corp, when in list(self.sold.get(pid, {}).items()):
+                self.sold[pid][corp] = "prev" if when == "now" else when
+            self.index = (self.index + 1) % len(self.entities)
+            self.turn_actions = []
+            for step in self.steps:
+                step.setup(game, self)
+            self.skip_steps(game)
+            if self.done or self.active_step(game) is not None:
+                return
+
+    def bought(self) -> bool:
+        return any(a["type"] in PURCHASES for a in self.turn_actions)
+
+
+class BuySellParShares(Step):
+    handlers = {
+        "buy_shares": "buy_shares",
+        "sell_shares": "sell_shares",
+        "par": "par",
+        "buy_company": "buy_company",
+        "sell_company": "sell_company",
+        "pass": "pass_turn",
+    }
+
+    # -- what may the player do? ---------------------------------------------------------------------------
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, StockRound)
+        if entity != round_.current_entity(game) or not isinstance(entity, int):
+            return []
+        player = game.player(entity)
+        if self.must_sell(game, player):
+            out = ["sell_shares"] if self.sellable_bundles(game, round_, player) else []
+            if out and game.rules.can_sell_companies(game, player):
+                out.append("sell_company")
+            return out
+        out = []
+        if self.buyable_shares(game, round_, player):
+            out.append("buy_shares")
+        if self.parable(game, round_, player):
+            out.append("par")
+        if self.buyable_companies(game, round_, player):
+            out.append("buy_company")
+        if self.sellable_bundles(game, round_, player):
+            out.append("sell_shares")
+        if game.rules.can_sell_companies(game, player) and self._may_sell_now(game, round_):
+            out.append("sell_company")
+        if out:
+            out.append("pass")
+        return out
+
+    def must_sell(self, game: Game, player: Player) -> bool:
+        return game.num_certs(player) > game.rules.cert_limit(game)
+
+    def _may_sell_now(self, game: Game, round_: StockRound) -> bool:
+        return game.rules.sell_allowed_this_round(game)
+
+    def room_for_cert(self, game: Game, player: Player, corp: Corporation) -> bool:
+        cell = game.market.cell(corp.share_cell) if corp.share_cell is not None else None
+        if cell is not None and "no_cert_limit" in cell.types:
+            return True
+        return game.num_certs(player) < game.rules.cert_limit(game)
+
+    def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
+        """None when the purchase is allowed, else the reason."""
+        corp = game.corporations[share.corporation]
+        if round_.bought():
+            return "only one purchase per turn"
+        if not corp.ipoed:
+            return f"{corp.sym} has not been started"
+        if corp.closed:
+            return f"{corp.sym} is closed"
+        if share.owner == corp.sym:
+            if not game.rules.ipo_share_buyable(game, corp, share):
+                return f"{share.id} is not the next certificate for sale"
+        elif share.owner != POOL:
+            return f"{share.id} is not for sale"
+        if share.president:
+            return "the director's certificate is only bought by starting the corporation"
+        if round_.sold.get(player.id, {}).get(corp.sym):
+            return f"{player.name} sold {corp.sym} this round and may not buy it back"
+        price = self.share_cost(game, corp, share)
+        if player.cash < price:
+            return f"{player.name} has {player.cash}, the share costs {price}"
+        if not self.room_for_cert(game, player, corp):
+            return f"{player.name} is at the certificate limit ({game.rules.cert_limit(game)})"
+        if corp.percent_owned_by(player.id) + share.percent > corp.max_ownership_percent:
+            return f"{player.name} may hold at most {corp.max_ownership_percent}% of {corp.sym}"
+        return None
+
+    def share_cost(self, game: Game, corp: Corporation, share: Share) -> int:
+        per10 = corp.par_price if share.owner == corp.sym else game.share_price(corp)
+        assert per10 is not None
+        return per10 * share.percent // 10
+
+    def buyable_shares(self, game: Game, round_: StockRound, player: Player) -> list[Share]:
+        out: list[Share] = []
+        for corp in game.corporations.values():
+            if not corp.ipoed or corp.closed:
+                continue
+            seen: set[tuple[Any, int]] = set()
+            for share in corp.shares:
+                key = (share.owner, share.percent)
+                if key in seen or share.president:
+                    continue
+                if share.owner in (corp.sym, POOL) and self.can_buy(game, round_, player, share) is None:
+                    seen.add(key)
+                    out.append(share)
+        return out
+
+    def parable(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
+        if round_.bought():
+            return []
+        return [c for c in game.corporations.values()
+                if not c.ipoed and not c.closed and game.rules.can_start(game, c)
+                and game.rules.par_prices(game, c, player)
+                and game.num_certs(player) < game.rules.cert_limit(game)]
+
+    def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
+        if round_.bought() or player.cash <= 0 or game.num_certs(player) >= game.rules.cert_limit(game):
+            return []
+        return [c for c in game.rules.companies_for_sale(game) if c.value <= player.cash]
+
+    def sellable_bundles(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
+        if not self._may_sell_now(game, round_):
+            return []
+        out = []
+        for corp in game.corporations.values():
+            if corp.percent_owned_by(player.id) and self.can_sell(game, round_, player, corp) is None:
+                out.append(corp)
+        return out
+
+    def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
+                 bundle: Bundle | None = None) -> str | None:
+        if not game.rules.sell_allowed_this_round(game):
+            return "no shares may be sold in the first stock round"
+        if corp.share_cell is None:
+            return f"{corp.sym} has no share price yet"
+        last = round_.turn_actions[-1] if round_.turn_actions else None
+        if last is not None and last["type"] in ("buy_shares", "par") and \
+                game.rules.no_sell_after_buy_same_corp and self._action_corp(last) == corp.sym:
+            return f"{player.name} just bought {corp.sym} and may not sell it in the same turn"
+        if bundle is not None:
+            pool_after = corp.percent_owned_by(POOL) + bundle.percent
+            if pool_after > game.rules.market_share_limit:
+                return f"the market may hold at most {game.rules.market_share_limit}% of {corp.sym}"
+            if bundle.includes_president and not game.rules.president_sales_to_market:
+                others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+                if others < corp.shares[0].percent:
+                    return "nobody can take over as director"
+        else:
+            held = [s for s in corp.shares if s.owner == player.id]
+            if not held:
+                return f"{player.name} holds no {corp.sym}"
+            if all(s.president for s in held) and not game.rules.president_sales_to_market:
+                return "only the director's certificate is held"
+        return None
+
+    @staticmethod
+    def _action_corp(action: dict[str, Any]) -> str | None:
+        if action["type"] == "par":
+            return action.get("corporation")
+        shares = action.get("shares") or []
+        return shares[0].rpartition("_")[0] if shares else None
+
+    # -- doing it -----------------------------------------------------------------------------------------
+    def buy_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        if len(bundle.shares) != 1 or bundle.percent != bundle.shares[0].percent:
+            raise IllegalAction("buy one certificate at a time", "one_share_per_turn")
+        share = bundle.shares[0]
+        reason = self.can_buy(game, round_, player, share)
+        if reason:
+            raise IllegalAction(f"cannot buy {share.id}: {reason}", "buy_shares")
+        corp = bundle.corporation
+        from_ipo = share.owner == corp.sym
+        price = self.share_cost(game, corp, share)
+        receiver = corp if (from_ipo and corp.capitalization == "incremental") else None
+        game.pay(player, receiver, price)
+        game.transfer_shares(bundle, player.id)
+        game.rules.after_buy_shares(game, corp)
+
+    def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        corp = game.corporation(action.get("corporation"))
+        cell = game.market.parse_cell(action.get("share_price"))
+        if round_.bought():
+            raise IllegalAction("only one purchase per turn", "one_share_per_turn")
+        if corp.ipoed:
+            raise IllegalAction(f"{corp.sym} has already been started", "par_started")
+        if not game.rules.can_start(game, corp):
+            raise IllegalAction(f"{corp.sym} is not available to start yet", "par_unavailable")
+        if cell.price not in [c.price for c in game.rules.par_prices(game, corp, player)]:
+            raise IllegalAction(f"{cell.price} is not a par price {corp.sym} may start at", "par_price")
+        if game.num_certs(player) >= game.rules.cert_limit(game):
+            raise IllegalAction(f"{player.name} is at the certificate limit", "cert_limit")
+        cost = cell.price * corp.shares[0].percent // 10
+        if player.cash < cost:
+            raise IllegalAction(f"{player.name} has {player.cash}, the director's certificate costs {cost}", "cash")
+        corp.par_price = cell.price
+        corp.share_cell = (cell.row, cell.column)
+        corp.ipoed = True
+        receiver = corp if corp.capitalization == "incremental" else None
+        game.pay(player, receiver, cost)
+        game.transfer_shares(Bundle(corp, [corp.shares[0]], corp.shares[0].percent), player.id)
+        game.rules.after_buy_shares(game, corp)
+
+    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        corp = bundle.corporation
+        for share in bundle.shares:
+            if share.owner != player.id:
+                raise IllegalAction(f"{player.name} does not hold {share.id}", "sell_not_owned")
+        reason = self.can_sell(game, round_, player, corp, bundle)
+        if reason:
+            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
+        price = game.share_price(corp)
+        assert price is not None
+        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
+        game.pay(None, player, price * bundle.percent // 10)
+        game.transfer_shares(bundle, POOL, seller=player.id)
+        game.rules.after_sell_shares(game, corp, bundle)
+
+    def buy_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        company = game.company(action.get("company"))
+        price = action.get("price")
+        if not isinstance(price, int):
+            raise MalformedAction("buy_company needs an integer price", "price")
+        if company not in self.buyable_companies(game, round_, player):
+            raise IllegalAction(f"{company.sym} is not for sale to {player.name} now", "buy_company")
+        if price != company.value:
+            raise IllegalAction(f"{company.sym} costs {company.value}, not {price}", "company_price")
+        game.pay(player, None, price)
+        company.owner = player.id
+        player.companies.append(company.sym)
+        game.rules.after_buy_company(game, company)
+
+    def sell_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        company = game.company(action.get("company"))
+        if company.owner != player.id:
+            raise IllegalAction(f"{player.name} does not own {company.sym}", "sell_company")
+        price = game.rules.company_sale_price(game, company)
+        if action.get("price") not in (None, price):
+            raise IllegalAction(f"{company.sym} sells for {price}", "company_price")
+        game.pay(None, player, price)
+        player.companies.remove(company.sym)
+        company.owner = None
+        game.rules.after_sell_company(game, company)
+
+    def pass_turn(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        self._pass(game, round_)
+
+    def skip(self, game: Game, round_: Round) -> None:
+        assert isinstance(round_, StockRound)
+        self._pass(game, round_)
+
+    def _pass(self, game: Game, round_: StockRound) -> None:
+        self.passed = True
+        player = game.player(round_.current_entity(game))
+        player.passed = not game.rules.turn_counts_as_action(round_)

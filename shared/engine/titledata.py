@@ -1,0 +1,125 @@
+"""Loading a title's board data (copied from the published games) and checking it before play starts.
+
+Bad data fails here, at load time, with a DataError naming the file and the fault, never mid-game.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import DataError, MalformedAction
+
+DATA_DIR = Path(__file__).parent / "data" / "games"
+TITLE_DIRS = {"1825": "1825", "1828": "1828", "1828.Games": "1828", "1840": "1840", "1833NE": "1833NE"}
+
+
+@dataclass(frozen=True)
+class TitleData:
+    """Everything the data files say about one configuration (player count + options) of a title."""
+
+    title: str
+    directory: Path
+    meta: dict[str, Any]
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    map: dict[str, Any]
+    tiles: dict[str, Any]
+    extras: dict[str, Any]
+    configuration: str
+
+    def rule(self, name: str, default: Any = None) -> Any:
+        entry = self.rules.get(name)
+        return default if entry is None else entry["value"]
+
+
+@lru_cache(maxsize=64)
+def _read(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError as err:
+        raise DataError(f"missing data file {path}") from err
+    except json.JSONDecodeError as err:
+        raise DataError(f"{path}: not valid JSON ({err})") from err
+
+
+def title_directory(title: str) -> Path:
+    try:
+        return DATA_DIR / TITLE_DIRS[title]
+    except KeyError:
+        raise MalformedAction(f"unknown title {title!r}; known: {sorted(set(TITLE_DIRS))}", "title") from None
+
+
+def find_configuration(meta: dict[str, Any], options: list[str], players: int) -> dict[str, Any]:
+    """The configuration whose option set equals the (normalised) options of the game."""
+    wanted = sorted(set(options))
+    candidates = [c for c in meta["configurations"] if sorted(c["optional_rules"]) == wanted]
+    if not candidates:
+        known = ", ".join("+".join(c["optional_rules"]) or "(none)" for c in meta["configurations"])
+        raise MalformedAction(
+            f"{meta['title']}: no board data for options {wanted or '(none)'}; available: {known}", "options"
+        )
+    exact = [c for c in candidates if c.get("players_used_for_dump") == players]
+    return (exact or candidates)[0]
+
+
+def load(title: str, options: list[str], players: int) -> TitleData:
+    directory = title_directory(title)
+    meta = _read(directory / "meta.json")
+    config = find_configuration(meta, options, players)
+    low, high = meta["player_range"]
+    if not low <= players <= high:
+        raise MalformedAction(f"{meta['title']} needs {low}-{high} players, not {players}", "player_count")
+    data = TitleData(
+        title=meta["title"],
+        directory=directory,
+        meta=meta,
+        rules=_read(directory / "rules.json")["rules"],
+        setup=_read(directory / config["setup_file"]),
+        map=_read(directory / config["map_file"]),
+        tiles=_read(directory / "tiles.json"),
+        extras=_read(directory / "extras.json"),
+        configuration=config["name"],
+    )
+    validate(data)
+    return data
+
+
+def validate(data: TitleData) -> None:
+    """Cross-check the files of one configuration: every reference must resolve."""
+    where = f"{data.title}/{data.configuration}"
+    setup = data.setup
+    for key in ("market", "phases", "trains", "corporations", "companies", "starting_cash"):
+        if key not in setup:
+            raise DataError(f"{where}: setup lacks {key!r}")
+    hexes = {h["id"] for h in data.map["hexes"]}
+    tile_names = {t["name"] for t in data.tiles["tiles"]}
+    for corp in setup["corporations"]:
+        homes = corp["home"] if isinstance(corp["home"], list) else [corp["home"]]
+        for home in homes:
+            if home is not None and home not in hexes:
+                raise DataError(f"{where}: {corp['sym']} home {home} is not on the map")
+        if sum(corp["shares"]) != 100:
+            raise DataError(f"{where}: {corp['sym']} certificates add up to {sum(corp['shares'])}%, not 100%")
+    train_names = {t["name"] for t in setup["trains"]}
+    phase_names = {p["name"] for p in setup["phases"]}
+    for phase in setup["phases"]:
+        if phase.get("on") and phase["on"] not in train_names:
+            raise DataError(f"{where}: phase {phase['name']} starts on unknown train {phase['on']}")
+    for train in setup["trains"]:
+        for key in ("rusts_on", "obsolete_on"):
+            if train.get(key) and train[key] not in train_names:
+                raise DataError(f"{where}: train {train['name']} {key} unknown train {train[key]}")
+        if train.get("available_on") and train["available_on"] not in phase_names:
+            raise DataError(f"{where}: train {train['name']} available_on unknown phase {train['available_on']}")
+    for name in setup.get("tile_manifest", {}):
+        if name not in tile_names:
+            raise DataError(f"{where}: tile manifest names unknown tile {name}")
+    for row in setup["market"]["rows"]:
+        for cell in row:
+            if cell is not None and not isinstance(cell.get("price"), int):
+                raise DataError(f"{where}: market cell without an integer price: {cell}")
