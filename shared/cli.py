@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .engine import GameSession, ReplayError
+from .engine import EngineError, GameSession, ReplayError
 
 
 def _progress(done: int, total: int) -> None:
@@ -38,6 +38,10 @@ def replay(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         session = GameSession.from_record(record, progress=_progress, on_action=on_action)
+    except EngineError as err:
+        print(f"cannot set up {path.name}: {err.message}", file=sys.stderr)
+        print(json.dumps({"error": err.message, "rule": err.rule}))
+        return 1
     except ReplayError as err:
         print(f"replay stopped: {err}", file=sys.stderr)
         print(json.dumps({"error": str(err), "action_id": err.action.get("id"), "type": err.action.get("type"),

@@ -25,6 +25,7 @@ def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
             "bankrupt": p.bankrupt,
             "programs": [prog["type"] for prog in p.programs],
         }
+        players[str(p.id)] = game.rules.digest_player(game, p, players[str(p.id)])
     corporations = {}
     for corp in game.rules.digest_corporations(game):
         cell = corp.share_cell
@@ -43,6 +44,7 @@ def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
             "companies": sorted(corp.companies),
             "closed": corp.closed,
         }
+        corporations[corp.sym] = game.rules.digest_corporation(game, corp, corporations[corp.sym])
     upcoming = game.depot.upcoming()
     out: dict[str, Any] = {
         "action_id": action.get("id", 0),

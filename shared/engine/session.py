@@ -15,6 +15,7 @@ from typing import Any
 
 from .errors import EngineError, IllegalAction, MalformedAction, ReplayError
 from .game import Game
+from .programs import run_programs
 
 META_TYPES = frozenset({"undo", "redo", "message"})
 CHECKPOINT_EVERY = 32
@@ -87,7 +88,7 @@ class GameSession:
         total = len(actions)
         for index, action in enumerate(actions):
             try:
-                session.submit(action, trusted=not survivors[index], keep_id=True)
+                session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
             except EngineError as err:
                 raise ReplayError(index, action, err) from err
             if on_action is not None:
@@ -97,8 +98,13 @@ class GameSession:
         return session
 
     # -- the checked door ---------------------------------------------------------------------------------
-    def submit(self, action: dict[str, Any], *, trusted: bool = False, keep_id: bool = False) -> dict[str, Any]:
-        """Validate and apply one action; on refusal nothing changes. Returns the stored action."""
+    def submit(self, action: dict[str, Any], *, trusted: bool = False, keep_id: bool = False,
+               recorded: bool = False) -> dict[str, Any]:
+        """Validate and apply one action; on refusal nothing changes. Returns the stored action.
+
+        Live submissions (`recorded=False`) get their standing-order consequences generated here; a
+        recorded action brings its own `auto_actions`, applied verbatim.
+        """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise MalformedAction("an action is a JSON object with a string 'type'", "action_shape")
         stored = dict(action)
@@ -112,14 +118,29 @@ class GameSession:
             self._undo(stored)
         elif kind == "redo":
             self._redo(stored)
-        else:
+        elif recorded:
             self.state.process(stored, trusted=trusted)
             for auto in stored.get("auto_actions") or []:
                 self.state.process(auto, trusted=trusted)
-            self.entries.append(_Entry(stored))
-            self.redo_stack.clear()
-            self._maybe_checkpoint()
+            self._record(stored)
+        else:
+            stored.pop("auto_actions", None)
+            backup = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
+            try:
+                self.state.process(stored, trusted=trusted)
+                autos = run_programs(self.state)
+            except EngineError:
+                self.state = pickle.loads(backup)
+                raise
+            if autos:
+                stored["auto_actions"] = autos
+            self._record(stored)
         return stored
+
+    def _record(self, stored: dict[str, Any]) -> None:
+        self.entries.append(_Entry(stored))
+        self.redo_stack.clear()
+        self._maybe_checkpoint()
 
     def next_id(self) -> int:
         return (self.entries[-1].action["id"] + 1) if self.entries else 1

@@ -99,13 +99,17 @@ def validate(data: TitleData) -> None:
     hexes = {h["id"] for h in data.map["hexes"]}
     tile_names = {t["name"] for t in data.tiles["tiles"]}
     for corp in setup["corporations"]:
+        if corp.get("in_game") is False:
+            continue  # left out of this configuration (1840 small maps): its home may be off the map
         homes = corp["home"] if isinstance(corp["home"], list) else [corp["home"]]
         for home in homes:
             if home is not None and home not in hexes:
                 raise DataError(f"{where}: {corp['sym']} home {home} is not on the map")
         if sum(corp["shares"]) != 100:
             raise DataError(f"{where}: {corp['sym']} certificates add up to {sum(corp['shares'])}%, not 100%")
-    train_names = {t["name"] for t in setup["trains"]}
+    # a card's other faces (variants) are train names too: 1833NE's rusts_on / obsolete_on name them
+    train_names = {t["name"] for t in setup["trains"]} | {
+        v["name"] for t in setup["trains"] for v in t.get("variants") or [] if v.get("name")}
     phase_names = {p["name"] for p in setup["phases"]}
     for phase in setup["phases"]:
         if phase.get("on") and phase["on"] not in train_names:

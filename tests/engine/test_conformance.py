@@ -61,7 +61,7 @@ def test_every_digest_line_matches_the_golden_trace(name: str) -> None:
     assert first_diff(setup, session.digest()) is None
     survivors = final_active_flags(record["actions"])
     for index, action in enumerate(record["actions"]):
-        session.submit(action, trusted=not survivors[index], keep_id=True)
+        session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
         diff = first_diff(trace[index], session.digest(action))
         assert diff is None, f"action id {action['id']} ({action['type']}) index {index}: {diff}"
     assert session.finished

@@ -128,6 +128,8 @@ class Board:
         # entity -> [(home hex, city index or None)]; until an entity has a token its homes count as its
         # network, so a minor whose home hex has no track yet (1825) can build there
         self.homes: dict[str, list[tuple[str, int | None]]] = {}
+        # entity -> track kinds it may use (1840: lines broad, Stadtbahnen narrow); absent = any track
+        self.allowed_track: dict[str, frozenset[str]] = {}
         for h in hexes.values():
             self._where[(h.tile.name, h.copy)] = h.id
 
@@ -212,6 +214,7 @@ class Board:
         new._reach = {}
         new._where = dict(self._where)
         new.homes = self.homes
+        new.allowed_track = getattr(self, "allowed_track", {})
         return new
 
     def __getstate__(self) -> dict[str, Any]:

@@ -51,6 +51,7 @@ def compute_reach(board: Board, entity: str) -> Reach:
                 if node.is_city and (city_index is None or node.index == city_index):
                     reach.nodes.add((hex_id, NODE_BASE + i))
                     stack.append((hex_id, NODE_BASE + i))
+    allowed = getattr(board, "allowed_track", {}).get(entity)
     seen_arrivals: set[tuple[str, int]] = set(stack)
     walked: set[tuple[str, int, int]] = set()  # (hex, path, entry end): a path may be walked both ways
     while stack:
@@ -62,8 +63,10 @@ def compute_reach(board: Board, entity: str) -> Reach:
             if (hex_id, pi, end) in walked:
                 continue
             walked.add((hex_id, pi, end))
-            reach.paths.add((hex_id, pi))
             path = paths[pi]
+            if allowed is not None and path.track not in allowed:
+                continue
+            reach.paths.add((hex_id, pi))
             for e in path.ends():
                 if e < NODE_BASE:
                     edges.setdefault(hex_id, set()).add(e)

@@ -352,6 +352,22 @@ class TitleRules:
         if price < 1 or price > buyer.cash:
             raise IllegalAction(f"price {price} must be between 1 and {buyer.cash}", "train_price")
 
+    def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
+        return False
+
+    def min_train_price_from_corporation(self, game: Game) -> int:
+        return 1
+
+    def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
+        return True
+
+    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
+        return []
+
+    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
+        """Concrete options of title-specific action types (the shared ones live in legal.py)."""
+        return []
+
     def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
         pass
 
@@ -364,6 +380,14 @@ class TitleRules:
     # -- digest -----------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
         return list(game.corporations.values())
+
+    def digest_player(self, game: Game, player: Player, entry: dict[str, Any]) -> dict[str, Any]:
+        """Title additions to a player's digest entry (1840: loans and their end penalty)."""
+        return entry
+
+    def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
+        """Title corrections to a corporation's digest entry (1840: who controls a line)."""
+        return entry
 
     def digest_minors(self, game: Game) -> dict[str, Any]:
         return {}

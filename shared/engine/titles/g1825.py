@@ -303,6 +303,15 @@ class Rules1825(TitleRules):
         round_.leased_train = train
         self._pay_or_borrow(game, round_, corp, LEASE_COST, "the lease")
 
+    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
+        return [{"description": t.name, "cost": LEASE_COST} for t in self.leaseable_trains(game)]
+
+    def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
+        return self.receivership(game, corp)
+
+    def min_train_price_from_corporation(self, game: Game) -> int:
+        return int(self.rule(game, "TRAIN_PRICE_MIN", 10))
+
     def leaseable_trains(self, game: Game) -> list[Train]:
         return self.depot_trains_for(game, None)  # type: ignore[arg-type]
 

@@ -1,0 +1,217 @@
+"""Service load test on loopback: gunicorn gateway + Celery rules workers on PostgreSQL/Redis.
+
+Many concurrent games each replay the recorded 1825 game through the HTTP API (every action POSTed with its
+expected version and an Idempotency-Key, waiting on the receipt). Two phases:
+  paced  — 100 actions/s offered, latency from HTTP accept to event committed (receipt created -> settled)
+  flood  — 200 games as fast as the machine allows, sustained actions/s
+Figures are printed as measured; targets: p50 < 15 ms and p99 < 60 ms at 100/s, >= 300 actions/s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT / "tests" / "fixtures" / "conformance" / "1825" / "1825_game_end_bank.json"
+PG_ADMIN = os.environ.get("RAILPOST_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("RAILPOST_BENCH_REDIS", "redis://127.0.0.1:6379/8")
+PORT = int(os.environ.get("RAILPOST_BENCH_PORT", "8765"))
+ADMIN = "bench-admin"
+PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
+
+
+def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(sender, action) per recorded action, working out corporation presidents with a local replay."""
+    from shared.engine import GameSession
+
+    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                              record["settings"]["optional_rules"])
+    script = []
+    for action in record["actions"]:
+        if action["type"] in ("undo", "redo", "message") and "user" in action:
+            sender = int(action["user"])
+        elif action.get("entity_type") == "player":
+            sender = int(action["entity"])
+        else:
+            sender = int(session.controller(action["entity"]))
+        body = {k: v for k, v in action.items() if k != "id" and not (k == "user" and v != sender)}
+        session.submit(body)
+        script.append((sender, body))
+    return script
+
+
+class Stack:
+    """A throwaway database, Redis DB, gunicorn and Celery worker, torn down on exit."""
+
+    def __init__(self) -> None:
+        self.db = f"railpost_b_{secrets.token_hex(4)}"
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.db}"')
+        self.url = PG_ADMIN.rsplit("/", 1)[0] + "/" + self.db
+        redis.Redis.from_url(REDIS_URL).flushdb()
+        from shared.eventstore import migrate
+
+        migrate(self.url)
+        bin_dir = Path(sys.executable).parent
+        env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
+               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": "2", "DB_POOL_SIZE": "8",
+               "CELERY_QUEUE": "railpost-bench", "PYTHONPATH": os.pathsep.join(
+                   filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        self.procs = [
+            subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
+                             cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL),
+            subprocess.Popen([str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
+                              "railpost-bench", "-c", "2", "-l", "WARNING", "--without-gossip", "--without-mingle",
+                              "--without-heartbeat"], cwd=ROOT, env=env, start_new_session=True,
+                             stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL),
+        ]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(f"http://127.0.0.1:{PORT}/healthz", timeout=1).ok:
+                    break
+            except requests.RequestException:
+                time.sleep(0.2)
+        time.sleep(2)  # let the Celery pool come up
+
+    def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+        redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+class Table:
+    """One game being played through the API by one driver thread at a time."""
+
+    def __init__(self, http: requests.Session, record: dict[str, Any]) -> None:
+        base = f"http://127.0.0.1:{PORT}"
+        settings = record["settings"]
+        game = http.post(f"{base}/games", json={"title": record["title"], "seats": len(record["players"]),
+                                                "seed": settings["seed"], "options": settings["optional_rules"]},
+                         timeout=30).json()
+        self.url = f"{base}/games/{game['id']}"
+        self.tokens: dict[int, str] = {}
+        for seat, player in enumerate(record["players"]):
+            joined = http.post(f"{self.url}/join", json={"name": player["name"], "seat": seat,
+                                                         "player_id": player["id"]},
+                               headers={"Authorization": f"Bearer {ADMIN}"}, timeout=30).json()
+            self.tokens[player["id"]] = joined["token"]
+        http.post(f"{self.url}/start", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=30)
+        self.version = 0
+        self.lock = threading.Lock()
+
+    def step(self, http: requests.Session, script: list[tuple[int, dict[str, Any]]]) -> tuple[float, float] | None:
+        """Play the next action; returns (server accept->commit, client round trip) in seconds."""
+        with self.lock:
+            if self.version >= len(script):
+                return None
+            sender, action = script[self.version]
+            started = time.perf_counter()
+            reply = http.post(f"{self.url}/actions?wait=10", json={"action": action, "expected_version": self.version},
+                              headers={"Authorization": f"Bearer {self.tokens[sender]}",
+                                       "Idempotency-Key": uuid.uuid4().hex}, timeout=30)
+            rtt = time.perf_counter() - started
+            body = reply.json()
+            if reply.status_code != 200:
+                raise RuntimeError(f"{self.url} v{self.version}: {reply.status_code} {body}")
+            self.version += 1
+            return body["settled_at"] - body["created_at"], rtt
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+def run_phase(name: str, tables: list[Table], script: list, rate: float | None, seconds: float,
+              threads: int) -> None:
+    samples: list[tuple[float, float]] = []
+    errors: list[str] = []
+    stop_at = time.monotonic() + seconds
+    interval = 1.0 / rate if rate else 0.0
+    next_slot = [time.monotonic()]
+    slot_lock = threading.Lock()
+    index = [0]
+
+    def driver(worker: int) -> None:
+        http = requests.Session()
+        while time.monotonic() < stop_at and not errors:
+            with slot_lock:
+                table = tables[index[0] % len(tables)]
+                index[0] += 1
+                if rate:
+                    slot = next_slot[0]
+                    next_slot[0] += interval
+            if rate:
+                delay = slot - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            try:
+                sample = table.step(http, script)
+            except Exception as exc:  # report, don't hide
+                errors.append(str(exc))
+                return
+            if sample:
+                samples.append(sample)
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(driver, range(threads)))
+    elapsed = time.monotonic() - started
+    server = [s for s, _ in samples]
+    client = [c for _, c in samples]
+    print(f"{name:6s} games={len(tables)} actions={len(samples)} in {elapsed:.1f}s -> {len(samples) / elapsed:.0f} "
+          f"actions/s | accept->commit p50 {pct(server, .5):.1f} ms p99 {pct(server, .99):.1f} ms | "
+          f"client round trip p50 {pct(client, .5):.1f} ms p99 {pct(client, .99):.1f} ms"
+          + (f" | offered {rate:.0f}/s" if rate else ""), flush=True)
+    if errors:
+        print(f"       errors: {len(errors)}; first: {errors[0][:300]}", flush=True)
+
+
+def main() -> None:
+    record = json.loads(RECORD.read_text())
+    try:
+        script = scripted_actions(record)
+    except Exception as exc:
+        print(f"bench_service: the rules engine cannot play {RECORD.name} yet ({type(exc).__name__}: {exc}); "
+              "no figures", flush=True)
+        return
+    if shutil.which("pg_isready"):
+        subprocess.run(["bash", str(ROOT / "infra" / "ensure-services.sh")], capture_output=True, check=False)
+    stack = Stack()
+    try:
+        http = requests.Session()
+        paced = [Table(http, record) for _ in range(20)]
+        run_phase("paced", paced, script, rate=100, seconds=PHASE_SECONDS, threads=20)
+        flood = [Table(http, record) for _ in range(200)]
+        run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64)
+    finally:
+        stack.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Gunicorn settings for the gateway, derived from the same environment `services.config` reads."""
+
+import multiprocessing
+
+from services.config import Config
+
+_config = Config.from_env()
+
+bind = f"0.0.0.0:{_config.port}"
+wsgi_app = "services.gateway.wsgi:app"
+# the embedded queue is a thread inside the gateway process: keep exactly one process then
+workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())
+worker_class = "gthread"
+threads = 16  # long-polls (`?wait=`) park a thread each
+timeout = 60
+graceful_timeout = 20
+keepalive = 5
+accesslog = None  # the app writes JSON access lines itself
+errorlog = "-"
+loglevel = _config.log_level.lower()
+
+
+def child_exit(server, worker):  # noqa: ANN001 (gunicorn hook signature)
+    """Drop a dead worker's files so /metrics stops counting it as live."""
+    try:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+    except Exception:
+        pass

@@ -1,0 +1,72 @@
+"""All service configuration, read from the environment in this one place (12-factor): every process —
+gateway, rules worker, run script, tests — builds a `Config` here and passes it down, never reading
+`os.environ` itself."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "railpost.sqlite3")
+
+
+@dataclass(frozen=True)
+class Config:
+    database_url: str = DEFAULT_SQLITE
+    redis_url: str | None = None  # None: embedded in-process queue instead of Celery
+    port: int = 8000
+    admin_token: str | None = None
+    public_url: str = "http://127.0.0.1:8000"
+    max_body_bytes: int = 256 * 1024
+    max_import_bytes: int = 16 * 1024 * 1024
+    max_wait_seconds: float = 10.0
+    snapshot_every: int = 100
+    sweep_after_seconds: float = 10.0  # a receipt queued this long is re-published
+    sweep_interval_seconds: float = 5.0
+    celery_queue: str = "railpost"
+    db_pool_size: int = 8
+    session_cache_size: int = 256
+    log_level: str = "INFO"
+    web_concurrency: int = 0  # gunicorn workers; 0: 2 per core (1 in embedded mode)
+    metrics_dir: str = str(Path("var") / "prometheus")
+    test_sleep_before_commit: float = 0.0  # test hook: widen the window for killing a worker mid-task
+
+    @property
+    def embedded(self) -> bool:
+        """No broker configured: the gateway applies commands itself on a background thread."""
+        return not self.redis_url
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+        port = int(env.get("PORT", "8000"))
+
+        def num(name: str, default: Any, kind: type = float) -> Any:
+            return kind(env[name]) if env.get(name) else default
+
+        return cls(
+            database_url=env.get("DATABASE_URL") or DEFAULT_SQLITE,
+            redis_url=env.get("REDIS_URL") or None,
+            port=port,
+            admin_token=env.get("ADMIN_TOKEN") or None,
+            public_url=(env.get("PUBLIC_URL") or f"http://127.0.0.1:{port}").rstrip("/"),
+            max_body_bytes=num("MAX_BODY_BYTES", cls.max_body_bytes, int),
+            max_import_bytes=num("MAX_IMPORT_BYTES", cls.max_import_bytes, int),
+            max_wait_seconds=num("MAX_WAIT_SECONDS", cls.max_wait_seconds),
+            snapshot_every=num("SNAPSHOT_EVERY", cls.snapshot_every, int),
+            sweep_after_seconds=num("SWEEP_AFTER_SECONDS", cls.sweep_after_seconds),
+            sweep_interval_seconds=num("SWEEP_INTERVAL_SECONDS", cls.sweep_interval_seconds),
+            celery_queue=env.get("CELERY_QUEUE") or cls.celery_queue,
+            db_pool_size=num("DB_POOL_SIZE", cls.db_pool_size, int),
+            session_cache_size=num("SESSION_CACHE_SIZE", cls.session_cache_size, int),
+            log_level=env.get("LOG_LEVEL") or cls.log_level,
+            web_concurrency=num("WEB_CONCURRENCY", 0, int),
+            metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or cls.metrics_dir,
+            test_sleep_before_commit=num("RAILPOST_TEST_SLEEP_BEFORE_COMMIT", 0.0),
+        )
+
+    def with_(self, **changes: Any) -> Config:
+        return replace(self, **changes)

@@ -1,0 +1,47 @@
+"""The HTTP gateway: a Flask app factory wiring store, dispatcher and blueprints from one `Config`."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from flask import Flask, g, request
+from werkzeug.wrappers import Response
+
+from services.config import Config
+from services.gateway import actions, errors, games, meta, players
+from services.gateway.runtime import Runtime
+from services.logs import setup_logging
+from services.notifier import api as notifier_api
+from services.play.dispatch import make_dispatcher
+from services.play.sessions import SessionCache
+from shared.eventstore import open_recorder
+
+log = logging.getLogger("railpost.gateway")
+
+
+def create_app(config: Config | None = None) -> Flask:
+    config = config or Config.from_env()
+    setup_logging(config.log_level)
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, JSON_SORT_KEYS=False)
+    recorder = open_recorder(config.database_url, pool_size=config.db_pool_size)
+    app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config),
+                                         SessionCache(recorder, config.session_cache_size))
+    for module in (games, actions, players, meta):
+        app.register_blueprint(module.bp)
+    app.register_blueprint(notifier_api.bp)
+    errors.register(app)
+
+    @app.before_request
+    def _clock() -> None:
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _access_log(response: Response) -> Response:
+        elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+        log.info("request", extra={"method": request.method, "path": request.path,
+                                   "status": response.status_code, "ms": round(elapsed, 2)})
+        return response
+
+    return app

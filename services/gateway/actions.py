@@ -1,0 +1,83 @@
+"""Submitting actions and reading their receipts.
+
+`POST /games/{id}/actions` stores a queued receipt under the `Idempotency-Key` and answers 202 with the
+receipt URL. With `?wait=N` it long-polls up to N seconds and then answers with the outcome's status:
+200 applied, 409 stale version (another command won), 403 not your entity, 400/422 refused by the engine.
+The gateway itself answers 409 at once when the expected version is already stale or another command is
+queued at that version, so of N racing clients exactly one is applied and the others see 409.
+Same key + same body returns the first receipt; same key + different body is 422.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, request
+from flask.typing import ResponseReturnValue
+
+from services.gateway.auth import require_seat
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, game_url, json_body, load, query
+from services.gateway.runtime import rt
+from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
+from services.metrics import ACTIONS_REFUSED
+from services.play.apply import META_TYPES
+from services.play.commands import submit, wait_for
+from shared.eventstore import Conflict, Receipt
+from shared.eventstore.records import APPLIED, QUEUED
+
+bp = Blueprint("actions", __name__)
+
+
+def receipt_view(receipt: Receipt) -> dict[str, Any]:
+    url = f"{game_url(receipt.game_id)}/receipts/{receipt.command_id}"
+    return ReceiptOut().dump({**receipt.__dict__, "url": url})
+
+
+def _wait_seconds() -> float:
+    return min(query(WaitQuery)["wait"], rt().config.max_wait_seconds)
+
+
+@bp.post("/games/<int:game_id>/actions")
+def post_action(game_id: int) -> ResponseReturnValue:
+    key = request.headers.get("Idempotency-Key", "").strip()
+    body = load(ActionIn, json_body())
+    game = game_or_404(game_id)
+    who = require_seat(game)
+    if not key or len(key) > 200:
+        raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
+    wait = _wait_seconds()
+    action = body["action"]
+    player_id = None if who.admin else who.seat.player_id  # type: ignore[union-attr]
+    if (player_id is not None and action.get("type") not in META_TYPES
+            and action.get("entity_type") == "player" and action.get("entity") != player_id):
+        ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
+        raise ApiError(403, "not_your_entity", f"player {player_id} cannot act for player {action.get('entity')}")
+    try:
+        receipt, created = submit(rt().recorder, rt().dispatcher, game_id, key, body, player_id)
+    except Conflict as err:
+        ACTIONS_REFUSED.labels("gateway", err.code).inc()
+        raise
+    if wait and receipt.status == QUEUED:
+        receipt = wait_for(rt().recorder, game_id, key, wait) or receipt
+    headers = {"Location": f"{game_url(game_id)}/receipts/{key}"}
+    return receipt_view(receipt), _status(receipt, created), headers
+
+
+def _status(receipt: Receipt, created: bool) -> int:
+    if receipt.status == QUEUED:
+        return 202
+    if receipt.status == APPLIED:
+        return 200
+    return receipt.http_status or 422
+
+
+@bp.get("/games/<int:game_id>/receipts/<string:key>")
+def get_receipt(game_id: int, key: str) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_seat(game)
+    wait = _wait_seconds()
+    receipt = wait_for(rt().recorder, game_id, key, wait) if wait else rt().recorder.get_receipt(game_id, key)
+    if receipt is None:
+        raise ApiError(404, "receipt_not_found", f"no command {key!r} in game {game_id}")
+    return receipt_view(receipt)

@@ -1,0 +1,68 @@
+"""Bearer tokens: an operator's admin token, a seat token (acts in one game), or a player token (proves an
+identity when joining another game). Tokens are looked up by hash."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+from flask import request
+
+from services.gateway.errors import ApiError
+from services.gateway.runtime import rt
+from services.tokens import hash_token
+from shared.eventstore.records import Game, Player, Seat
+
+
+@dataclass(frozen=True)
+class Principal:
+    admin: bool = False
+    seat: Seat | None = None
+    player: Player | None = None
+
+
+def principal() -> Principal | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <token>'")
+    token = token.strip()
+    admin = rt().config.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return Principal(admin=True)
+    digest = hash_token(token)
+    seat = rt().recorder.seat_by_token(digest)
+    if seat is not None:
+        return Principal(seat=seat)
+    player = rt().recorder.player_by_token(digest)
+    if player is not None:
+        return Principal(player=player)
+    raise ApiError(401, "unauthorized", "unknown token")
+
+
+def require_admin() -> Principal:
+    who = principal()
+    if who is None or not who.admin:
+        raise ApiError(403 if who else 401, "admin_only", "this operation needs the admin token")
+    return who
+
+
+def require_seat(game: Game) -> Principal:
+    """The caller must hold a seat token of this game (or be an operator)."""
+    who = principal()
+    if who is None:
+        raise ApiError(401, "unauthorized", f"a seat token of game {game.id} is required")
+    if who.admin:
+        return who
+    if who.seat is None or who.seat.game_id != game.id:
+        raise ApiError(403, "wrong_seat", f"this token holds no seat in game {game.id}")
+    return who
+
+
+def require_read(game: Game) -> Principal | None:
+    """Open games are readable by anyone; private ones by their seats and operators."""
+    if game.visibility == "open":
+        return None
+    return require_seat(game)

@@ -1,0 +1,154 @@
+"""Games: create, list, join, start, read state, legal actions, event log, export and import."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, request
+from flask.typing import ResponseReturnValue
+
+from services.gateway.auth import principal, require_read, require_seat
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, game_url, json_body, load, query
+from services.gateway.runtime import rt
+from services.gateway.schemas import (
+    EventsOut,
+    EventsQuery,
+    GameCreateIn,
+    GameListOut,
+    GameListQuery,
+    GameOut,
+    ImportOut,
+    ImportQuery,
+    JoinIn,
+    JoinOut,
+    LegalOut,
+    LegalQuery,
+    RecordIn,
+    StateOut,
+)
+from services.play import games as usecases
+from shared.eventstore.records import Game
+
+bp = Blueprint("games", __name__)
+
+
+def game_view(game: Game, with_seats: bool = True) -> dict[str, Any]:
+    view: dict[str, Any] = {**game.__dict__, "url": game_url(game.id)}
+    if with_seats:
+        view["seats"] = rt().recorder.seats(game.id)
+    return GameOut().dump(view)
+
+
+@bp.post("/games")
+def create() -> ResponseReturnValue:
+    data = load(GameCreateIn, json_body())
+    seed = data.get("seed", secrets.randbelow(2**31))
+    game = usecases.create_game(rt().recorder, data["title"], data["options"], seed, data["seats"],
+                                data["visibility"])
+    return game_view(game), 201, {"Location": game_url(game.id)}
+
+
+@bp.get("/games")
+def list_games() -> ResponseReturnValue:
+    args = query(GameListQuery)
+    who = principal()
+    games = rt().recorder.list_games(**args)
+    seated = who.seat.game_id if who and who.seat else None
+    visible = [g for g in games if g.visibility == "open" or (who and who.admin) or g.id == seated]
+    return GameListOut().dump({"games": [game_view(g, with_seats=False) for g in visible]})
+
+
+@bp.get("/games/<int:game_id>")
+def show(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_read(game)
+    return game_view(game)
+
+
+@bp.post("/games/<int:game_id>/join")
+def join(game_id: int) -> ResponseReturnValue:
+    data = load(JoinIn, json_body())
+    game_or_404(game_id)
+    who = principal()
+    player = None
+    if "player_id" in data:
+        owns = who is not None and (who.admin or (who.player is not None and who.player.id == data["player_id"]))
+        if not owns:
+            raise ApiError(403, "not_your_identity",
+                           f"joining as player {data['player_id']} needs that player's token")
+        player = rt().recorder.get_player(data["player_id"])
+        if player is None:
+            if not (who and who.admin):
+                raise ApiError(404, "player_not_found", f"player {data['player_id']} does not exist")
+            player = rt().recorder.create_player(data["name"], None, data["player_id"])
+    seat, token, player_token = usecases.join(rt().recorder, game_id, data["name"], data.get("seat"), player)
+    return JoinOut().dump({"game_id": game_id, "seat": seat.seat_index, "player_id": seat.player_id,
+                           "token": token, "player_token": player_token}), 201
+
+
+@bp.post("/games/<int:game_id>/start")
+def start(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_seat(game)
+    return game_view(usecases.start(rt().recorder, game))
+
+
+@bp.get("/games/<int:game_id>/state")
+def state(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_read(game)
+    digest = game.state or {}
+    view = {key: digest.get(key) for key in ("round", "phase", "players", "corporations", "market", "tiles")}
+    return StateOut().dump({"game_id": game.id, "version": game.version, "status": game.status,
+                            "acting": digest.get("acting") or [],
+                            "acting_players": digest.get("acting_players") or [], "result": game.result, "digest": digest,
+                            **view})
+
+
+@bp.get("/games/<int:game_id>/legal-actions")
+def legal_actions(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    who = require_seat(game)
+    entity: Any = query(LegalQuery).get("entity")
+    if isinstance(entity, str) and entity.isdigit():
+        entity = int(entity)
+    if game.status != "active":
+        return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": []})
+    with rt().sessions.use(game) as session:
+        actions = session.legal_actions(entity)
+        if not who.admin:
+            mine = who.seat.player_id if who.seat else None
+            actions = [a for a in actions if session.controller(a.get("entity")) == mine]
+    return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions})
+
+
+@bp.get("/games/<int:game_id>/events")
+def events(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_read(game)
+    args = query(EventsQuery)
+    page = rt().recorder.read_events(game_id, after_version=args["after"], limit=args["limit"])
+    next_after = page[-1].version if len(page) == args["limit"] else None
+    return EventsOut().dump({"game_id": game_id, "events": [e.__dict__ for e in page], "next_after": next_after})
+
+
+@bp.get("/games/<int:game_id>/export")
+def export(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_read(game)
+    if game.status == "open":
+        raise ApiError(409, "not_started", f"game {game_id} has not started; there is no record yet")
+    return usecases.export_record(rt().sessions, game)
+
+
+@bp.post("/games/import")
+def import_record() -> ResponseReturnValue:
+    request.max_content_length = rt().config.max_import_bytes
+    record = load(RecordIn, json_body())
+    args = query(ImportQuery)
+    game, tokens = usecases.import_record(rt().recorder, record, args["visibility"])
+    seats = [{"seat": s.seat_index, "player_id": s.player_id, "token": t}
+             for s, t in zip(rt().recorder.seats(game.id), tokens, strict=True)]
+    return ImportOut().dump({"game": game_view(game), "seats": seats}), 201, {"Location": game_url(game.id)}

@@ -1,0 +1,233 @@
+"""REST API for players' notification settings and their webhook delivery log, mounted at /notifier.
+
+Register with `app.register_blueprint(bp)`; the database comes from `init_app(app, ...)` or, failing that,
+from the environment on first use.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from functools import wraps
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
+from marshmallow import ValidationError
+
+from . import manage, unsubscribe
+from .auth import Caller, identify
+from .clock import Clock, SystemClock
+from .db import make_engine
+from .schemas import DeliveryOut, EndpointOut, SubscriptionIn, SubscriptionOut, VacationIn, VacationOut
+from .settings import API_PREFIX, NotifierSettings
+from .ssrf import Resolver, UnsafeUrl, system_resolver
+
+bp = Blueprint("notifier", __name__, url_prefix=API_PREFIX)
+EXTENSION = "railpost_notifier"
+FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class ApiContext:
+    engine: sa.Engine
+    settings: NotifierSettings
+    admin_token: str | None = None
+    clock: Clock = field(default_factory=SystemClock)
+    resolver: Resolver = system_resolver
+
+
+def init_app(app: Flask, ctx: ApiContext) -> None:
+    app.extensions[EXTENSION] = ctx
+
+
+def _ctx() -> ApiContext:
+    ctx = current_app.extensions.get(EXTENSION)
+    if ctx is None:
+        settings = NotifierSettings.from_env()
+        admin = os.environ.get("ADMIN_TOKEN") or None
+        gateway = current_app.extensions.get("railpost")  # inside the gateway: its Config wins
+        if gateway is not None:
+            config = gateway.config
+            settings = replace(settings, database_url=config.database_url, public_base_url=config.public_url)
+            admin = config.admin_token
+        ctx = ApiContext(make_engine(settings.database_url), settings, admin)
+        current_app.extensions[EXTENSION] = ctx
+    return ctx
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> tuple[Response, int]:
+    return jsonify({"error": code, "message": message, **extra}), status
+
+
+def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Resolve the caller; an admin acts for the player named by `?player_id=`."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = _ctx()
+        with ctx.engine.connect() as conn:
+            caller = identify(conn, request.headers.get("Authorization"), ctx.admin_token)
+        if caller is None:
+            return _error(401, "unauthorized", "send Authorization: Bearer <player or seat token>")
+        if caller.admin:
+            named = request.args.get("player_id")
+            caller = Caller(named, admin=True)
+        g.notifier_caller = caller
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def _player() -> str | None:
+    caller: Caller = g.notifier_caller
+    return caller.player_id
+
+
+def _require_player() -> str:
+    pid = _player()
+    if pid is None:
+        raise manage.StateError("admin requests must name the player with ?player_id=")
+    return pid
+
+
+@bp.errorhandler(ValidationError)
+def _invalid(exc: ValidationError) -> tuple[Response, int]:
+    details = exc.messages_dict if isinstance(exc.messages, dict) else {"_": exc.messages}
+    return _error(400, "invalid_request", "the request does not match its schema", details=details)
+
+
+@bp.errorhandler(UnsafeUrl)
+def _unsafe(exc: UnsafeUrl) -> tuple[Response, int]:
+    return _error(422, "unsafe_url", str(exc))
+
+
+@bp.errorhandler(manage.NotFoundError)
+def _missing(exc: manage.NotFoundError) -> tuple[Response, int]:
+    return _error(404, "not_found", str(exc))
+
+
+@bp.errorhandler(manage.StateError)
+def _conflict(exc: manage.StateError) -> tuple[Response, int]:
+    return _error(409, "conflict", str(exc))
+
+
+@bp.get("/subscriptions")
+@authenticated
+def list_subscriptions() -> Any:
+    ctx = _ctx()
+    with ctx.engine.connect() as conn:
+        rows = manage.list_subscriptions(conn, _require_player(), ctx.clock.now())
+    return jsonify(SubscriptionOut(many=True).dump(rows))
+
+
+def _put(game_id: str | None) -> Any:
+    ctx = _ctx()
+    data = SubscriptionIn().load(request.get_json(silent=True) or {})
+    with ctx.engine.begin() as conn:
+        view = manage.set_subscription(
+            conn, _require_player(), game_id, manage.SubscriptionRequest(**data), ctx.clock.now(),
+            ctx.settings.url_policy, ctx.resolver,
+        )
+    return jsonify(SubscriptionOut().dump(view))
+
+
+def _delete(game_id: str | None) -> Any:
+    with _ctx().engine.begin() as conn:
+        manage.delete_subscription(conn, _require_player(), game_id)
+    return "", 204
+
+
+@bp.put("/subscriptions/default")
+@authenticated
+def put_default() -> Any:
+    return _put(None)
+
+
+@bp.delete("/subscriptions/default")
+@authenticated
+def delete_default() -> Any:
+    return _delete(None)
+
+
+@bp.put("/subscriptions/games/<game_id>")
+@authenticated
+def put_game(game_id: str) -> Any:
+    return _put(game_id)
+
+
+@bp.delete("/subscriptions/games/<game_id>")
+@authenticated
+def delete_game(game_id: str) -> Any:
+    return _delete(game_id)
+
+
+@bp.post("/endpoints/<int:endpoint_id>/rotate-secret")
+@authenticated
+def rotate_secret(endpoint_id: int) -> Any:
+    ctx = _ctx()
+    overlap = timedelta(hours=ctx.settings.secret_overlap_hours)
+    with ctx.engine.begin() as conn:
+        view = manage.rotate_secret(conn, _player(), endpoint_id, ctx.clock.now(), overlap)
+    return jsonify(EndpointOut().dump(view))
+
+
+@bp.get("/deliveries")
+@authenticated
+def list_deliveries() -> Any:
+    limit = min(max(request.args.get("limit", 50, type=int), 1), 500)
+    with _ctx().engine.connect() as conn:
+        rows = manage.list_deliveries(conn, _player(), limit, request.args.get("status"))
+    return jsonify(DeliveryOut(many=True).dump(rows))
+
+
+@bp.get("/deliveries/<int:delivery_id>")
+@authenticated
+def get_delivery(delivery_id: int) -> Any:
+    with _ctx().engine.connect() as conn:
+        return jsonify(DeliveryOut().dump(manage.get_delivery(conn, _player(), delivery_id)))
+
+
+@bp.post("/deliveries/<int:delivery_id>/redeliver")
+@authenticated
+def redeliver(delivery_id: int) -> Any:
+    ctx = _ctx()
+    with ctx.engine.begin() as conn:
+        view = manage.redeliver(conn, _player(), delivery_id, ctx.clock.now())
+    return jsonify(DeliveryOut().dump(view)), 202
+
+
+@bp.put("/vacation")
+@authenticated
+def put_vacation() -> Any:
+    data = VacationIn().load(request.get_json(silent=True) or {})
+    until = data["until"] if data["until"] is not None else (FAR_FUTURE if data["on"] else None)
+    with _ctx().engine.begin() as conn:
+        view = manage.set_vacation(conn, _require_player(), until)
+    return jsonify(VacationOut().dump(view))
+
+
+@bp.post("/unsubscribe/<token>")
+def unsubscribe_one_click(token: str) -> Any:
+    """RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click`; it takes effect at once."""
+    ctx = _ctx()
+    with ctx.engine.begin() as conn:
+        found = unsubscribe.redeem(conn, token, ctx.clock.now())
+    if not found:
+        return _error(404, "not_found", "unknown or expired unsubscribe link")
+    return Response("You will get no more email from Railpost at this address.\n", mimetype="text/plain")
+
+
+@bp.get("/unsubscribe/<token>")
+def unsubscribe_page(token: str) -> Any:
+    """A page with a button: GET must not unsubscribe, or link scanners would unsubscribe people."""
+    action = html.escape(f"{API_PREFIX}/unsubscribe/{token}")
+    page = (
+        "<!doctype html><title>Unsubscribe</title><form method=post action='" + action + "'>"
+        "<input type=hidden name=List-Unsubscribe value=One-Click>"
+        "<button>Stop Railpost emails to this address</button></form>"
+    )
+    return Response(page, mimetype="text/html")

@@ -1,0 +1,43 @@
+"""Who is calling: a player's bearer token (player token or seat token, both stored hashed by the event
+store) or the operator's admin token. The hash must match the gateway's; see `token_hash`.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from services.tokens import hash_token
+
+_players = sa.table("players", sa.column("id"), sa.column("token_hash"))
+_seats = sa.table("seats", sa.column("player_id"), sa.column("token_hash"))
+
+
+def token_hash(token: str) -> str:
+    """The gateway's own hash, so the same tokens work on both APIs."""
+    return hash_token(token)
+
+
+@dataclass(frozen=True)
+class Caller:
+    player_id: str | None  # None with admin=True: an operator who must name the player
+    admin: bool = False
+
+
+def identify(conn: sa.Connection, authorization: str | None, admin_token: str | None) -> Caller | None:
+    if not authorization or not authorization.lower().startswith("bearer "):
+        return None
+    token = authorization[7:].strip()
+    if not token:
+        return None
+    if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
+        return Caller(None, admin=True)
+    digest = token_hash(token)
+    for table in (_players, _seats):
+        column = table.c.id if table is _players else table.c.player_id
+        found = conn.execute(sa.select(column).where(table.c.token_hash == digest).limit(1)).scalar()
+        if found is not None:
+            return Caller(str(found))
+    return None

@@ -1,0 +1,40 @@
+"""Time as a dependency, so retry schedules and 24-hour reminders are tested without sleeping."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        ...
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class VirtualClock:
+    """A clock that only moves when a test says so."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime.now(UTC)
+        self._lock = threading.Lock()
+
+    def now(self) -> datetime:
+        with self._lock:
+            return self._now
+
+    def advance(self, delta: timedelta | float) -> datetime:
+        step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
+        with self._lock:
+            self._now += step
+            return self._now
+
+    def set(self, moment: datetime) -> None:
+        with self._lock:
+            self._now = moment

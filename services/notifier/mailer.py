@@ -1,0 +1,111 @@
+"""Email: queued lines are batched per player and address (a minute's worth of turns becomes one mail,
+daily-digest lines wait for the digest hour) and sent over SMTP with a one-click unsubscribe link.
+
+The queue rows are marked sent only after the SMTP server accepted the message, so a crash resends rather
+than loses (at-least-once, like webhooks).
+"""
+
+from __future__ import annotations
+
+import email.policy
+import logging
+import smtplib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import sqlalchemy as sa
+
+from . import unsubscribe
+from .clock import Clock
+from .settings import API_PREFIX, NotifierSettings, SmtpSettings
+from .tables import mail_queue
+
+log = logging.getLogger(__name__)
+# Long unfolded lines: a folded-and-encoded List-Unsubscribe URL is one that mail clients cannot use.
+HEADER_POLICY = email.policy.SMTP.clone(max_line_length=998)
+SmtpFactory = Callable[[SmtpSettings], smtplib.SMTP]
+
+
+def connect_smtp(smtp: SmtpSettings) -> smtplib.SMTP:
+    client = smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout)
+    if smtp.starttls:
+        client.starttls()
+    if smtp.user:
+        client.login(smtp.user, smtp.password)
+    return client
+
+
+def compose(
+    settings: NotifierSettings, address: str, lines: Sequence[str], unsubscribe_url: str, first_id: int
+) -> EmailMessage:
+    msg = EmailMessage(policy=HEADER_POLICY)
+    first = lines[0].splitlines()[0]
+    msg["Subject"] = first if len(lines) == 1 and len(first) <= 120 else f"Railpost: {len(lines)} updates in your games"
+    msg["From"] = settings.smtp.sender
+    msg["To"] = address
+    msg["Date"] = formatdate(usegmt=True)
+    msg["Message-ID"] = make_msgid(idstring=f"railpost.{first_id}")
+    msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    msg["Auto-Submitted"] = "auto-generated"
+    body = "\n\n".join(lines)
+    msg.set_content(f"{body}\n\n-- \nRailpost. Stop these emails: {unsubscribe_url}\n")
+    return msg
+
+
+@dataclass
+class Mailer:
+    engine: sa.Engine
+    settings: NotifierSettings
+    clock: Clock
+    smtp_factory: SmtpFactory = connect_smtp
+
+    def flush_due(self) -> int:
+        """Send every batch whose oldest line is due; returns the number of emails sent."""
+        if not self.settings.smtp.enabled:
+            return 0
+        now = self.clock.now()
+        window = now + timedelta(seconds=self.settings.mail_batch_seconds)
+        with self.engine.connect() as conn:
+            groups = conn.execute(
+                sa.select(mail_queue.c.player_id, mail_queue.c.address)
+                .where(mail_queue.c.sent_at.is_(None))
+                .group_by(mail_queue.c.player_id, mail_queue.c.address)
+                .having(sa.func.min(mail_queue.c.due_at) <= now)
+            ).all()
+        sent = 0
+        for player_id, address in groups:
+            try:
+                sent += self._send_group(player_id, address, window)
+            except (OSError, smtplib.SMTPException):
+                log.exception("mail to player %s failed; will retry", player_id)
+        return sent
+
+    def _send_group(self, player_id: str, address: str, window: datetime) -> int:
+        now = self.clock.now()
+        with self.engine.begin() as conn:
+            items = conn.execute(
+                sa.select(mail_queue.c.id, mail_queue.c.line)
+                .where(mail_queue.c.player_id == player_id, mail_queue.c.address == address,
+                       mail_queue.c.sent_at.is_(None), mail_queue.c.due_at <= window)
+                .order_by(mail_queue.c.created_at, mail_queue.c.id)
+            ).all()
+            if not items:
+                return 0
+            token = unsubscribe.issue(conn, player_id, address, now)
+        url = f"{self.settings.public_base_url}{API_PREFIX}/unsubscribe/{token}"
+        msg = compose(self.settings, address, [i.line for i in items], url, items[0].id)
+        client = self.smtp_factory(self.settings.smtp)
+        try:
+            client.send_message(msg)
+        finally:
+            try:
+                client.quit()
+            except (OSError, smtplib.SMTPException):
+                pass
+        with self.engine.begin() as conn:
+            conn.execute(mail_queue.update().where(mail_queue.c.id.in_([i.id for i in items])).values(sent_at=now))
+        return 1

@@ -1,0 +1,105 @@
+"""Read side of the event store that the notifier depends on: the outbox and the seats of a game.
+
+Only committed rows are ever visible here, which is the whole point: a notification can never announce an
+event whose transaction rolled back. The event store guarantees positions become visible in order, so
+"everything after my tracking position" is a complete, gap-free read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+outbox_table = sa.table(
+    "outbox",
+    sa.column("position"),
+    sa.column("game_id"),
+    sa.column("version"),
+    sa.column("kind"),
+    sa.column("payload"),
+    sa.column("created_at"),
+)
+seats_table = sa.table(
+    "seats", sa.column("game_id"), sa.column("seat_index"), sa.column("player_id"), sa.column("name")
+)
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    position: int
+    game_id: str
+    version: int | None
+    kind: str
+    payload: Mapping[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Seat:
+    player_id: str
+    name: str
+
+
+def _as_datetime(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, int | float):
+        moment = datetime.fromtimestamp(value, UTC)
+    elif isinstance(value, str) and value:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    else:
+        return datetime.now(UTC)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _as_payload(value: Any) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, bytes | str):
+        decoded = json.loads(value or "{}")
+        return decoded if isinstance(decoded, dict) else {"value": decoded}
+    return value if isinstance(value, Mapping) else {"value": value}
+
+
+def read_after(conn: sa.Connection, position: int, limit: int) -> list[OutboxRecord]:
+    rows = conn.execute(
+        sa.select(outbox_table).where(outbox_table.c.position > position).order_by(outbox_table.c.position).limit(limit)
+    ).mappings()
+    return [
+        OutboxRecord(
+            position=int(r["position"]),
+            game_id=str(r["game_id"]),
+            version=None if r["version"] is None else int(r["version"]),
+            kind=str(r["kind"]),
+            payload=_as_payload(r["payload"]),
+            created_at=_as_datetime(r["created_at"]),
+        )
+        for r in rows
+    ]
+
+
+def latest_position(conn: sa.Connection) -> int:
+    return int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(outbox_table.c.position), 0))).scalar_one())
+
+
+def game_key(game_id: str) -> int | str:
+    """The event store's game ids are integers; we keep them as text, and convert back to use its index."""
+    return int(game_id) if game_id.isdigit() else game_id
+
+
+def seats_of(conn: sa.Connection, game_id: str) -> list[Seat]:
+    rows = conn.execute(
+        sa.select(seats_table.c.player_id, seats_table.c.name)
+        .where(seats_table.c.game_id == game_key(game_id))
+        .order_by(seats_table.c.seat_index)
+    )
+    return [Seat(str(pid), str(name or pid)) for pid, name in rows if pid is not None]
+
+
+def names_of(seats: Iterable[Seat]) -> dict[str, str]:
+    return {s.player_id: s.name for s in seats}

@@ -1,0 +1,152 @@
+"""Applying queued commands: the one place where the engine's verdict becomes stored events.
+
+Each command is settled in its own transaction holding the game's lock: read the oldest queued receipt,
+check version and control, let the engine validate, then store event, receipt outcome, read model,
+snapshot and outbox rows together. A second delivery finds nothing queued and does nothing, which is what
+makes at-least-once delivery exactly-once in effect.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from services.config import Config
+from services.metrics import ACCEPT_TO_COMMIT, ACTIONS_APPLIED, ACTIONS_REFUSED, APPLY_SECONDS, QUEUE_LATENCY
+from services.play.sessions import SessionCache
+from shared.engine import EngineError, GameSession, MalformedAction
+from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder, state_summary
+from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Receipt
+from shared.eventstore.sql import GameTx
+
+log = logging.getLogger("railpost.apply")
+META_TYPES = frozenset({"undo", "redo", "message"})
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+    rule: str
+    http_status: int
+
+
+def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int) -> int:
+    """Settle every queued command of one game, oldest expected version first. Returns how many settled."""
+    settled = 0
+    while True:
+        started = time.perf_counter()
+        try:
+            with recorder.game_transaction(game_id) as tx:
+                receipt = tx.next_queued()
+                if receipt is None:
+                    return settled
+                QUEUE_LATENCY.observe(max(0.0, time.time() - receipt.created_at))
+                outcome = _settle(tx, receipt, sessions, config)
+                if config.test_sleep_before_commit:
+                    time.sleep(config.test_sleep_before_commit)
+        except BaseException:
+            sessions.forget(game_id)
+            raise
+        elapsed = time.perf_counter() - started
+        APPLY_SECONDS.observe(elapsed)
+        settled += 1
+        if isinstance(outcome, Refusal):
+            ACTIONS_REFUSED.labels("worker", outcome.rule).inc()
+            log.info("refused", extra={"game_id": game_id, "command_id": receipt.command_id,
+                                       "rule": outcome.rule, "reason": outcome.reason})
+        else:
+            ACTIONS_APPLIED.inc()
+            ACCEPT_TO_COMMIT.observe(max(0.0, time.time() - receipt.created_at))
+            log.info("applied", extra={"game_id": game_id, "command_id": receipt.command_id, "version": outcome,
+                                       "apply_ms": round(elapsed * 1000, 2)})
+
+
+def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config) -> int | Refusal:
+    game = tx.game
+    if game.status != ACTIVE:
+        return _refuse(tx, receipt, Refusal(f"game {game.id} is {game.status}", "not_active", 409))
+    if receipt.expected_version != game.version:
+        return _refuse(tx, receipt, Refusal(
+            f"expected version {receipt.expected_version} but game {game.id} is at version {game.version}",
+            "stale_version", 409))
+    with sessions.use(game) as session:
+        refusal = _authorise(session, receipt)
+        if refusal is not None:
+            return _refuse(tx, receipt, refusal)
+        try:
+            stored = session.submit(receipt.action)
+        except EngineError as err:
+            status = 400 if isinstance(err, MalformedAction) else 422
+            return _refuse(tx, receipt, Refusal(err.message, err.rule, status))
+        version = session.version
+        tx.append(version, NewEvent(ACTION_APPLIED, {"action": stored, "player_id": receipt.player_id},
+                                    CURRENT_VERSIONS[ACTION_APPLIED], receipt.command_id))
+        state = read_model(session, stored)
+        result = session.result if session.finished else None
+        tx.update_game(version=version, state=state, status=FINISHED if session.finished else None, result=result)
+        tx.settle(receipt, APPLIED, new_version=version, http_status=200)
+        _announce(tx, session, stored, receipt, state, version)
+        if version % config.snapshot_every == 0:
+            tx.save_snapshot(version, session.snapshot())
+    return version
+
+
+def read_model(session: GameSession, action: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The engine digest plus the acting player ids, stored with each event so reads need no engine."""
+    return {**session.digest(action), "acting_players": list(session.acting_players())}
+
+
+def _authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
+    """A seat acts only for entities its player controls, and always in its own name (`user`); undo, redo
+    and chat concern the table, so any seat may send them."""
+    player = receipt.player_id
+    if player is None:  # operator (admin token)
+        return None
+    action = receipt.action
+    user = action.get("user", player)
+    if user != player:
+        return Refusal(f"player {player} cannot act as user {user}", "not_your_entity", 403)
+    if action.get("type") in META_TYPES:
+        return None
+    try:
+        controller = session.controller(action.get("entity"))
+    except EngineError as err:
+        return Refusal(err.message, err.rule, 400)
+    if controller != player:
+        return Refusal(f"player {player} does not control {action.get('entity')!r}", "not_your_entity", 403)
+    return None
+
+
+def _refuse(tx: GameTx, receipt: Receipt, refusal: Refusal) -> Refusal:
+    tx.settle(receipt, REFUSED, reason=refusal.reason, rule=refusal.rule, http_status=refusal.http_status)
+    tx.outbox("action_refused", {
+        "game_id": receipt.game_id, "title": tx.game.title, "player_id": receipt.player_id,
+        "command_id": receipt.command_id, "reason": refusal.reason, "rule": refusal.rule,
+    }, tx.game.version)
+    return refusal
+
+
+def _announce(tx: GameTx, session: GameSession, stored: dict[str, Any], receipt: Receipt,
+              state: dict[str, Any], version: int) -> None:
+    game = tx.game
+    base = {"game_id": game.id, "title": game.title}
+    if stored.get("type") == "message":
+        text = str(stored.get("message", ""))
+        tx.outbox("message", {**base, "from": receipt.player_id, "text": text,
+                              "mentions": mentioned(text, session.players)}, version)
+    if session.finished:
+        tx.outbox("game_finished", {**base, "result": session.result}, version)
+        return
+    summary = state_summary(state)
+    if summary != state_summary(game.state or {}) or stored.get("type") in ("undo", "redo"):
+        tx.outbox("turn", {**base, **summary}, version)
+
+
+def mentioned(text: str, players: list[dict[str, Any]]) -> list[int]:
+    """Player ids named in a chat line as `@Name` (case-insensitive) or `@id`."""
+    words = {w.lower() for w in re.findall(r"@([\w.\-]+)", text)}
+    return [p["id"] for p in players
+            if str(p["id"]) in words or str(p.get("name", "")).lower().replace(" ", "") in words]

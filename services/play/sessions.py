@@ -1,0 +1,72 @@
+"""Engine sessions rebuilt from the store: newest snapshot plus the events after it, then kept in a small
+per-process LRU cache and caught up incrementally, so neither a worker nor a reader replays a whole game."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from shared.engine import GameSession
+from shared.eventstore import SqlRecorder
+from shared.eventstore.records import Game
+
+
+def players_of(recorder: SqlRecorder, game_id: int) -> list[dict[str, object]]:
+    return [{"id": s.player_id, "name": s.name} for s in recorder.seats(game_id)]
+
+
+class SessionCache:
+    def __init__(self, recorder: SqlRecorder, size: int = 256) -> None:
+        self._recorder = recorder
+        self._size = size
+        self._entries: OrderedDict[int, GameSession] = OrderedDict()
+        self._locks: dict[int, threading.RLock] = {}
+        self._guard = threading.Lock()
+
+    def _lock(self, game_id: int) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.RLock())
+
+    @contextmanager
+    def use(self, game: Game) -> Iterator[GameSession]:
+        """The session at exactly `game.version`, held exclusively while the caller uses it."""
+        with self._lock(game.id):
+            session = self._entries.get(game.id)
+            if session is None or session.version > game.version:
+                session = self._load(game)
+            self._catch_up(session, game)
+            with self._guard:
+                self._entries[game.id] = session
+                self._entries.move_to_end(game.id)
+                while len(self._entries) > self._size:
+                    old, _ = self._entries.popitem(last=False)
+                    self._locks.pop(old, None)
+            yield session
+
+    def forget(self, game_id: int) -> None:
+        """Drop a session whose in-memory state may be ahead of what was committed."""
+        with self._guard:
+            self._entries.pop(game_id, None)
+
+    def _load(self, game: Game) -> GameSession:
+        snapshot = self._recorder.latest_snapshot(game.id)
+        if snapshot is not None and snapshot.version <= game.version:
+            try:
+                return GameSession.restore(snapshot.data)
+            except (ValueError, Exception):  # an old snapshot format: fall back to replaying the log
+                pass
+        return GameSession.new(game.title, players_of(self._recorder, game.id), game.seed, game.options, game.id)
+
+    def _catch_up(self, session: GameSession, game: Game) -> None:
+        if session.version == game.version:
+            return
+        for event in self._recorder.read_events(game.id, after_version=session.version):
+            if event.version > game.version:
+                break
+            # stored actions were validated when first applied; replay them as the record format does
+            session.submit(event.data["action"], trusted=True, keep_id=True)
+        if session.version != game.version:
+            raise RuntimeError(f"game {game.id}: rebuilt session at version {session.version}, "
+                               f"store says {game.version}")

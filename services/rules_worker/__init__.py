@@ -1,0 +1,1 @@
+"""The rules worker: Celery tasks that apply queued commands through the engine (see `services.play.apply`)."""

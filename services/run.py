@@ -1,0 +1,71 @@
+"""`python -m services.run` (`make run`): migrate, then run gateway, rules worker and notifier together.
+
+With DATABASE_URL and REDIS_URL unset it needs nothing installed beyond the virtualenv: SQLite under ./var
+and the gateway's in-process queue. With REDIS_URL set it also starts a Celery worker (with the redelivery
+sweep). Children share one process group; Ctrl-C or SIGTERM stops them all.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from services.config import Config
+from shared.eventstore import migrate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commands(config: Config) -> list[list[str]]:
+    bin_dir = Path(sys.executable).parent
+    gunicorn = shutil.which("gunicorn", path=str(bin_dir)) or "gunicorn"
+    procs = [[gunicorn, "-c", str(ROOT / "infra" / "gunicorn.conf.py")]]
+    if not config.embedded:
+        celery = shutil.which("celery", path=str(bin_dir)) or "celery"
+        procs.append([celery, "-A", "services.rules_worker.celery_app", "worker", "--beat", "-Q",
+                      config.celery_queue, "-l", "INFO", "-s", str(Path("var") / "celerybeat-schedule")])
+    if importlib.util.find_spec("services.notifier.__main__") is not None:
+        procs.append([sys.executable, "-m", "services.notifier"])
+    return procs
+
+
+def main() -> int:
+    config = Config.from_env()
+    migrate(config.database_url)
+    metrics = Path(config.metrics_dir)
+    shutil.rmtree(metrics, ignore_errors=True)
+    metrics.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics.resolve()), "PORT": str(config.port)}
+    children = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands(config)]
+    mode = "embedded SQLite + in-process queue" if config.embedded else "Celery on Redis"
+    print(f"Railpost listening on {config.public_url}  ({mode}; API docs at {config.public_url}/docs)",
+          flush=True)
+
+    def stop(*_: object) -> None:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+    finally:
+        stop()
+        for child in children:
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return max((child.returncode or 0) for child in children)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,228 @@
+"""`legal_actions`: the concrete actions an entity may submit now.
+
+The round's steps say which action *types* are open (the same answer `process` enforces); the
+enumerators here expand each type into concrete actions using the same checks the handlers run, so what
+is offered is what `apply` accepts. Types with unbounded options (a train price between two limits) are
+offered at their meaningful points (cheapest, face value, all cash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .core.operating import BuyTrain, HomeToken, OperatingRound, RunRoutes, TrackAndToken
+from .core.stock import BuySellParShares, StockRound
+from .errors import EngineError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Enumerator = Callable[["Game", Any, Any], list[dict[str, Any]]]
+
+
+def legal_actions(game: Game, entity: Any = None) -> list[dict[str, Any]]:
+    if game.finished:
+        return []
+    acting = game.acting()
+    if entity is None:
+        if not acting:
+            return []
+        entity = acting[0]
+    types = game.round.actions_for(game, entity)
+    out: list[dict[str, Any]] = []
+    for kind in types:
+        enumerate_ = ENUMERATORS.get(kind)
+        options = (enumerate_(game, game.round, entity) if enumerate_ is not None
+                   else game.rules.legal_options(game, kind, entity))
+        for option in options:
+            option.setdefault("type", kind)
+            option.setdefault("entity", entity)
+            option.setdefault("entity_type", _entity_type(game, entity))
+            out.append(option)
+    return out
+
+
+def _entity_type(game: Game, entity: Any) -> str:
+    if isinstance(entity, int):
+        return "player"
+    if entity in game.companies:
+        return "company"
+    return "corporation"
+
+
+def _step(round_: Any, cls: type) -> Any:
+    return next(s for s in round_.steps if isinstance(s, cls))
+
+
+# -- stock round -------------------------------------------------------------------------------------------
+def _buy_shares(game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+    step: BuySellParShares = _step(round_, BuySellParShares)
+    player = game.player(entity)
+    return [{"shares": [s.id], "percent": s.percent} for s in step.buyable_shares(game, round_, player)]
+
+
+def _par(game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+    step: BuySellParShares = _step(round_, BuySellParShares)
+    player = game.player(entity)
+    out = []
+    for corp in step.parable(game, round_, player):
+        for cell in game.rules.par_prices(game, corp, player):
+            if cell.price * corp.shares[0].percent // 10 <= player.cash:
+                out.append({"corporation": corp.sym, "share_price": cell.id})
+    return out
+
+
+def _sell_shares(game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+    step: BuySellParShares = _step(round_, BuySellParShares)
+    player = game.player(entity)
+    from .core.shares import Bundle
+
+    out = []
+    for corp in game.corporations.values():
+        held = sorted((s for s in corp.shares if s.owner == player.id), key=lambda s: (s.president, s.stamp))
+        ordinary = [s for s in held if not s.president]
+        for n in range(1, len(ordinary) + 1):
+            bundle = Bundle(corp, ordinary[:n], sum(s.percent for s in ordinary[:n]))
+            if step.can_sell(game, round_, player, corp, bundle) is None:
+                out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+        pres = [s for s in held if s.president]
+        if pres and game.rules.president_sales_to_market:
+            bundle = Bundle(corp, ordinary + pres, sum(s.percent for s in held))
+            if step.can_sell(game, round_, player, corp, bundle) is None:
+                out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+    return out
+
+
+def _buy_company(game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+    step: BuySellParShares = _step(round_, BuySellParShares)
+    player = game.player(entity)
+    return [{"company": c.sym, "price": c.value} for c in step.buyable_companies(game, round_, player)]
+
+
+def _sell_company(game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+    player = game.player(entity)
+    return [{"company": sym, "price": game.rules.company_sale_price(game, game.companies[sym])}
+            for sym in player.companies if not game.companies[sym].closed]
+
+
+def _pass(game: Game, round_: Any, entity: Any) -> list[dict[str, Any]]:
+    return [{}]
+
+
+# -- operating round ---------------------------------------------------------------------------------------
+def _lay_tile(game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+    step: TrackAndToken = _step(round_, TrackAndToken)
+    corp = game.corporations[entity]
+    lay = step.next_lay(game, round_)
+    if lay is None:
+        return []
+    out = []
+    for hex_id, name, rotation in game.board.legal_lays(entity, set(game.phase.tiles)):
+        copy = game.board.supply.free_copy(name)
+        tile_id = f"{name}-{copy}"
+        try:
+            result = game.board.check_lay(entity, hex_id, tile_id, rotation, set(game.phase.tiles))
+            upgrade = game.rules.is_upgrade(game, hex_id, result)
+            if (upgrade and not lay.get("upgrade")) or (not upgrade and not lay.get("lay")):
+                continue
+            if round_.laid_hexes:
+                game.rules.check_second_lay(game, round_, hex_id)
+            game.rules.check_track_restrictions(game, round_, corp, hex_id, result)
+            if result.cost > game.rules.buying_power(game, corp):
+                continue
+        except EngineError:
+            continue
+        out.append({"hex": hex_id, "tile": tile_id, "rotation": rotation})
+    return out
+
+
+def _place_token(game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+    if round_.pending_homes and entity == round_.pending_homes[0]:
+        corp = game.corporations[entity]
+        out = []
+        for home in corp.home if isinstance(corp.home, list) else [corp.home]:
+            h = game.board.hex(home)
+            for index, slots in enumerate(h.tokens):
+                for slot, holder in enumerate(slots):
+                    if holder is None:
+                        city = game.board.city_id(home, index)
+                        try:
+                            game.board.check_token(entity, city, slot, must_connect=False)
+                        except EngineError:
+                            continue
+                        out.append({"city": city, "slot": slot})
+                        break
+        return out
+    out = []
+    for city, _ in game.board.reachable_token_cities(entity):
+        h, index = game.board._city(city)
+        for slot in range(len(h.tokens[index])):
+            try:
+                game.board.check_token(entity, city, slot)
+            except EngineError:
+                continue
+            out.append({"city": city, "slot": slot, "tokener": entity})
+    return out
+
+
+def _run_routes(game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+    corp = game.corporations[entity]
+    trains = game.rules.route_trains(game, round_, corp)
+    kinds = game.rules.train_kinds(game)
+    by_id = {t.id: kinds[t.name] for t in trains}
+    routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
+    return [{"routes": routes, "extra_revenue": 0, "subsidy": 0}]
+
+
+def _dividend(game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+    corp = game.corporations[entity]
+    return [{"kind": kind} for kind in game.rules.dividend_kinds(game, corp)]
+
+
+def _buy_train(game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+    corp = game.corporations[entity]
+    out: list[dict[str, Any]] = []
+    for train in game.rules.depot_trains_for(game, corp):
+        if train.price <= corp.cash:
+            out.append({"train": train.id, "price": train.price, "variant": train.name})
+    if not game.rules.receivership_blocks_other_trains(game, corp):
+        low = game.rules.min_train_price_from_corporation(game)
+        for train in game.rules.other_trains(game, corp):
+            seller = game.corporations[train.owner]  # type: ignore[index]
+            if game.rules.may_buy_from(game, corp, seller):
+                for price in sorted({low, min(train.price, corp.cash), corp.cash}):
+                    if low <= price <= corp.cash:
+                        out.append({"train": train.id, "price": price})
+    return out
+
+
+def _discard_train(game: Game, round_: Any, entity: str) -> list[dict[str, Any]]:
+    corp = game.corporations[entity]
+    return [{"train": t.id} for t in corp.trains]
+
+
+def _special_buy(game: Game, round_: Any, entity: str) -> list[dict[str, Any]]:
+    return game.rules.special_buy_options(game, round_, game.corporations[entity])
+
+
+ENUMERATORS: dict[str, Enumerator] = {
+    "buy_shares": _buy_shares,
+    "par": _par,
+    "sell_shares": _sell_shares,
+    "buy_company": _buy_company,
+    "sell_company": _sell_company,
+    "pass": _pass,
+    "lay_tile": _lay_tile,
+    "place_token": _place_token,
+    "run_routes": _run_routes,
+    "dividend": _dividend,
+    "buy_train": _buy_train,
+    "discard_train": _discard_train,
+    "special_buy": _special_buy,
+}
+
+# every action type a shared step can open must have an enumerator (checked at import)
+_CORE_TYPES = {kind for cls in (BuySellParShares, TrackAndToken, RunRoutes, BuyTrain, HomeToken)
+               for kind in cls.handlers}
+assert _CORE_TYPES <= set(ENUMERATORS), _CORE_TYPES - set(ENUMERATORS)

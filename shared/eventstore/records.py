@@ -1,0 +1,108 @@
+"""Plain values the recorders hand out and take in: rows as frozen dataclasses, so callers never hold a cursor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+QUEUED, APPLIED, REFUSED = "queued", "applied", "refused"
+OPEN, ACTIVE, FINISHED = "open", "active", "finished"
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class Game:
+    id: int
+    title: str
+    options: list[str]
+    seed: int
+    seat_count: int
+    status: str
+    visibility: str
+    version: int
+    created_at: float
+    state: dict[str, Any] | None = None
+    result: dict[str, int] | None = None
+
+
+@dataclass(frozen=True)
+class Seat:
+    game_id: int
+    seat_index: int
+    player_id: int
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class Receipt:
+    game_id: int
+    command_id: str
+    body_hash: str
+    status: str
+    expected_version: int
+    player_id: int | None
+    action: dict[str, Any]
+    created_at: float
+    new_version: int | None = None
+    reason: str | None = None
+    rule: str | None = None
+    http_status: int | None = None
+    settled_at: float | None = None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be stored: `type`/`type_version` say which upcasters apply when it is read back."""
+
+    type: str
+    data: dict[str, Any]
+    type_version: int
+    command_id: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    game_id: int
+    version: int
+    position: int
+    type: str
+    type_version: int
+    data: dict[str, Any]
+    command_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    position: int
+    game_id: int
+    version: int | None
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    game_id: int
+    version: int
+    data: bytes
+    created_at: float
+
+
+@dataclass(frozen=True)
+class NewGame:
+    title: str
+    options: list[str]
+    seed: int
+    seat_count: int
+    visibility: str = "open"
+    status: str = OPEN
+    extra: dict[str, Any] = field(default_factory=dict)

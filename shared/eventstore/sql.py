@@ -1,0 +1,465 @@
+"""The recorder contract, written once in portable SQL. Backends (`postgres`, `sqlite`) supply connections,
+the row lock that serialises one game's writers, and the mapping of their uniqueness errors.
+
+Global positions (events and outbox) come from a counter row updated in the writing transaction just before
+it commits: the row lock is held until commit, so positions are handed out in commit order and a reader
+tailing `position > N` can never see N+2 committed before N+1.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from .errors import Conflict, NotFound
+from .records import (
+    ACTIVE,
+    OPEN,
+    QUEUED,
+    Game,
+    NewEvent,
+    NewGame,
+    OutboxItem,
+    Player,
+    Receipt,
+    Seat,
+    Snapshot,
+    StoredEvent,
+)
+from .upcasting import upcast
+
+Row = Any  # a mapping-like row (psycopg dict_row or sqlite3.Row)
+
+
+class Cursor(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _game(row: Row) -> Game:
+    return Game(
+        id=row["id"], title=row["title"], options=_loads(row["options"]) or [], seed=row["seed"],
+        seat_count=row["seat_count"], status=row["status"], visibility=row["visibility"],
+        version=row["version"], created_at=row["created_at"], state=_loads(row["state"]),
+        result=_loads(row["result"]),
+    )
+
+
+def _seat(row: Row) -> Seat:
+    return Seat(row["game_id"], row["seat_index"], row["player_id"], row["name"], row["token_hash"])
+
+
+def _receipt(row: Row) -> Receipt:
+    return Receipt(
+        game_id=row["game_id"], command_id=row["command_id"], body_hash=row["body_hash"],
+        status=row["status"], expected_version=row["expected_version"], player_id=row["player_id"],
+        action=_loads(row["action"]), created_at=row["created_at"], new_version=row["new_version"],
+        reason=row["reason"], rule=row["rule"], http_status=row["http_status"], settled_at=row["settled_at"],
+    )
+
+
+def _event(row: Row) -> StoredEvent:
+    version, data = upcast(row["type"], row["type_version"], _loads(row["data"]))
+    return StoredEvent(
+        game_id=row["game_id"], version=row["version"], position=row["position"], type=row["type"],
+        type_version=version, data=data, command_id=row["command_id"], created_at=row["created_at"],
+    )
+
+
+class GameTx:
+    """One writer's transaction on one locked game. Events and outbox rows are buffered and given their
+    global positions at the very end, so the counter lock is held for the shortest time."""
+
+    def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game) -> None:
+        self._rec = recorder
+        self._cur = cur
+        self.game = game
+        self._events: list[tuple[int, NewEvent]] = []
+        self._outbox: list[tuple[int | None, str, dict[str, Any]]] = []
+
+    def next_queued(self) -> Receipt | None:
+        row = self._rec._one(
+            self._cur,
+            "SELECT * FROM receipts WHERE game_id = %s AND status = %s "
+            "ORDER BY expected_version, created_at LIMIT 1",
+            (self.game.id, QUEUED),
+        )
+        return None if row is None else _receipt(row)
+
+    def append(self, version: int, event: NewEvent) -> None:
+        expected = self.game.version + len(self._events) + 1
+        if version != expected:
+            raise Conflict(f"event version {version} is not the next version {expected}", "stale_version")
+        self._events.append((version, event))
+
+    def outbox(self, kind: str, payload: dict[str, Any], version: int | None = None) -> None:
+        self._outbox.append((version, kind, payload))
+
+    def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
+               rule: str | None = None, http_status: int | None = None) -> None:
+        self._rec._exec(
+            self._cur,
+            "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "
+            "settled_at = %s WHERE game_id = %s AND command_id = %s AND status = %s",
+            (status, new_version, reason, rule, http_status, time.time(), receipt.game_id, receipt.command_id,
+             QUEUED),
+        )
+
+    def update_game(self, *, version: int | None = None, state: dict[str, Any] | None = None,
+                    status: str | None = None, result: dict[str, Any] | None = None) -> None:
+        self._rec._exec(
+            self._cur,
+            "UPDATE games SET version = COALESCE(%s, version), state = COALESCE(%s, state), "
+            "status = COALESCE(%s, status), result = COALESCE(%s, result), updated_at = %s WHERE id = %s",
+            (version, None if state is None else dumps(state), status, None if result is None else dumps(result),
+             time.time(), self.game.id),
+        )
+
+    def save_snapshot(self, version: int, blob: bytes) -> None:
+        self._rec._exec(
+            self._cur,
+            "INSERT INTO snapshots (game_id, version, data, created_at) VALUES (%s, %s, %s, %s)",
+            (self.game.id, version, blob, time.time()),
+        )
+
+    def _flush(self) -> None:
+        now = time.time()
+        if self._events:
+            last = self._rec._take_positions(self._cur, "event_position", len(self._events))
+            first = last - len(self._events) + 1
+            for offset, (version, ev) in enumerate(self._events):
+                self._rec._exec(
+                    self._cur,
+                    "INSERT INTO events (game_id, version, position, command_id, type, type_version, data, "
+                    "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    (self.game.id, version, first + offset, ev.command_id, ev.type, ev.type_version,
+                     dumps(ev.data), now),
+                )
+        if self._outbox:
+            last = self._rec._take_positions(self._cur, "outbox_position", len(self._outbox))
+            first = last - len(self._outbox) + 1
+            for offset, (version, kind, payload) in enumerate(self._outbox):
+                self._rec._exec(
+                    self._cur,
+                    "INSERT INTO outbox (position, game_id, version, kind, payload, created_at) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    (first + offset, self.game.id, version, kind, dumps(payload), now),
+                )
+
+
+class SqlRecorder:
+    """Everything but connections and locks. Subclasses implement `_tx`, `_lock_suffix`, `_is_unique`."""
+
+    _lock_suffix = ""
+
+    # -- backend hooks -----------------------------------------------------------------------------------
+    @contextmanager
+    def _tx(self, write: bool = False) -> Iterator[Cursor]:
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+    def _is_unique(self, exc: BaseException) -> bool:
+        raise NotImplementedError
+
+    def _sql(self, sql: str) -> str:
+        return sql
+
+    def close(self) -> None:
+        """Release pooled connections."""
+
+    # -- small helpers -----------------------------------------------------------------------------------
+    def _exec(self, cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Any:
+        return cur.execute(self._sql(sql), tuple(params))
+
+    def _one(self, cur: Cursor, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        return self._exec(cur, sql, params).fetchone()
+
+    def _all(self, cur: Cursor, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(self._exec(cur, sql, params).fetchall())
+
+    def _take_positions(self, cur: Cursor, name: str, count: int) -> int:
+        row = self._one(cur, "UPDATE counters SET value = value + %s WHERE name = %s RETURNING value",
+                        (count, name))
+        assert row is not None, f"counter {name} missing: run the migrations"
+        return int(row["value"])
+
+    def _lock_game(self, cur: Cursor, game_id: int) -> Game:
+        row = self._one(cur, "SELECT * FROM games WHERE id = %s" + self._lock_suffix, (game_id,))
+        if row is None:
+            raise NotFound(f"game {game_id} does not exist")
+        return _game(row)
+
+    # -- players -----------------------------------------------------------------------------------------
+    def create_player(self, name: str, token_hash: str | None, player_id: int | None = None) -> Player:
+        """New identity. An explicit id (operators, imports) pushes the id counter past it."""
+        try:
+            with self._tx(write=True) as cur:
+                if player_id is None:
+                    player_id = self._take_positions(cur, "player_id", 1)
+                else:
+                    self._exec(cur, "UPDATE counters SET value = CASE WHEN value < %s THEN %s ELSE value END "
+                               "WHERE name = 'player_id'", (player_id, player_id))
+                self._exec(cur, "INSERT INTO players (id, name, token_hash, created_at) VALUES (%s, %s, %s, %s)",
+                           (player_id, name, token_hash, time.time()))
+        except Exception as exc:
+            if self._is_unique(exc):
+                raise Conflict(f"player {player_id} already exists", "player_exists") from exc
+            raise
+        return Player(player_id, name, token_hash)
+
+    def get_player(self, player_id: int) -> Player | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM players WHERE id = %s", (player_id,))
+        return None if row is None else Player(row["id"], row["name"], row["token_hash"])
+
+    def player_by_token(self, token_hash: str) -> Player | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM players WHERE token_hash = %s", (token_hash,))
+        return None if row is None else Player(row["id"], row["name"], row["token_hash"])
+
+    # -- games and seats ---------------------------------------------------------------------------------
+    def _insert_game(self, cur: Cursor, new: NewGame, state: dict[str, Any] | None = None,
+                     result: dict[str, Any] | None = None, version: int = 0) -> Game:
+        now = time.time()
+        row = self._one(
+            cur,
+            "INSERT INTO games (title, options, seed, seat_count, status, visibility, version, state, result, "
+            "created_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+            (new.title, dumps(new.options), new.seed, new.seat_count, new.status, new.visibility, version,
+             None if state is None else dumps(state), None if result is None else dumps(result), now, now),
+        )
+        return _game(row)
+
+    def create_game(self, new: NewGame, payload: dict[str, Any]) -> Game:
+        with self._tx(write=True) as cur:
+            game = self._insert_game(cur, new)
+            tx = GameTx(self, cur, game)
+            tx.outbox("game_created", {**payload, "game_id": game.id}, 0)
+            tx._flush()
+        return game
+
+    def get_game(self, game_id: int) -> Game | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM games WHERE id = %s", (game_id,))
+        return None if row is None else _game(row)
+
+    def list_games(self, *, status: str | None = None, title: str | None = None, player_id: int | None = None,
+                   limit: int = 50, offset: int = 0) -> list[Game]:
+        sql = "SELECT * FROM games WHERE 1 = 1"
+        params: list[Any] = []
+        if status:
+            sql += " AND status = %s"
+            params.append(status)
+        if title:
+            sql += " AND title = %s"
+            params.append(title)
+        if player_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE player_id = %s)"
+            params.append(player_id)
+        sql += " ORDER BY id DESC LIMIT %s OFFSET %s"
+        params += [limit, offset]
+        with self._tx() as cur:
+            return [_game(r) for r in self._all(cur, sql, params)]
+
+    def join(self, game_id: int, player_id: int, name: str, token_hash: str, seat_index: int | None = None) -> Seat:
+        try:
+            with self._tx(write=True) as cur:
+                game = self._lock_game(cur, game_id)
+                if game.status != OPEN:
+                    raise Conflict(f"game {game_id} is {game.status}; seats are taken only while it is open",
+                                   "not_open")
+                taken = {r["seat_index"]: r["player_id"] for r in self._all(
+                    cur, "SELECT seat_index, player_id FROM seats WHERE game_id = %s", (game_id,))}
+                if player_id in taken.values():
+                    raise Conflict(f"player {player_id} already has a seat in game {game_id}", "already_seated")
+                free = [i for i in range(game.seat_count) if i not in taken]
+                if seat_index is None:
+                    if not free:
+                        raise Conflict(f"game {game_id} is full", "game_full")
+                    seat_index = free[0]
+                elif seat_index not in free:
+                    raise Conflict(f"seat {seat_index} of game {game_id} is not free", "seat_taken")
+                self._exec(cur, "INSERT INTO seats (game_id, seat_index, player_id, name, token_hash, joined_at) "
+                           "VALUES (%s, %s, %s, %s, %s, %s)",
+                           (game_id, seat_index, player_id, name, token_hash, time.time()))
+                tx = GameTx(self, cur, game)
+                tx.outbox("seat_joined", {"game_id": game_id, "seat": seat_index, "player_id": player_id,
+                                          "name": name, "title": game.title}, game.version)
+                tx._flush()
+        except Exception as exc:
+            if self._is_unique(exc):
+                raise Conflict("that seat was just taken", "seat_taken") from exc
+            raise
+        return Seat(game_id, seat_index, player_id, name, token_hash)
+
+    def seats(self, game_id: int) -> list[Seat]:
+        with self._tx() as cur:
+            return [_seat(r) for r in self._all(
+                cur, "SELECT * FROM seats WHERE game_id = %s ORDER BY seat_index", (game_id,))]
+
+    def seat_by_token(self, token_hash: str) -> Seat | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM seats WHERE token_hash = %s", (token_hash,))
+        return None if row is None else _seat(row)
+
+    def start(self, game_id: int, state: dict[str, Any], payload: dict[str, Any]) -> Game:
+        with self._tx(write=True) as cur:
+            game = self._lock_game(cur, game_id)
+            if game.status != OPEN:
+                raise Conflict(f"game {game_id} is already {game.status}", "not_open")
+            count = self._one(cur, "SELECT COUNT(*) AS n FROM seats WHERE game_id = %s", (game_id,))["n"]
+            if count != game.seat_count:
+                raise Conflict(f"game {game_id} has {count} of {game.seat_count} seats taken", "seats_free")
+            tx = GameTx(self, cur, game)
+            tx.update_game(state=state, status=ACTIVE)
+            tx.outbox("game_started", payload, 0)
+            tx.outbox("turn", {**state_summary(state), "game_id": game_id, "title": game.title}, 0)
+            tx._flush()
+            return self._lock_game(cur, game_id)
+
+    def import_game(self, new: NewGame, seats: Sequence[tuple[int, str, str | None]], events: Sequence[NewEvent],
+                    state: dict[str, Any], result: dict[str, Any] | None, snapshot: bytes | None) -> Game:
+        """A replayed record lands whole or not at all: game, players, seats, events, snapshot, outbox."""
+        with self._tx(write=True) as cur:
+            game = self._insert_game(cur, new, state, result, version=0)
+            for index, (player_id, name, token_hash) in enumerate(seats):
+                if self._one(cur, "SELECT id FROM players WHERE id = %s", (player_id,)) is None:
+                    self._exec(cur, "INSERT INTO players (id, name, token_hash, created_at) "
+                               "VALUES (%s, %s, NULL, %s)", (player_id, name, time.time()))
+                    self._exec(cur, "UPDATE counters SET value = CASE WHEN value < %s THEN %s ELSE value END "
+                               "WHERE name = 'player_id'", (player_id, player_id))
+                self._exec(cur, "INSERT INTO seats (game_id, seat_index, player_id, name, token_hash, joined_at) "
+                           "VALUES (%s, %s, %s, %s, %s, %s)", (game.id, index, player_id, name, token_hash,
+                                                              time.time()))
+            tx = GameTx(self, cur, game)
+            for version, event in enumerate(events, start=1):
+                tx.append(version, event)
+            tx.update_game(version=len(events))
+            if snapshot is not None:
+                tx.save_snapshot(len(events), snapshot)
+            tx.outbox("game_created", {"game_id": game.id, "title": new.title, "imported": True}, 0)
+            tx.outbox("game_started", {"game_id": game.id, "title": new.title}, 0)
+            if result is not None:
+                tx.outbox("game_finished", {"game_id": game.id, "title": new.title, "result": result},
+                          len(events))
+            else:
+                tx.outbox("turn", {**state_summary(state), "game_id": game.id, "title": new.title}, len(events))
+            tx._flush()
+            return self._lock_game(cur, game.id)
+
+    # -- commands ----------------------------------------------------------------------------------------
+    def queue_command(self, game_id: int, command_id: str, body_hash: str, expected_version: int,
+                      player_id: int | None, action: dict[str, Any]) -> tuple[Receipt, bool]:
+        """Store a queued receipt; returns (receipt, created). A retry with the same key and body returns the
+        first receipt; a different body under the same key, a stale version or a version another queued
+        command already claimed raise Conflict and store nothing."""
+        try:
+            with self._tx(write=True) as cur:
+                row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
+                                (game_id, command_id))
+                if row is not None:
+                    return self._same_body(_receipt(row), body_hash), False
+                game = self._one(cur, "SELECT status, version FROM games WHERE id = %s", (game_id,))
+                if game is None:
+                    raise NotFound(f"game {game_id} does not exist")
+                if game["status"] != ACTIVE:
+                    raise Conflict(f"game {game_id} is {game['status']}, not active", "not_active")
+                if game["version"] != expected_version:
+                    raise Conflict(f"expected version {expected_version} but game {game_id} is at version "
+                                   f"{game['version']}", "stale_version")
+                now = time.time()
+                self._exec(cur, "INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, "
+                           "player_id, action, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                           (game_id, command_id, body_hash, QUEUED, expected_version, player_id, dumps(action),
+                            now))
+                return Receipt(game_id, command_id, body_hash, QUEUED, expected_version, player_id, action,
+                               now), True
+        except Exception as exc:
+            if not self._is_unique(exc):
+                raise
+            existing = self.get_receipt(game_id, command_id)
+            if existing is not None:
+                return self._same_body(existing, body_hash), False
+            raise Conflict(f"another command is already queued at version {expected_version} of game {game_id}",
+                           "stale_version") from exc
+
+    @staticmethod
+    def _same_body(receipt: Receipt, body_hash: str) -> Receipt:
+        if receipt.body_hash != body_hash:
+            raise Conflict(f"idempotency key {receipt.command_id!r} was used with a different request body",
+                           "idempotency_key_reused")
+        return receipt
+
+    def get_receipt(self, game_id: int, command_id: str) -> Receipt | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
+                            (game_id, command_id))
+        return None if row is None else _receipt(row)
+
+    def stale_receipts(self, older_than: float, limit: int = 500) -> list[Receipt]:
+        """Receipts queued before `older_than` (epoch seconds): candidates for re-publishing."""
+        with self._tx() as cur:
+            return [_receipt(r) for r in self._all(
+                cur, "SELECT * FROM receipts WHERE status = %s AND created_at < %s ORDER BY created_at LIMIT %s",
+                (QUEUED, older_than, limit))]
+
+    @contextmanager
+    def game_transaction(self, game_id: int) -> Iterator[GameTx]:
+        """Lock one game for writing; everything done through the yielded GameTx commits together."""
+        with self._tx(write=True) as cur:
+            tx = GameTx(self, cur, self._lock_game(cur, game_id))
+            yield tx
+            tx._flush()
+
+    # -- reading -----------------------------------------------------------------------------------------
+    def read_events(self, game_id: int, after_version: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        sql = "SELECT * FROM events WHERE game_id = %s AND version > %s ORDER BY version"
+        params: list[Any] = [game_id, after_version]
+        if limit is not None:
+            sql += " LIMIT %s"
+            params.append(limit)
+        with self._tx() as cur:
+            return [_event(r) for r in self._all(cur, sql, params)]
+
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        with self._tx() as cur:
+            return [_event(r) for r in self._all(
+                cur, "SELECT * FROM events WHERE position > %s ORDER BY position LIMIT %s", (after_position, limit))]
+
+    def read_outbox(self, after_position: int = 0, limit: int = 1000) -> list[OutboxItem]:
+        with self._tx() as cur:
+            rows = self._all(cur, "SELECT * FROM outbox WHERE position > %s ORDER BY position LIMIT %s",
+                             (after_position, limit))
+        return [OutboxItem(r["position"], r["game_id"], r["version"], r["kind"], _loads(r["payload"]),
+                           r["created_at"]) for r in rows]
+
+    def latest_snapshot(self, game_id: int) -> Snapshot | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM snapshots WHERE game_id = %s ORDER BY version DESC LIMIT 1",
+                            (game_id,))
+        return None if row is None else Snapshot(row["game_id"], row["version"], bytes(row["data"]),
+                                                 row["created_at"])
+
+
+def state_summary(state: dict[str, Any]) -> dict[str, Any]:
+    """The part of a stored state a notification needs: which players act, in which round and phase."""
+    acting = state.get("acting_players")
+    if acting is None:  # a bare digest: its acting entities that are players
+        acting = [a for a in state.get("acting") or [] if isinstance(a, int)]
+    return {
+        "acting": list(acting),
+        "acting_entities": list(state.get("acting") or []),
+        "round": state.get("round"),
+        "phase": state.get("phase"),
+        "turn": state.get("turn"),
+    }

@@ -1,0 +1,106 @@
+"""Email through a real SMTP server: batching, the daily digest and RFC 8058 one-click unsubscribe."""
+
+from __future__ import annotations
+
+import email
+from email.message import Message
+
+import sqlalchemy as sa
+from flask import Flask
+
+from services.notifier.api import ApiContext, bp, init_app
+from services.notifier.tables import mail_queue, subscriptions
+
+from .conftest import BASE_URL, seat_game, settings_for
+from .helpers import subscribe
+
+
+def _parse(raw: bytes) -> Message:
+    return email.message_from_bytes(raw)
+
+
+def test_turns_within_a_minute_become_one_mail(recorder, engine, clock, smtp, make_notifier):
+    inbox, port = smtp
+    table = seat_game(recorder, ["Ann", "Bob"])
+    notifier = make_notifier(port)
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test")
+    table.turn("Bob")
+    notifier.step()
+    clock.advance(20)
+    table.turn("Ann")
+    table.turn("Bob", round_="Operating Round 1")
+    notifier.step()
+    assert inbox.messages == []  # still inside the batching window
+    clock.advance(45)
+    notifier.step()
+    assert len(inbox.messages) == 1
+    rcpts, raw = inbox.messages[0]
+    msg = _parse(raw)
+    assert rcpts == ["bob@example.test"]
+    assert msg["Subject"] == "Railpost: 2 updates in your games"
+    body = msg.get_payload(decode=True).decode()
+    assert "Stock Round 1" in body and "Operating Round 1" in body
+    assert f"{BASE_URL}/games/{table.game_id}" in body
+    assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert msg["List-Unsubscribe"].startswith(f"<{BASE_URL}/notifier/unsubscribe/")
+    clock.advance(120)
+    notifier.step()
+    assert len(inbox.messages) == 1  # sent once, not again
+
+
+def test_one_click_unsubscribe_takes_effect_at_once(recorder, engine, db_url, clock, smtp, make_notifier):
+    inbox, port = smtp
+    table = seat_game(recorder, ["Ann", "Bob"])
+    notifier = make_notifier(port)
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test")
+    table.turn("Bob")
+    notifier.step()
+    clock.advance(61)
+    notifier.step()
+    link = _parse(inbox.messages[0][1])["List-Unsubscribe"].strip("<>")
+    path = link[len(BASE_URL):]
+
+    table.turn("Ann")
+    table.turn("Bob")  # queued, not yet sent, when the player unsubscribes
+    notifier.step()
+    app = Flask("t")
+    init_app(app, ApiContext(engine, settings_for(db_url), clock=clock))
+    app.register_blueprint(bp)
+    client = app.test_client()
+    assert client.get(path).status_code == 200  # a page, not an unsubscribe
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(subscriptions.c.channel)).scalar() == "email"
+    resp = client.post(path, data={"List-Unsubscribe": "One-Click"})
+    assert resp.status_code == 200
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(subscriptions.c.channel)).scalar() == "none"
+        assert conn.execute(sa.select(sa.func.count()).select_from(mail_queue).where(
+            mail_queue.c.sent_at.is_(None))).scalar() == 0
+    clock.advance(120)
+    table.turn("Ann")
+    table.turn("Bob")
+    notifier.step()
+    clock.advance(120)
+    notifier.step()
+    assert len(inbox.messages) == 1
+    assert client.post("/notifier/unsubscribe/not-a-token").status_code == 404
+
+
+def test_daily_digest_collects_the_day(recorder, engine, clock, smtp, make_notifier):
+    inbox, port = smtp
+    table = seat_game(recorder, ["Ann", "Bob"])
+    notifier = make_notifier(port, digest_hour_utc=(clock.now().hour + 2) % 24)
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test", email_mode="daily")
+    for _ in range(3):
+        table.turn("Bob")
+        table.turn("Ann")
+        notifier.step()
+        clock.advance(600)
+    assert inbox.messages == []
+    clock.advance(2 * 3600)
+    notifier.step()
+    assert len(inbox.messages) == 1
+    assert "3 updates" in _parse(inbox.messages[0][1])["Subject"]

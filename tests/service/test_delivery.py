@@ -1,0 +1,114 @@
+"""Ordering and exactly-once effect under races, duplicate deliveries and a worker killed mid-task.
+Needs the rules engine (a started game) and starts real Celery worker processes."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import uuid
+
+import psycopg
+
+from services.config import Config
+from services.play.dispatch import CeleryDispatcher
+
+from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess, wait_until
+from .helpers import Api, as_submitted, load_record
+
+
+def test_twenty_racers_one_winner(gateway: LiveServer, worker: WorkerProcess) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    codes: list[int] = []
+    barrier = threading.Barrier(20)
+
+    def race() -> None:
+        client = Api(gateway.url, ADMIN_TOKEN)
+        barrier.wait()
+        codes.append(client.act(game_id, tokens[first["entity"]], first, 0).status_code)
+
+    threads = [threading.Thread(target=race) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200] + [409] * 19
+    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
+    assert [e["version"] for e in events] == [1]
+
+
+def test_duplicate_deliveries_and_retries_give_one_event(gateway: LiveServer, worker: WorkerProcess,
+                                                         service_config: Config) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    key = uuid.uuid4().hex
+    replies = [api.act(game_id, tokens[first["entity"]], first, 0, key=key) for _ in range(3)]
+    assert [r.status_code for r in replies] == [200, 200, 200]
+    assert {r.json()["new_version"] for r in replies} == {1}
+    dispatcher = CeleryDispatcher(service_config)
+    for _ in range(3):  # the broker hands the same task out again
+        dispatcher.publish(game_id, key)
+    second = as_submitted(record["actions"][1])
+    applied = api.act(game_id, tokens[second["entity"]], second, 1)
+    assert applied.json()["new_version"] == 2
+    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
+    assert [e["version"] for e in events] == [1, 2]
+    assert [e["command_id"] for e in events][0] == key
+
+
+def _in_transaction(dbname: str) -> bool:
+    with psycopg.connect(ADMIN_DSN(dbname), autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND state = "
+                           "'idle in transaction'", (dbname,)).fetchone()
+    return bool(row and row[0])
+
+
+def ADMIN_DSN(dbname: str) -> str:  # noqa: N802 (reads like a constant)
+    from .conftest import _pg_url
+
+    return _pg_url(dbname)
+
+
+def test_worker_killed_mid_task_applies_exactly_once(gateway: LiveServer, service_config: Config) -> None:
+    from services.gateway import create_app
+
+    config = service_config.with_(celery_queue=f"railpost-kill-{secrets.token_hex(3)}")
+    app = create_app(config).test_client()
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    slow = WorkerProcess(config, concurrency=1, RAILPOST_TEST_SLEEP_BEFORE_COMMIT="30")
+    try:
+        reply = app.post(f"/games/{game_id}/actions", json={"action": first, "expected_version": 0},
+                         headers={"Authorization": f"Bearer {tokens[first['entity']]}", "Idempotency-Key": "kill-1"})
+        assert reply.status_code == 202
+        dbname = config.database_url.rsplit("/", 1)[1]
+        wait_until(lambda: _in_transaction(dbname), timeout=30)
+        slow.kill()
+    finally:
+        slow.kill()
+    wait_until(lambda: not _in_transaction(dbname), timeout=10)
+    receipt = api.call("GET", f"/games/{game_id}/receipts/kill-1", ADMIN_TOKEN).json()
+    assert receipt["status"] == "queued"
+    assert api.call("GET", f"/games/{game_id}/state").json()["version"] == 0
+    fresh = WorkerProcess(config, concurrency=1)
+    try:
+        receipt = api.call("GET", f"/games/{game_id}/receipts/kill-1?wait=10", ADMIN_TOKEN).json()
+        if receipt["status"] == "queued":
+            receipt = wait_until(lambda: (r := api.call("GET", f"/games/{game_id}/receipts/kill-1",
+                                                        ADMIN_TOKEN).json())["status"] != "queued" and r, 30)
+        assert receipt["status"] == "applied" and receipt["new_version"] == 1
+        second = as_submitted(record["actions"][1])
+        reply = app.post(f"/games/{game_id}/actions?wait=10", json={"action": second, "expected_version": 1},
+                         headers={"Authorization": f"Bearer {tokens[second['entity']]}", "Idempotency-Key": "k2"})
+        assert reply.status_code == 200, reply.json
+    finally:
+        fresh.stop()
+    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
+    assert [e["version"] for e in events] == [1, 2]
+    assert [e["command_id"] for e in events] == ["kill-1", "k2"]

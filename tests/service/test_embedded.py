@@ -1,0 +1,79 @@
+"""The embedded default: SQLite and the gateway's in-process queue, no Redis, no Celery."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import requests
+
+from services.config import Config
+from services.gateway import create_app
+
+from .conftest import ROOT, wait_until
+from .helpers import as_submitted, load_record
+
+
+def test_run_script_serves_on_a_bare_machine(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(PORT=str(port), DATABASE_URL=f"sqlite:///{tmp_path / 'run.sqlite3'}",
+               PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "services.run"], cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert "Railpost listening on" in (proc.stdout.readline() if proc.stdout else "")
+
+        def healthy() -> bool:
+            try:
+                return requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2).json()["queue"] == "embedded"
+            except requests.RequestException:
+                return False
+
+        wait_until(healthy, timeout=30, interval=0.2)
+        assert requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_embedded_queue_plays_in_order(tmp_path: Path) -> None:
+    """Needs the rules engine."""
+    from shared.eventstore import migrate
+
+    url = f"sqlite:///{tmp_path / 'embedded.sqlite3'}"
+    migrate(url)
+    config = Config(database_url=url, redis_url=None, admin_token="adm", snapshot_every=10,
+                    sweep_interval_seconds=0.5)
+    client = create_app(config).test_client()
+    admin = {"Authorization": "Bearer adm"}
+    record = load_record()
+    made = client.post("/games", json={"title": record["title"], "seats": 2, "seed": record["settings"]["seed"],
+                                       "options": record["settings"]["optional_rules"]})
+    assert made.status_code == 201, made.json
+    game_id = made.json["id"]
+    tokens = {}
+    for seat, player in enumerate(record["players"]):
+        joined = client.post(f"/games/{game_id}/join", headers=admin,
+                             json={"name": player["name"], "seat": seat, "player_id": player["id"]})
+        tokens[player["id"]] = joined.json["token"]
+    assert client.post(f"/games/{game_id}/start", headers=admin).status_code == 200
+    played = 0
+    for version, action in enumerate(record["actions"][:40]):
+        if action["type"] in ("undo", "redo", "message") or action.get("entity_type") != "player":
+            break
+        reply = client.post(f"/games/{game_id}/actions?wait=10", json={"action": as_submitted(action, action["entity"]),
+                            "expected_version": version},
+                            headers={"Authorization": f"Bearer {tokens[action['entity']]}",
+                                     "Idempotency-Key": uuid.uuid4().hex})
+        assert reply.status_code == 200, reply.json
+        assert reply.json["new_version"] == version + 1
+        played += 1
+    events = client.get(f"/games/{game_id}/events").json["events"]
+    assert [e["version"] for e in events] == list(range(1, played + 1)) and played >= 3

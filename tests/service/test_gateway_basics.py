@@ -1,0 +1,72 @@
+"""Gateway behaviour that needs no rules engine: documents, metrics, identities, and refusals that happen
+before any game exists."""
+
+from __future__ import annotations
+
+import requests
+
+from services.config import Config
+
+from .conftest import ADMIN_TOKEN, LiveServer
+from .helpers import Api
+
+
+def test_openapi_and_docs_page(gateway: LiveServer) -> None:
+    spec = requests.get(gateway.url + "/openapi.json", timeout=10).json()
+    assert spec["openapi"].startswith("3.")
+    assert "/games/{game_id}/actions" in spec["paths"]
+    assert "ReceiptOut" in spec["components"]["schemas"]
+    page = requests.get(gateway.url + "/docs", timeout=10)
+    assert page.status_code == 200 and "openapi.json" in page.text and "http" not in page.text.split("<script>")[1]
+
+
+def test_metrics_and_health(gateway: LiveServer) -> None:
+    assert requests.get(gateway.url + "/healthz", timeout=10).json()["status"] == "ok"
+    body = requests.get(gateway.url + "/metrics", timeout=10).text
+    assert "railpost_actions_accepted_total" in body
+
+
+def test_unknown_game_is_404_json(gateway: LiveServer) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    for method, path in [("GET", "/games/987654321"), ("GET", "/games/987654321/state"),
+                         ("GET", "/games/987654321/events")]:
+        reply = api.call(method, path)
+        assert reply.status_code == 404 and reply.json()["error"] == "game_not_found"
+    reply = api.call("POST", "/games/987654321/actions", ADMIN_TOKEN, headers={"Idempotency-Key": "k"},
+                     json={"action": {"type": "pass"}, "expected_version": 0})
+    assert reply.status_code == 404
+
+
+def test_malformed_and_invalid_bodies_are_400(gateway: LiveServer) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    reply = api.call("POST", "/games", data=b"{not json", headers={"Content-Type": "application/json"})
+    assert reply.status_code == 400 and reply.json()["error"] == "malformed_json"
+    reply = api.call("POST", "/games", json={"title": "1825"})
+    assert reply.status_code == 400 and "seats" in reply.json()["details"]
+    reply = api.call("POST", "/games", json=["not", "an", "object"])
+    assert reply.status_code == 400
+
+
+def test_oversize_body_is_413(gateway: LiveServer, service_config: Config) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    reply = api.call("POST", "/games", json={"title": "x" * (service_config.max_body_bytes + 10), "seats": 2})
+    assert reply.status_code == 413 and reply.json()["error"] == "request_entity_too_large"
+
+
+def test_player_identities(gateway: LiveServer) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    made = api.call("POST", "/players", json={"name": "Ann"})
+    assert made.status_code == 201 and made.json()["token"].startswith("rp_")
+    assert api.call("POST", "/players", json={"name": "Eve", "id": 77}).status_code == 401
+    assert api.call("POST", "/players", made.json()["token"], json={"name": "Eve", "id": 77}).status_code == 403
+    explicit = api.call("POST", "/players", ADMIN_TOKEN, json={"name": "Op", "id": 5_000_000 + made.json()["id"]})
+    assert explicit.status_code == 201
+    again = api.call("POST", "/players", ADMIN_TOKEN, json={"name": "Op", "id": explicit.json()["id"]})
+    assert again.status_code == 409
+
+
+def test_bad_tokens_are_401(gateway: LiveServer) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    assert api.call("POST", "/games/1/start", "nope").status_code in (401, 404)
+    reply = api.call("GET", "/games", headers={"Authorization": "Basic abc"})
+    assert reply.status_code == 401 and reply.json()["error"] == "unauthorized"
