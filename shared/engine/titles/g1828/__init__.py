@@ -1,0 +1,428 @@
+"""1828.Games: a waterfall auction with founding privates, full capitalisation at 60%, par prices opened
+phase by phase, grey market cells that lift the 60% limit, coal markers for the Virginia coalfields,
+the Cobourg & Peterborough minor, and Systems formed by merging two corporations.
+
+The title composes the shared core: it adds an auction round, a stock-round step with 1828's buying
+rules and a handful of operating-round hooks. Each rule sits in a small named method.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.market import Cell
+from ...core.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, OperatingRound, RunRoutes
+from ...core.rounds import Round
+from ...core.stock import StockRound
+from ...errors import IllegalAction
+from ...model import POOL, Corporation, Player, Train
+from ..base import TitleRules
+from .auction import AuctionRound
+from .operating import Bankrupt, BuyCompany, OperatingRound1828, Token1828, Track1828
+from .stock import stock_round
+
+if TYPE_CHECKING:
+    from ...core.shares import Bundle
+    from ...game import Game
+
+FOUNDING_VALUE = 250
+PAR_GROUP_EVENTS = {"green_par": "par_1", "blue_par": "par_2", "brown_par": "par_3"}
+EXTRA_LAY_CORPS = ("B&M", "NYH")
+EXTRA_LAY_COST = 40
+
+
+class Rules1828(TitleRules):
+    title = "1828.Games"
+
+    # -- set-up -------------------------------------------------------------------------------------------
+    def corporation_kind(self, raw: dict[str, Any]) -> str:
+        return "major" if raw.get("shares") else "minor"
+
+    def setup(self, game: Game) -> None:
+        game.extra["par_groups"] = ["par"]
+        game.extra["minor_owner"] = {}
+        game.extra["coal"] = []  # corporations holding a coal marker
+        game.extra["coal_on_field"] = int((game.defn.data.extras.get("coal") or {}).get(
+            "markers_on_coalfields_at_start", 2))
+        game.extra["cell_stamp"] = {}
+        game.extra["remove_corporations"] = False
+        game.extra["systems"] = {}
+        game.extra["stamp"] = 0
+        self._remove_founding_privates(game)
+        self._remove_extra_six_train(game)
+        self._setup_minor(game)
+
+    def _remove_founding_privates(self, game: Game) -> None:
+        """7 - players of the eight $250 privates leave the game, drawn with the seeded generator."""
+        founding = [c for c in game.companies.values() if c.value == FOUNDING_VALUE]
+        keep_one = ("GT", "NW", "OSH")
+        while True:
+            removed = game.rng.shuffle(founding)[: 7 - len(game.players)]
+            syms = {c.sym for c in removed}
+            if "ensure_good_privates" not in game.defn.options or not all(s in syms for s in keep_one):
+                break
+        for company in removed:
+            company.closed = True
+
+    def _remove_extra_six_train(self, game: Game) -> None:
+        if len(game.players) >= 5:
+            return
+        last = [t for t in game.depot.trains if t.name == "6"][-1]
+        game.depot.trains.remove(last)
+
+    def _setup_minor(self, game: Game) -> None:
+        """C&P runs the second 2-train of the depot for free; it never rusts and cannot be sold."""
+        for corp in game.corporations.values():
+            if corp.kind != "minor":
+                continue
+            train = game.depot.upcoming()[1]
+            train.rusts_on = None
+            game.depot.trains.remove(train)
+            train.owner = corp.sym
+            corp.trains.append(train)
+            corp.tokens_placed = 1
+
+    def first_round(self, game: Game) -> Round:
+        return AuctionRound(game)
+
+    def stock_round(self, game: Game) -> Round:
+        from .systems import Merger
+
+        return stock_round(game, [DiscardTrain(), Merger()])
+
+    def operating_round(self, game: Game, round_num: int) -> Round:
+        return OperatingRound1828([Bankrupt(), DiscardTrain(), HomeToken(), Track1828(), Token1828(), RunRoutes(),
+                                   Dividend(), BuyTrain(), BuyCompany()], round_num)
+
+    # -- limits ---------------------------------------------------------------------------------------------
+    @property
+    def market_share_limit(self) -> int:
+        return 80
+
+    @property
+    def cert_limit_includes_privates(self) -> bool:
+        return False
+
+    def par_cells(self, game: Game) -> list[Cell]:
+        """Par prices of the groups the phases have opened so far."""
+        groups = set(game.extra["par_groups"])
+        cells = [c for row in game.market.grid for c in row if c is not None and c.types & groups]
+        return sorted(cells, key=lambda c: -c.price)
+
+    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
+        return [c for c in self.par_cells(game) if c.price * 2 <= player.cash]
+
+    # -- flow -----------------------------------------------------------------------------------------------
+    def next_round(self, game: Game, previous: Round) -> Round:
+        if isinstance(previous, AuctionRound):
+            i = previous.index
+            game.player_order = game.player_order[i:] + game.player_order[:i]
+            for company in game.companies.values():
+                if company.owner is None or company.closed:
+                    continue
+                for ability in company.abilities:
+                    if ability.get("type") == "revenue_change" and ability.get("when") == "auction_end":
+                        company.revenue = ability["revenue"]
+            return self.new_stock_round(game)
+        if isinstance(previous, StockRound):
+            game.operating_rounds = game.phase.operating_rounds
+            self.reorder_players(game, previous)
+            return self.operating_round(game, 1)
+        assert isinstance(previous, OperatingRound)
+        if previous.round_num < game.operating_rounds:
+            return self.operating_round(game, previous.round_num + 1)
+        game.turn += 1
+        return self.new_stock_round(game)
+
+    def new_stock_round(self, game: Game) -> Round:
+        if game.phase.name == "Purple":
+            self._remove_unparred(game)
+        return self.stock_round(game)
+
+    def _remove_unparred(self, game: Game) -> None:
+        """Purple: corporations never started leave the game; their home slots get blocking tokens."""
+        for corp in list(game.corporations.values()):
+            if corp.kind != "major" or corp.ipoed or corp.closed:
+                continue
+            h = game.board.hex(corp.home)
+            cities = [i for i, r in enumerate(h.reservations) if corp.sym in r]
+            if corp.sym in h.tile_reservations:
+                cities = list(range(len(h.tokens)))
+            game.board.remove_tokens(corp.sym)
+            for ci in cities or [0]:
+                self.place_blocking_token(game, corp.home, ci)
+            del game.corporations[corp.sym]
+
+    def place_blocking_token(self, game: Game, hex_id: str, city: int = 0) -> None:
+        h = game.board.hex(hex_id)
+        slots = h.tokens[city]
+        free = next((i for i, s in enumerate(slots) if s is None), None)
+        if free is None:
+            slots.append("B")
+        else:
+            slots[free] = "B"
+        game.board._changed()
+
+    def reorder_players(self, game: Game, stock: StockRound) -> None:
+        order = getattr(stock, "pass_order", [])
+        if order:
+            game.player_order = list(order) + [p for p in game.player_order if p not in order]
+
+    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
+        for corp in self.sorted_by_price(game, [c for c in game.corporations.values() if c.floated and not c.closed
+                                                and c.kind == "major"]):
+            # the recordings show no extra rise for corporations in grey cells (see docs/conflicts-1828.md)
+            president = corp.president
+            if president is not None and corp.percent_owned_by(president) >= 80:
+                self.move_up(game, corp)
+            if self.sold_out(game, corp):
+                self.move_up(game, corp)
+
+    def sold_out(self, game: Game, corp: Corporation) -> bool:
+        held = sum(corp.percent_owned_by(p.id) for p in game.players)
+        return held == (90 if corp.sym in game.extra["systems"] else 100)
+
+    # -- the market -----------------------------------------------------------------------------------------
+    def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
+        if corp.share_cell != cell:
+            corp.share_cell = cell
+            game.extra["stamp"] += 1
+            game.extra["cell_stamp"][corp.sym] = (cell, game.extra["stamp"])
+
+    def move_up(self, game: Game, corp: Corporation) -> None:
+        assert corp.share_cell is not None
+        if corp.share_cell[0] == 0:
+            self.set_cell(game, corp, game.market.right(corp.share_cell))
+        else:
+            self.set_cell(game, corp, game.market.up(corp.share_cell))
+
+    def arrival(self, game: Game, corp: Corporation) -> int:
+        stamp = game.extra["cell_stamp"].get(corp.sym)
+        if stamp is None or stamp[0] != corp.share_cell:
+            game.extra["stamp"] += 1
+            stamp = (corp.share_cell, game.extra["stamp"])
+            game.extra["cell_stamp"][corp.sym] = stamp
+        return stamp[1]
+
+    def sorted_by_price(self, game: Game, corps: list[Corporation]) -> list[Corporation]:
+        def key(c: Corporation) -> tuple[int, int, int]:
+            assert c.share_cell is not None
+            return (-(game.share_price(c) or 0), -c.share_cell[1], self.arrival(game, c))
+
+        return sorted(corps, key=key)
+
+    def after_sell_shares(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
+        assert corp.share_cell is not None
+        cell = corp.share_cell
+        for _ in range(bundle.percent // 10):
+            cell = game.market.down(cell)
+        self.set_cell(game, corp, cell)
+
+    def after_share_transfer(self, game: Game, corp: Corporation) -> None:
+        if corp.share_cell is not None:
+            self.arrival(game, corp)
+
+    # -- phases and events ----------------------------------------------------------------------------------
+    def phase_changed(self, game: Game) -> None:
+        pass
+
+    def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
+        members = game.extra["systems"].get(corp.sym, [corp.sym])
+        for company in game.companies.values():
+            if company.closed:
+                continue
+            for ability in company.abilities:
+                if ability.get("type") == "close" and ability.get("when") == "bought_train" \
+                        and ability.get("corporation") in members:
+                    self.close_company(game, company.sym)
+        done = game.extra.setdefault("events_done", [])
+        if train.name not in done:
+            done.append(train.name)
+            for event in train.events:
+                self.fire_event(game, event["type"] if isinstance(event, dict) else str(event))
+        if train.name == "D" and not game.depot.upcoming():
+            self.add_diesel(game)
+
+    def after_corporation_buys_company(self, game: Game, round_: Any, corp: Corporation, company: Any) -> None:
+        """A private bought by a corporation stops blocking its hex; some abilities start now."""
+        game.board.remove_blocker(company.sym)
+        for ability in company.abilities:
+            if ability.get("type") == "revenue_change" and ability.get("when") == "sold":
+                company.revenue = ability["revenue"]
+            if ability.get("type") == "tile_lay" and ability.get("when") == "sold":
+                game.extra.setdefault("pending_lays", []).append(company.sym)
+
+    def use_company(self, game: Game, round_: Any, company: Any, action: dict[str, Any], trusted: bool) -> None:
+        """Track abilities of privates a corporation owns: a free tile in the private's hex."""
+        if action.get("type") != "lay_tile":
+            raise IllegalAction(f"{company.sym} cannot {action.get('type')}", "company_ability")
+        used = game.extra.setdefault("used_abilities", [])
+        ability = next((a for a in company.abilities if a.get("type") == "tile_lay" and a.get("hexes")
+                        and company.sym not in used), None)
+        if ability is None or action.get("hex") not in ability["hexes"]:
+            raise IllegalAction(f"{company.sym} cannot lay track on {action.get('hex')}", "company_ability")
+        tile_name = str(action.get("tile")).rpartition("-")[0]
+        if tile_name not in ability.get("tiles", []):
+            raise IllegalAction(f"{company.sym} lays only tiles {', '.join(ability['tiles'])}", "company_ability")
+        corp = game.corporations[company.owner]
+        game.board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
+                             must_connect=False)
+        game.board.lay(action["hex"], action["tile"], action["rotation"])
+        used.append(company.sym)
+        pending = game.extra.get("pending_lays", [])
+        if company.sym in pending:
+            pending.remove(company.sym)
+
+    def add_diesel(self, game: Game) -> None:
+        """D trains are unlimited: a fresh card replaces each one sold."""
+        template = next(t for t in game.depot.trains if t.name == "D")
+        copies = sum(1 for t in game.depot.trains if t.name == "D")
+        game.depot.trains.append(Train(f"D-{copies}", "D", template.distance, template.price))
+
+    def fire_event(self, game: Game, event: str) -> None:
+        if event in PAR_GROUP_EVENTS:
+            game.extra["par_groups"].append(PAR_GROUP_EVENTS[event])
+        elif event == "close_companies":
+            for company in game.companies.values():
+                if not company.closed:
+                    self.close_company(game, company.sym)
+            for corp in game.corporations.values():
+                if corp.kind == "minor" and not corp.closed:
+                    self.remove_minor(game, corp)
+        elif event == "remove_corporations":
+            game.extra["remove_corporations"] = True
+
+    def close_company(self, game: Game, sym: str) -> None:
+        company = game.companies[sym]
+        company.closed = True
+        owner = company.owner
+        if isinstance(owner, int):
+            game.player(owner).companies.remove(sym)
+        elif isinstance(owner, str) and owner in game.corporations and sym in game.corporations[owner].companies:
+            game.corporations[owner].companies.remove(sym)
+        game.board.remove_blocker(sym)
+
+    def remove_minor(self, game: Game, minor: Corporation) -> None:
+        """The C&P minor leaves the game at the first 6-train; a blocking token keeps its station."""
+        game.pay(minor, None, minor.cash)
+        hexes = game.board.token_hexes(minor.sym)
+        game.board.remove_tokens(minor.sym)
+        for hex_id in hexes:
+            self.place_blocking_token(game, hex_id)
+        for train in list(minor.trains):
+            minor.trains.remove(train)
+            train.owner = None
+            train.rusted = True
+        minor.closed = True
+        game.extra.setdefault("removed_minors", []).append(minor.sym)
+
+    # -- operating ------------------------------------------------------------------------------------------
+    def operating_order(self, game: Game) -> list[str]:
+        minors = [c.sym for c in game.corporations.values() if c.kind == "minor" and c.floated and not c.closed]
+        majors = [c for c in game.corporations.values() if c.kind == "major" and c.floated and not c.closed]
+        return minors + [c.sym for c in self.sorted_by_price(game, majors)]
+
+    def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
+        if corp.kind == "minor":
+            return game.extra["minor_owner"].get(corp.sym)
+        return corp.president
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        if at_round_start or corp.kind == "minor":
+            return
+        super().place_home_token(game, corp, at_round_start)
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        self.place_home_token(game, corp, at_round_start=False)
+
+    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.kind == "minor" and not round_.laid_hexes:
+            return []  # C&P runs only over the tile it laid this turn
+        if not self.route_available(game, corp):
+            return []
+        return super().route_actions(game, round_, corp)
+
+    def tile_lays(self, game: Game) -> list[dict[str, Any]]:
+        lays = list(self.rule(game, "TILE_LAYS", []))
+        round_ = game.round
+        if not isinstance(round_, OperatingRound):
+            return lays
+        corp = round_.corp(game)
+        members = game.extra["systems"].get(corp.sym, [corp.sym])
+        if corp.sym in game.extra["systems"]:
+            lays.append({"lay": True, "upgrade": "not_if_upgraded", "cannot_reuse_same_hex": True, "cost": 0})
+        for sym in members:
+            if sym in EXTRA_LAY_CORPS:
+                lays.append({"lay": "not_if_upgraded", "upgrade": False, "cannot_reuse_same_hex": True,
+                             "cost": EXTRA_LAY_COST})
+        return lays
+
+    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        lays = self.tile_lays(game)
+        index = len(round_.laid_hexes)
+        extra = int(lays[index].get("cost") or 0) if index < len(lays) else 0
+        super().pay_for_track(game, round_, corp, cost + extra)
+
+    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.kind == "minor":
+            return []  # the C&P keeps its one 2-train
+        return super().buy_train_actions(game, round_, corp)
+
+    def may_choose_dividend(self, game: Game, corp: Corporation) -> bool:
+        return corp.kind != "minor"  # the C&P minor always splits its revenue with its owner
+
+    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
+        return ["payout", "withhold"]
+
+    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
+        revenue = round_.revenue
+        if corp.kind == "minor":
+            owner = game.extra["minor_owner"].get(corp.sym)
+            if revenue > 0:
+                half = revenue // 2
+                game.pay(None, corp, revenue - half)
+                if owner is not None:
+                    game.pay(None, game.player(owner), half)
+            return
+        if kind == "payout" and revenue > 0:
+            per_share = revenue // 10
+            for player in game.players:
+                pct = corp.percent_owned_by(player.id)
+                if pct:
+                    game.pay(None, player, per_share * pct // 10)
+            # market shares pay the corporation; a system is also paid for its own treasury share
+            own = corp.percent_owned_by(POOL)
+            if corp.sym in game.extra["systems"]:
+                own += corp.percent_owned_by(corp.sym)
+            if own:
+                game.pay(None, corp, per_share * own // 10)
+        elif revenue > 0:
+            game.pay(None, corp, revenue)
+        if corp.share_cell is None:
+            return
+        if kind == "payout" and revenue > 0:
+            self.set_cell(game, corp, game.market.right(corp.share_cell))
+        else:
+            self.set_cell(game, corp, game.market.left(corp.share_cell))
+
+    # -- digest ---------------------------------------------------------------------------------------------
+    def digest_corporations(self, game: Game) -> list[Corporation]:
+        return [c for c in game.corporations.values() if c.kind == "major"]
+
+    def digest_minors(self, game: Game) -> dict[str, Any]:
+        out = {}
+        for corp in game.corporations.values():
+            if corp.kind != "minor" or corp.sym in game.extra.get("removed_minors", ()):
+                continue
+            out[corp.sym] = {
+                "cash": corp.cash,
+                "floated": corp.floated,
+                "president": game.extra["minor_owner"].get(corp.sym),
+                "trains": sorted(t.name for t in corp.trains if not t.rusted),
+                "tokens": game.board.token_hexes(corp.sym),
+                "closed": corp.closed,
+            }
+        return out
+
+    def digest_bank_cash(self, game: Game) -> int | None:
+        return None

@@ -1,0 +1,165 @@
+"""1828's stock round: sell/buy/sell turns, the 60% holding limit that lapses in the grey cells (where a
+president may buy two shares in one turn), one row down per share sold, and next-round priority by the
+order in which players first passed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.rounds import Round
+from ...core.shares import parse_bundle
+from ...core.stock import BuySellParShares, StockRound
+from ...errors import IllegalAction
+from ...model import POOL, Company, Corporation, Player, Share
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+UNLIMITED = "unlimited"
+MAX_MULTI_BUY = 2
+
+
+class StockRound1828(StockRound):
+    def __init__(self, steps: list[Any]) -> None:
+        super().__init__(steps)
+        self.pass_order: list[int] = []
+        self.merge_initiator: str | None = None
+        self.acting_player: int | None = None
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A private's exchange ability acts for its owner, on the owner's turn."""
+        entity = action.get("entity")
+        company = game.companies.get(entity) if isinstance(entity, str) else None
+        if company is not None and action.get("type") == "buy_shares":
+            if company.owner != self.current_entity(game):
+                raise IllegalAction(f"{company.sym} is used on its owner's turn", "not_your_turn")
+            step = next(s for s in self.steps if isinstance(s, BuySellParShares1828))
+            step.exchange(game, self, company, action)
+            self.after_process(game, dict(action, entity=company.owner))
+            return
+        super().process(game, action, trusted)
+
+
+def in_unlimited_cell(game: Game, corp: Corporation) -> bool:
+    return corp.share_cell is not None and UNLIMITED in game.market.cell(corp.share_cell).types
+
+
+class BuySellParShares1828(BuySellParShares):
+    def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
+        corp = game.corporations[share.corporation]
+        if round_.bought() and not self.may_buy_another(game, round_, player, corp):
+            return "only one purchase per turn"
+        # the base check refuses any second purchase; lift it for a permitted double buy
+        saved, limit = round_.turn_actions, corp.max_ownership_percent
+        round_.turn_actions = [a for a in saved if a["type"] not in ("buy_shares", "par")]
+        corp.max_ownership_percent = holding_limit(game, corp)
+        try:
+            reason = super().can_buy(game, round_, player, share)
+        finally:
+            round_.turn_actions, corp.max_ownership_percent = saved, limit
+        return reason
+
+    def may_buy_another(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
+        """Grey cells: the president may buy a second share of the same corporation in the same turn."""
+        if not in_unlimited_cell(game, corp) or corp.president != player.id:
+            return False
+        bought = 0
+        for action in round_.turn_actions:
+            if action["type"] == "par":
+                return False
+            if action["type"] == "buy_shares":
+                if self._action_corp(action) != corp.sym:
+                    return False
+                bought += 1
+        return bought < MAX_MULTI_BUY
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        out = super().actions(game, round_, entity)
+        assert isinstance(round_, StockRound)
+        if isinstance(entity, int) and entity == round_.current_entity(game) and not round_.bought() \
+                and can_merge_any(game, round_, entity) and "choose" not in out:
+            out.insert(0, "choose")
+            if "pass" not in out:
+                out.append("pass")
+        if isinstance(entity, int) and entity == round_.current_entity(game) and not round_.bought() \
+                and self.exchange_company(game, entity) is not None:
+            if "buy_shares" not in out:
+                out.insert(0, "buy_shares")
+            if "pass" not in out:
+                out.append("pass")
+        return out
+
+    def exchange_company(self, game: Game, player: int) -> Company | None:
+        for company in game.companies.values():
+            if company.owner == player and not company.closed and \
+                    any(a.get("type") == "exchange" for a in company.abilities):
+                return company
+        return None
+
+    def exchange(self, game: Game, round_: StockRound, company: Company, action: dict[str, Any]) -> None:
+        """Mohawk & Hudson: swap the private for a 10% share from the treasury or the market (free, and
+        outside the 60% limit); the private closes."""
+        if round_.bought():
+            raise IllegalAction("cannot exchange and buy in the same turn", "exchange")
+        if not any(a.get("type") == "exchange" for a in company.abilities):
+            raise IllegalAction(f"{company.sym} has no exchange ability", "exchange")
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        if len(bundle.shares) != 1 or bundle.includes_president:
+            raise IllegalAction("exchange one ordinary 10% share", "exchange")
+        share = bundle.shares[0]
+        corp = bundle.corporation
+        if share.owner not in (corp.sym, POOL) or not corp.ipoed:
+            raise IllegalAction(f"{share.id} is not in the treasury or the market", "exchange")
+        owner = company.owner
+        assert isinstance(owner, int)
+        game.transfer_shares(bundle, owner)
+        company.closed = True
+        game.player(owner).companies.remove(company.sym)
+        game.rules.after_buy_shares(game, corp)
+
+    def _pass(self, game: Game, round_: StockRound) -> None:
+        super()._pass(game, round_)
+        assert isinstance(round_, StockRound1828)
+        pid = round_.current_entity(game)
+        if game.player(pid).passed:
+            if pid not in round_.pass_order:
+                round_.pass_order.append(pid)
+        elif pid in round_.pass_order:
+            round_.pass_order.remove(pid)
+
+
+def holding_limit(game: Game, corp: Corporation) -> int:
+    return 100 if in_unlimited_cell(game, corp) else corp.max_ownership_percent
+
+
+def pool_percent(corp: Corporation) -> int:
+    return corp.percent_owned_by(POOL)
+
+
+def stock_round(game: Game, extra_steps: list[Any]) -> Round:
+    return StockRound1828([*extra_steps, BuySellParShares1828()])
+
+
+def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporation, other: Corporation) -> bool:
+    """Two started corporations may form a System when the acting player presides over one, both have
+    operated or neither has, one has floated, and some player holds 6 of their shares together (or exactly
+    5 without having sold either this round)."""
+    systems = game.extra["systems"]
+    if other is corp or corp.sym in systems or other.sym in systems or corp.kind != "major" \
+            or other.kind != "major" or not corp.ipoed or not other.ipoed or corp.closed or other.closed:
+        return False
+    if player not in (corp.president, other.president):
+        return False
+    if corp.operated != other.operated or not (corp.floated or other.floated):
+        return False
+    for p in game.players:
+        shares = (corp.percent_owned_by(p.id) + other.percent_owned_by(p.id)) // 10
+        sold = round_.sold.get(p.id, {})
+        if shares >= 6 or (shares == 5 and not sold.get(corp.sym) and not sold.get(other.sym)):
+            return True
+    return False
+
+
+def can_merge_any(game: Game, round_: StockRound, player: int) -> bool:
+    corps = [c for c in game.corporations.values() if c.kind == "major"]
+    return any(merge_candidate(game, round_, player, a, b) for a in corps for b in corps)

@@ -1,0 +1,338 @@
+"""The 1840 rule hooks: set-up draws, round bar, stock-round limits, money and scoring.
+
+Everything title-specific that the shared core asks through `TitleRules` hooks is answered here; the
+1840 rounds (auction, order choice, company, acquisition, line) are in `rounds.py` and call back into
+the helpers below (line ownership, tram variants, maintenance, price movement by dividend).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.market import Cell
+from ...core.rounds import Round
+from ...core.stock import StockRound
+from ...model import POOL, Corporation, Player, Train
+from ..base import TitleRules
+
+if TYPE_CHECKING:
+    from ...core.shares import Bundle
+    from ...game import Game
+
+MAJOR, LINE, CITY = "major", "minor", "city"
+
+
+class Rules1840(TitleRules):
+    title = "1840"
+
+    # -- set-up -------------------------------------------------------------------------------------------
+    def initial_bank_cash(self, game: Game) -> int:
+        return 10**9
+
+    def corporation_kind(self, raw: dict[str, Any]) -> str:
+        return str(raw.get("type") or MAJOR)
+
+    def setup(self, game: Game) -> None:
+        """Draw the offered lines and the majors in play with the seeded generator, start the Stadtbahnen."""
+        extra = game.extra
+        lines = [c for c in game.corporations.values() if c.kind == LINE]
+        majors = [c for c in game.corporations.values() if c.kind == MAJOR]
+        cities = [c for c in game.corporations.values() if c.kind == CITY]
+        n = len(game.players)
+        drawable = [c.sym for c in lines if c.sym != "2"]
+        shuffled = game.rng.shuffle(drawable)
+        offered = shuffled[: n + 1]
+        extra["lines_offered"] = offered
+        extra["lines_reserve"] = [c.sym for c in lines if c.sym not in offered]
+        drawn = game.rng.shuffle([c.sym for c in majors])[:n]
+        extra["majors"] = drawn
+        for sym in [c.sym for c in majors if c.sym not in drawn]:
+            del game.corporations[sym]
+        extra["owned_lines"] = {sym: [] for sym in drawn}
+        extra["cr_counter"] = 0
+        extra["lr_counter"] = 0
+        extra["maintenance"] = {}
+        extra["loans"] = {str(p.id): 0 for p in game.players}
+        extra["order_choice"] = {}
+        extra["variants"] = {}
+        extra["base_of"] = {}
+        extra["first_sr"] = True
+        for raw in game.defn.data.setup["trains"]:
+            extra["variants"][raw["name"]] = {raw["name"]: raw["price"]}
+            extra["base_of"][raw["name"]] = raw["name"]
+            for v in raw.get("variants") or []:
+                extra["variants"][raw["name"]][v["name"]] = v["price"]
+                extra["base_of"][v["name"]] = raw["name"]
+        for line in lines:
+            line.president_share.president = False
+        par = game.defn.data.extras["par"]["stadtbahn_initial_par"]
+        city_cards = [t for t in game.depot.trains if t.name == "City"]
+        for index, city in enumerate(cities):
+            cell = next(c for c in game.market.par_cells() if c.price == par[city.sym])
+            city.share_cell = (cell.row, cell.column)
+            city.par_price = cell.price
+            city.ipoed = True
+            city.floated = True
+            for share in city.shares:
+                share.president = False
+            train = city_cards[index]
+            train.owner = city.sym
+            city.trains.append(train)
+            city.tokens_placed = len(game.board.token_hexes(city.sym))
+        # which track each kind of company may use: lines broad, Stadtbahnen narrow
+        allowed = dict(getattr(game.board, "allowed_track", {}) or {})
+        for corp in game.corporations.values():
+            if corp.kind == LINE:
+                allowed[corp.sym] = frozenset({"broad"})
+            elif corp.kind == CITY:
+                allowed[corp.sym] = frozenset({"narrow"})
+        game.board.allowed_track = allowed
+
+    def first_round(self, game: Game) -> Round:
+        from .rounds import AuctionRound
+
+        return AuctionRound()
+
+    # -- constants ----------------------------------------------------------------------------------------
+    def extras(self, game: Game) -> dict[str, Any]:
+        return game.defn.data.extras
+
+    def majors(self, game: Game) -> list[Corporation]:
+        return [game.corporations[s] for s in game.extra["majors"]]
+
+    def lines_of(self, game: Game, major: Corporation) -> list[Corporation]:
+        return [game.corporations[s] for s in game.extra["owned_lines"].get(major.sym, [])]
+
+    def owner_major(self, game: Game, line: Corporation) -> Corporation | None:
+        for sym, lines in game.extra["owned_lines"].items():
+            if line.sym in lines:
+                return game.corporations[sym]
+        return None
+
+    def cr_multiplier(self, game: Game) -> int:
+        table = self.extras(game)["company_round_revenue_multiplier"]
+        return int(table[max(game.extra["cr_counter"] - 1, 0)])
+
+    def buyable_variants(self, game: Game) -> list[str]:
+        order = self.extras(game)["trams"]["buyable_variants_by_company_round"]
+        return list(order[max(game.extra["cr_counter"] - 1, 0)])
+
+    def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
+        """1840 shows the current price as the 'par' price too: keep both in step."""
+        corp.share_cell = cell
+        corp.par_price = game.market.cell(cell).price
+
+    def move_by_dividend(self, game: Game, corp: Corporation, paid: int) -> None:
+        if corp.share_cell is None:
+            return
+        move = 0
+        for row in self.extras(game)["dividend_share_price_movement"]:
+            lo, hi = row["paid_total"]
+            if paid >= lo and (hi is None or paid <= hi):
+                move = row["move"]
+                break
+        if move < 0:
+            self.set_cell(game, corp, game.market.left(corp.share_cell, -move))
+        elif move > 0:
+            self.set_cell(game, corp, game.market.right(corp.share_cell, move))
+
+    # -- money ----------------------------------------------------------------------------------------------
+    def take_loans(self, game: Game, player: Player, needed: int) -> None:
+        """A director short of cash borrows in units of 100 (each costs 200 at the end)."""
+        if needed <= player.cash:
+            return
+        count = -(-(needed - player.cash) // 100)
+        game.extra["loans"][str(player.id)] += count * 100
+        game.pay(None, player, count * 100)
+
+    # -- flow -----------------------------------------------------------------------------------------------
+    def next_round(self, game: Game, previous: Round) -> Round:
+        from . import rounds as r
+
+        extra = game.extra
+        if isinstance(previous, r.AuctionRound):
+            return r.ChoicesRound()
+        if isinstance(previous, r.ChoicesRound):
+            order = extra["order_choice"]
+            game.player_order = sorted(game.player_order, key=lambda pid: order.get(str(pid), 0))
+            return self.stock_round(game)
+        if isinstance(previous, StockRound):
+            self.reorder_players(game, previous)
+            if extra["cr_counter"] == 0:
+                return self.company_round(game)
+            return self.line_round(game, 1)
+        if isinstance(previous, r.CompanyRound):
+            if previous.stage == "routes":
+                return r.CompanyRound("trains")
+            return r.AcquisitionRound()
+        if isinstance(previous, r.AcquisitionRound):
+            if extra["cr_counter"] == 1:
+                return self.line_round(game, 1)
+            return self.stock_round(game)
+        assert isinstance(previous, r.LineRound)
+        if previous.round_num < game.operating_rounds:
+            return self.line_round(game, previous.round_num + 1)
+        game.turn += 1
+        return self.company_round(game)
+
+    def stock_round(self, game: Game) -> Round:
+        from .rounds import BuySellParShares1840
+
+        if game.extra.get("first_sr"):
+            game.extra["first_sr"] = False
+            founding = int(self.extras(game)["founding_cash"]["amount"])
+            for player in game.players:
+                game.pay(None, player, founding)
+        return StockRound([BuySellParShares1840()])
+
+    def company_round(self, game: Game) -> Round:
+        from .rounds import CompanyRound
+
+        game.extra["cr_counter"] += 1
+        clearing = self.extras(game)["trams"]["exported_at_company_round_start"]
+        index = game.extra["cr_counter"] - 1
+        if index < len(clearing) and clearing[index]:
+            for train in game.depot.upcoming():
+                if train.name == clearing[index]:
+                    train.rusted = True
+        return CompanyRound("routes")
+
+    def line_round(self, game: Game, round_num: int) -> Round:
+        from .rounds import LineRound
+
+        # phases follow the line-round count, not trams: the change comes before LR 2a, 4a and 5a
+        changes = self.extras(game)["phase_schedule"]["line_rounds_before_phase_change"]
+        if game.extra["lr_counter"] in changes:
+            game.phase_index = min(game.phase_index + 1, len(game.defn.phases) - 1)
+            game.operating_rounds = game.phase.operating_rounds
+        if round_num == 1:
+            game.operating_rounds = game.phase.operating_rounds
+        game.extra["lr_counter"] += 1
+        return LineRound(round_num)
+
+    def reorder_players(self, game: Game, stock: Any) -> None:
+        """Next stock round: most cash first, ties keep the current order."""
+        current = list(game.player_order)
+        game.player_order = sorted(current, key=lambda pid: (-game.player(pid).cash, current.index(pid)))
+
+    def program_survives(self, game: Game, program: dict[str, Any], round_: Round) -> bool:
+        return super().program_survives(game, program, round_)
+
+    def player_value(self, game: Game, player: Player) -> int:
+        value = player.cash
+        for corp in game.corporations.values():
+            if corp.kind == LINE or corp.closed:
+                continue
+            price = game.share_price(corp)
+            if price is None:
+                continue
+            value += price * corp.percent_owned_by(player.id) // 10
+        for sym in player.companies:
+            if not game.companies[sym].closed:
+                value += game.companies[sym].value
+        penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+        return value - game.extra["loans"][str(player.id)] * penalty
+
+    def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
+        if corp.kind == LINE:
+            major = self.owner_major(game, corp)
+            return None if major is None else major.president
+        if corp.kind == CITY:
+            return None
+        return corp.president
+
+    # -- stock round ---------------------------------------------------------------------------------------
+    @property
+    def market_share_limit(self) -> int:
+        return 100
+
+    @property
+    def cert_limit_includes_privates(self) -> bool:
+        return False
+
+    def all_majors_started(self, game: Game) -> bool:
+        return all(c.ipoed for c in self.majors(game))
+
+    def can_start(self, game: Game, corp: Corporation) -> bool:
+        return corp.kind == MAJOR
+
+    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
+        allowed = self.extras(game)["par"]["ranges"]["major"]
+        return [c for row in game.market.grid for c in row
+                if c is not None and "par_2" in c.types and c.price in allowed and c.price * 5 <= player.cash]
+
+    def ipo_share_buyable(self, game: Game, corp: Corporation, share: Any) -> bool:
+        return corp.kind != LINE and self.all_majors_started(game)
+
+    def after_buy_shares(self, game: Game, corp: Corporation) -> None:
+        if corp.kind == MAJOR and not corp.floated and corp.ipoed:
+            corp.floated = True
+            assert corp.par_price is not None
+            game.pay(None, corp, corp.par_price * 10)
+
+    def after_sell_shares(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
+        if corp.share_cell is not None:
+            self.set_cell(game, corp, game.market.down(corp.share_cell, len(bundle.shares)))
+
+    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
+        for corp in game.corporations.values():
+            if corp.kind == LINE or not corp.floated or corp.share_cell is None:
+                continue
+            if corp.treasury_percent == 0 and corp.percent_owned_by(POOL) == 0:
+                self.set_cell(game, corp, game.market.up(corp.share_cell))
+
+    # -- trams ---------------------------------------------------------------------------------------------
+    def base_name(self, game: Game, train: Train) -> str:
+        return str(game.extra["base_of"].get(train.name, train.name))
+
+    def train_limit(self, game: Game, corp: Corporation) -> int:
+        return game.phase.train_limit
+
+    def maintenance_of(self, game: Game, line: Corporation) -> int:
+        table = game.extra["maintenance"]
+        return sum(int(table.get(self.base_name(game, t), 0)) for t in line.trains)
+
+    def after_tram_bought(self, game: Game, train: Train) -> None:
+        """A harsher maintenance table takes over when a new colour is bought for the first time."""
+        tables = self.extras(game)["maintenance"]["table_by_first_purchase"]
+        new = tables.get(self.base_name(game, train))
+        if not new or "Y1" not in new:
+            return
+        current = game.extra["maintenance"]
+        if "Y1" not in current or new["Y1"] < current["Y1"]:
+            game.extra["maintenance"] = dict(new)
+
+    # -- end -----------------------------------------------------------------------------------------------
+    def check_game_end(self, game: Game) -> None:
+        """The game ends when the dividends of company round 6 are paid (no trams bought after)."""
+        from .rounds import CompanyRound
+
+        last = len(self.extras(game)["company_round_revenue_multiplier"])
+        round_ = game.round
+        if isinstance(round_, CompanyRound) and round_.stage == "routes" and round_.done \
+                and game.extra["cr_counter"] >= last:
+            game.end_game("fixed_round")
+
+    # -- digest ---------------------------------------------------------------------------------------------
+    def digest_corporations(self, game: Game) -> list[Corporation]:
+        extra = game.extra
+        shown = set(extra["lines_offered"])
+        for lines in extra["owned_lines"].values():
+            shown.update(lines)
+        return [c for c in game.corporations.values() if c.kind != LINE or c.sym in shown]
+
+    def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
+        if corp.kind == CITY:
+            entry["president"] = None
+        elif corp.kind == LINE:
+            entry["president"] = self.acting_player_for(game, corp)
+        return entry
+
+    def digest_player(self, game: Game, player: Player, entry: dict[str, Any]) -> dict[str, Any]:
+        loans = game.extra["loans"][str(player.id)]
+        entry["loans"] = loans
+        entry["penalty"] = loans * int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+        return entry
+
+    def digest_bank_cash(self, game: Game) -> int | None:
+        return None

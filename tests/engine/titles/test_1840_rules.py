@@ -1,0 +1,115 @@
+"""1840 scenario tests: the set-up draws and the refusals of the title's own rules, each checked on a
+state reached by replaying the recorded 2-player game (so the position is a real one)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.engine import GameSession
+from shared.engine.errors import IllegalAction
+from shared.engine.session import final_active_flags
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "1840" / "2player.json"
+
+
+def record() -> dict[str, Any]:
+    return json.loads(FIXTURE.read_text())
+
+
+def session_at(index: int) -> GameSession:
+    """The recorded game after its first `index` actions."""
+    rec = record()
+    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"], [], rec["id"])
+    flags = final_active_flags(rec["actions"])
+    for i, action in enumerate(rec["actions"][:index]):
+        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+    return session
+
+
+def refused(session: GameSession, action: dict[str, Any]) -> IllegalAction:
+    before = session.digest()
+    with pytest.raises(IllegalAction) as err:
+        session.submit(action)
+    assert session.digest() == before  # a refusal changes nothing
+    return err.value
+
+
+def test_setup_draws_lines_and_majors_with_the_seeded_generator() -> None:
+    game = session_at(0).game
+    assert sorted(game.extra["lines_offered"], key=int) == ["4", "5", "18"]
+    assert sorted(game.extra["majors"]) == ["GWStStB", "WT"]
+    assert game.round.kind == "Auction"
+    assert {p.cash for p in game.players} == {350}
+
+
+def test_private_bids_start_at_face_value_and_are_capped_by_cash() -> None:
+    s = session_at(0)
+    assert refused(s, {"type": "bid", "entity": 2006, "company": "KK", "price": 15}).rule == "bid_price"
+    assert refused(s, {"type": "bid", "entity": 2006, "company": "KK", "price": 400}).rule == "bid_price"
+    s.submit({"type": "bid", "entity": 2006, "company": "KK", "price": 20})
+    # an overbid needs +5
+    assert refused(s, {"type": "bid", "entity": 621, "company": "KK", "price": 24}).rule == "bid_price"
+
+
+def test_order_choice_then_founding_cash_and_mandatory_director() -> None:
+    s = session_at(12)  # after the order choice: stock round 1
+    game = s.game
+    assert game.round.kind == "Stock"
+    assert game.player_order == [621, 2006]
+    assert game.player(621).cash == 255 + 350
+    # nobody may pass before every Tram Company has a director
+    assert "pass" not in game.round.actions_for(game, 621)
+    refused(s, {"type": "pass", "entity": 621})
+    # start prices are 70-100 only
+    assert refused(s, {"type": "par", "entity": 621, "corporation": "WT", "share_price": "95,1,1"}).rule \
+        == "par_price"
+    s.submit({"type": "par", "entity": 621, "corporation": "GWStStB", "share_price": "70,4,2"})
+    game = s.game  # a refused live action restores the state from its backup
+    assert game.corporations["GWStStB"].cash == 700  # 10 x start price
+    assert game.corporations["GWStStB"].percent_owned_by(621) == 50
+
+
+def test_acquisition_bids_start_at_20_and_one_line_per_round() -> None:
+    s = session_at(22)  # WT selected line 4 for auction
+    assert refused(s, {"type": "bid", "entity": "WT", "corporation": "4", "price": 15}).rule == "bid_price"
+    s.submit({"type": "bid", "entity": "WT", "corporation": "4", "price": 20})
+    assert refused(s, {"type": "bid", "entity": "GWStStB", "corporation": "4", "price": 20}).rule == "bid_price"
+
+
+def test_dividend_is_a_multiple_of_ten_within_the_revenue() -> None:
+    s = session_at(50)  # company round 2: WT collects its lines' revenue (140)
+    assert s.game.round.kind == "Company"
+    assert refused(s, {"type": "dividend", "entity": "WT", "kind": "variable", "amount": 145}).rule \
+        == "dividend_amount"
+    assert refused(s, {"type": "dividend", "entity": "WT", "kind": "variable", "amount": 150}).rule \
+        == "dividend_amount"
+    s.submit({"type": "dividend", "entity": "WT", "kind": "variable", "amount": 140})
+
+
+def test_tram_variants_follow_the_company_round() -> None:
+    s = session_at(17)  # company round 1, WT to buy: only Y1 / O1 faces are on sale
+    assert refused(s, {"type": "buy_train", "entity": "WT", "train": "O1-0", "price": 200,
+                       "variant": "O2"}).rule == "train_unavailable"
+    s.submit({"type": "buy_train", "entity": "WT", "train": "O1-0", "price": 300, "variant": "O1"})
+    assert [t.name for t in s.game.corporations["WT"].trains] == ["O1"]
+
+
+def test_line_lays_one_ordinary_tile_and_pays_for_orange_track() -> None:
+    s = session_at(29)  # line 4 laid its ordinary tile on H28
+    refused(s, {"type": "lay_tile", "entity": "4", "hex": "G29", "tile": "58-0", "rotation": 3})
+    wt = s.game.corporations["WT"].cash
+    s.submit({"type": "lay_tile", "entity": "4", "hex": "B20", "tile": "L2-0", "rotation": 2})
+    assert s.game.corporations["WT"].cash == wt - 20
+
+
+def test_route_revenue_is_computed_not_read() -> None:
+    rec = record()
+    s = session_at(32)
+    action = dict(rec["actions"][32])
+    action["routes"] = [dict(action["routes"][0], revenue=999)]
+    s.submit(action)
+    assert s.game.corporations["4"].cash == 50
