@@ -127,10 +127,12 @@ class Game:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["defn"] = state["defn"].key
+        state["board"] = self.board.dynamic_state()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state["defn"] = definition(*state["defn"])
+        state["board"] = state["defn"].board.with_dynamic_state(state["board"])
         self.__dict__.update(state)
 
     # -- lookups ------------------------------------------------------------------------------------------
@@ -347,10 +349,21 @@ class Game:
                 out.append(pid)
         return out
 
-    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
+    def legal_actions(self, entity: Any = None, kinds: set[str] | None = None) -> list[dict[str, Any]]:
         from .legal import legal_actions
 
-        return legal_actions(self, entity)
+        return legal_actions(self, entity, kinds)
+
+    def action_types(self, entity: Any = None) -> list[str]:
+        """The action types open to `entity` (default: whoever acts now)."""
+        if self.finished:
+            return []
+        if entity is None:
+            acting = self.acting()
+            if not acting:
+                return []
+            entity = acting[0]
+        return self.round.actions_for(self, entity)
 
     def result(self) -> dict[str, int]:
         return {str(p.id): self.rules.player_value(self, p) for p in self.players}

@@ -8,6 +8,7 @@ offered at their meaningful points (cheapest, face value, all cash).
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 Enumerator = Callable[["Game", Any, Any], list[dict[str, Any]]]
 
 
-def legal_actions(game: Game, entity: Any = None) -> list[dict[str, Any]]:
+def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None) -> list[dict[str, Any]]:
+    """Concrete actions `entity` (default: whoever acts now) may take; `kinds` limits the types expanded."""
     if game.finished:
         return []
     acting = game.acting()
@@ -32,7 +34,9 @@ def legal_actions(game: Game, entity: Any = None) -> list[dict[str, Any]]:
     types = game.round.actions_for(game, entity)
     out: list[dict[str, Any]] = []
     for kind in types:
-        enumerate_ = ENUMERATORS.get(kind)
+        if kinds is not None and kind not in kinds:
+            continue
+        enumerate_ = None if game.rules.enumerates_itself(game, kind) else ENUMERATORS.get(kind)
         options = (enumerate_(game, game.round, entity) if enumerate_ is not None
                    else game.rules.legal_options(game, kind, entity))
         for option in options:
@@ -172,6 +176,12 @@ def _run_routes(game: Game, round_: OperatingRound, entity: str) -> list[dict[st
     kinds = game.rules.train_kinds(game)
     by_id = {t.id: kinds[t.name] for t in trains}
     routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
+    action = {"type": "run_routes", "entity": entity, "routes": routes, "extra_revenue": 0, "subsidy": 0}
+    trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    try:
+        trial.process(action)
+    except EngineError:
+        return []  # even the best run is refused (e.g. it cannot repay spending on credit): undo instead
     return [{"routes": routes, "extra_revenue": 0, "subsidy": 0}]
 
 

@@ -1,4 +1,5 @@
-"""Standing orders (program_* actions): the server acts for a player while the order holds.
+"""Standing orders (program_* actions): the server acts for a player while the order holds; and the
+actions a title's rules take by themselves (`TitleRules.auto_action`), which nobody decides.
 
 In live play the engine generates the resulting actions after each submitted action and stores them as
 that action's `auto_actions`, exactly as recorded games carry them; a replay applies the recorded ones.
@@ -19,12 +20,19 @@ MAX_AUTO = 64  # a bound on one cascade; every auto action is a pass or one purc
 
 
 def run_programs(game: Game) -> list[dict[str, Any]]:
-    """Apply the standing orders of whoever must act now; returns the actions taken."""
+    """Apply the standing orders of whoever must act now, then the title's automatic actions, until
+    someone must decide; returns the actions taken."""
     taken: list[dict[str, Any]] = []
     for _ in range(MAX_AUTO):
         action = _next_auto_action(game)
         if action is None:
-            break
+            # then whatever the title's rules do by themselves (an 1840 Stadtbahn's run)
+            action = None if game.finished else game.rules.auto_action(game)
+            if action is None:
+                break
+            game.process(action)
+            taken.append(action)
+            continue
         try:
             game.process(action)
         except EngineError:

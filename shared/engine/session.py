@@ -125,12 +125,14 @@ class GameSession:
             self._record(stored)
         else:
             stored.pop("auto_actions", None)
-            backup = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL)
             try:
                 self.state.process(stored, trusted=trusted)
                 autos = run_programs(self.state)
             except EngineError:
-                self.state = pickle.loads(backup)
+                # The state is a fold of the active log, which a refusal leaves untouched: fold it again
+                # from the newest checkpoint. Exact like a backup copy, but paid only on refusal instead of
+                # pickling the whole state before every live action.
+                self._rebuild()
                 raise
             if autos:
                 stored["auto_actions"] = autos

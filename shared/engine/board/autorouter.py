@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
 from .hexes import invert
-from .routes import ROUTE_RULES, EdgeKey, NodeRef, Route, RouteContext, evaluate
+from .routes import ROUTE_RULES, DefaultRouteRules, EdgeKey, NodeRef, Route, RouteContext, evaluate
 from .tiles import NODE_BASE
 from .trains import TrainKind
 
@@ -32,6 +32,7 @@ class Connection:
 def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
     """Track between pairs of stops the entity reaches, in both directions."""
     reach = board.reach(entity)
+    allowed = getattr(board, "allowed_track", {}).get(entity)  # track kinds the entity may run on, if limited
     out: dict[NodeRef, list[Connection]] = {}
     for hex_id, code in reach.nodes:
         h = board.hexes[hex_id]
@@ -41,6 +42,8 @@ def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
         rot = h.rotation
         for pi in h.tile.by_end[rot].get(code, ()):
             path = h.tile.rpaths[rot][pi]
+            if allowed is not None and path.track not in allowed:
+                continue
             keys = []
             for end, lane in ((path.a, path.lane_a), (path.b, path.lane_b)):
                 if end < NODE_BASE:
@@ -50,12 +53,12 @@ def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
                 out.setdefault(start, []).append(Connection(start, (hex_id, other), (hex_id,), ((hex_id, pi),),
                                                             frozenset(keys)))
                 continue
-            _extend(board, start, [hex_id], [(hex_id, pi)], keys, hex_id, other, out)
+            _extend(board, start, [hex_id], [(hex_id, pi)], keys, hex_id, other, out, allowed=allowed)
     return out
 
 
 def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: list, hex_id: str, edge: int,
-            out: dict[NodeRef, list[Connection]], depth: int = 0) -> None:
+            out: dict[NodeRef, list[Connection]], depth: int = 0, allowed: frozenset[str] | None = None) -> None:
     if depth > 40:
         return
     nb = board.hexes[hex_id].neighbors.get(edge)
@@ -65,6 +68,8 @@ def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: l
     arrival = invert(edge)
     for pi in h.tile.by_end[h.rotation].get(arrival, ()):
         path = h.tile.rpaths[h.rotation][pi]
+        if allowed is not None and path.track not in allowed:
+            continue
         pk = [(nb, e, lane) for e, lane in ((path.a, path.lane_a), (path.b, path.lane_b)) if e < NODE_BASE]
         if any(k in keys for k in pk):
             continue
@@ -75,12 +80,15 @@ def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: l
                     Connection(start, (nb, other), tuple(hexes + [nb]), tuple(paths + [(nb, pi)]),
                                frozenset(keys + pk)))
             continue
-        _extend(board, start, hexes + [nb], paths + [(nb, pi)], keys + pk, nb, other, out, depth + 1)
+        _extend(board, start, hexes + [nb], paths + [(nb, pi)], keys + pk, nb, other, out, depth + 1, allowed)
 
 
 def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,
-                conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int) -> list[Route]:
-    rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+                conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int,
+                rules: DefaultRouteRules | None = None) -> list[Route]:
+    if rules is None:
+        rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+    blocking = rules.check_blocking(ctx, Route(train_id, kind, []))
     stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
     found: dict[tuple, Route] = {}
     budget = [limit]
@@ -105,7 +113,7 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
         if len(seq) >= stops_cap + 1:
             return
         last = seq[-1]
-        if len(seq) > 1 and board.node_blocks(last[0], last[1], entity):
+        if blocking and len(seq) > 1 and board.node_blocks(last[0], last[1], entity):
             return
         for c in conns.get(last, ()):
             if c.b in seq or keys & c.keys:
@@ -114,18 +122,19 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
 
     for start in sorted(conns):
         dfs([start], [], frozenset())
-    return sorted(found.values(), key=lambda r: -r.revenue)
+    return sorted(found.values(), key=lambda r: (-r.revenue, -len(r.stops)))  # ties: the longer run
 
 
 def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
                 phase_name: str = "", *, per_train: int = 40, search_limit: int = 20000,
-                max_stops: int = 8) -> list[dict[str, Any]]:
-    """The best edge-disjoint set of routes (one per train at most), as recorded-route dicts."""
+                max_stops: int = 8, rules: DefaultRouteRules | None = None) -> list[dict[str, Any]]:
+    """The best edge-disjoint set of routes (one per train at most), as recorded-route dicts. `rules`
+    replaces the board's registered route rules (titles whose checks need game state)."""
     ctx = RouteContext(board, entity, colors, phase_name)
     conns = _connections(board, entity)
     options: list[tuple[str, list[Route]]] = []
     for train_id, kind in sorted(trains.items()):
-        cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops)[:per_train]
+        cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops, rules)[:per_train]
         options.append((train_id, cands))
     best: list[Any] = [0, []]
     ceilings = [max((r.revenue for r in c), default=0) for _, c in options]

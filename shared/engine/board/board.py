@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy as _copy
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -318,9 +320,9 @@ class Board:
             return
         if mode == "station_restrictive" and any(n.is_stop for n in new.nodes):
             return
-        trial = self.clone()
-        trial._place_tile(h.id, new, rotation, copy=-1)
-        reach = trial.reach(entity)
+        with self._trial(h.id, new, rotation):
+            reach = self.reach(entity)
+            self._reach = {}
         from .upgrades import path_covers
 
         used_new = changed_city = False
@@ -334,6 +336,42 @@ class Board:
             raise IllegalAction(f"tile {new.name} on {h.id} must add track {entity} can use", "track_restriction")
         if mode == "semi_restrictive" and not used_new and not changed_city:
             raise IllegalAction(f"tile {new.name} on {h.id} must add usable track or change a city", "track_restriction")
+
+    @contextmanager
+    def _trial(self, hex_id: str, new: TileDef, rotation: int) -> Iterator[None]:
+        """Lay a tile tentatively (to see what it connects) and put everything back afterwards."""
+        h = self.hexes[hex_id]
+        saved = (h.tile, h.rotation, h.copy, h.tokens, h.reservations)
+        where, on_map = dict(self._where), {k: set(v) for k, v in self.supply.on_map.items()}
+        reach = dict(self._reach)  # _place_tile clears the cache in place
+        try:
+            self._place_tile(hex_id, new, rotation, copy=-1)
+            yield
+        finally:
+            h.tile, h.rotation, h.copy, h.tokens, h.reservations = saved
+            self._where, self.supply.on_map, self._reach = where, on_map, reach
+
+    def dynamic_state(self) -> dict[str, Any]:
+        """What play changed (tiles, tokens, reservations, blockers, supply): small to pickle; the static
+        rest is rebuilt from the title definition."""
+        return {
+            "hexes": {hid: (None if h.tile is h.preprinted else h.tile.name, h.rotation, h.copy, h.tokens,
+                            h.reservations, h.tile_reservations, h.blockers) for hid, h in self.hexes.items()},
+            "on_map": self.supply.on_map,
+            "allowed_track": self.allowed_track,
+        }
+
+    def with_dynamic_state(self, state: dict[str, Any]) -> Board:
+        new = self.clone()
+        for hid, (name, rotation, copy, tokens, reservations, tile_res, blockers) in state["hexes"].items():
+            h = new.hexes[hid]
+            h.tile = h.preprinted if name is None else self.catalogue[name]
+            h.rotation, h.copy, h.tokens, h.reservations = rotation, copy, tokens, reservations
+            h.tile_reservations, h.blockers = tile_res, blockers
+        new.supply.on_map = state["on_map"]
+        new.allowed_track = state["allowed_track"]
+        new._where = {(h.tile.name, h.copy): h.id for h in new.hexes.values()}
+        return new
 
     def lay(self, hex_id: str, tile_id: str, rotation: int) -> None:
         name, copy = parse_tile_id(tile_id)

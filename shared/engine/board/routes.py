@@ -141,6 +141,22 @@ def _node_from_name(board: Board, name: str) -> NodeRef:
 
 
 def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey]) -> Route:
+    """Resolve a route record. The record's node list usually gives the travel order; when it does not
+    (a route may list its chains both starting from a shared middle stop), the chains are walked in
+    order, trying each direction of the first one."""
+    try:
+        return _resolve_route(board, record, kind, used, use_nodes=True, flip_first=False)
+    except IllegalAction as first_error:
+        for flip in (False, True):
+            try:
+                return _resolve_route(board, record, kind, used, use_nodes=False, flip_first=flip)
+            except IllegalAction:
+                continue
+        raise first_error
+
+
+def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey], *,
+                   use_nodes: bool, flip_first: bool) -> Route:
     chains = record.get("connections")
     train_id = str(record.get("train"))
     if not isinstance(chains, list) or not chains or not all(isinstance(c, list) and c for c in chains):
@@ -151,7 +167,7 @@ def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: s
                 raise MalformedAction(f"route of train {train_id} names unknown hex {hex_id!r}", "route_shape")
     names = record.get("nodes")
     wanted: list[NodeRef] | None = None
-    if isinstance(names, list) and len(names) == len(chains) + 1:
+    if use_nodes and isinstance(names, list) and len(names) == len(chains) + 1:
         wanted = [_node_from_name(board, n) for n in names]
     route = Route(train_id, kind, [])
     prev_end: NodeRef | None = None
@@ -167,6 +183,8 @@ def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: s
             starts, ends = [a[1]], [b[1]]
         else:
             if prev_end is not None and chain[0] != prev_end[0] and chain[-1] == prev_end[0]:
+                chain.reverse()
+            if prev_end is None and flip_first:
                 chain.reverse()
             starts = [prev_end[1]] if prev_end is not None else _stop_codes(board, chain[0])
             if prev_end is not None and chain[0] != prev_end[0]:

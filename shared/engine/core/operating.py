@@ -28,8 +28,15 @@ class OperatingRound(Round):
         self.pending_homes: list[str] = []  # corporations that must choose the city of their home token
 
     def current_entity(self, game: Game) -> Any:
-        if self.pending_homes and not self.done:
+        if self.done:
+            return None
+        if self.pending_homes:
             return self.pending_homes[0]
+        for step in self.steps:
+            if isinstance(step, DiscardTrain):
+                crowded = step.crowded(game)
+                if crowded:
+                    return crowded[0].sym  # a corporation over its train limit discards before play goes on
         return super().current_entity(game)
 
     def start(self, game: Game) -> None:
@@ -47,12 +54,15 @@ class OperatingRound(Round):
         return game.corporations[self.entities[self.index]]
 
     def active_step(self, game: Game) -> Step | None:
-        if not self.pending_homes and self.corp(game).closed:
+        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
             return None  # a corporation that closed mid-turn does nothing more
         return super().active_step(game)
 
+    def _crowded(self, game: Game) -> bool:
+        return any(isinstance(s, DiscardTrain) and s.crowded(game) for s in self.steps)
+
     def skip_steps(self, game: Game) -> None:
-        if not self.pending_homes and self.corp(game).closed:
+        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
             return
         super().skip_steps(game)
 
@@ -295,6 +305,9 @@ class DiscardTrain(Step):
 
     def blocking(self, game: Game, round_: Round) -> bool:
         return bool(self.crowded(game))
+
+    def skip(self, game: Game, round_: Round) -> None:
+        pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
         return [c for c in game.corporations.values()

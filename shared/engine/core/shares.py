@@ -91,6 +91,8 @@ def change_presidency(corp: Corporation, seat_order: list[int], previous: Owner)
     director wins. The new director hands over ordinary shares of the same percent in exchange.
     """
     pres = corp.shares[0]
+    if not pres.president:
+        return  # a company without a director's certificate (1840's Stadtbahnen and lines)
     holder = pres.owner
     counts = {pid: player_percent(corp, pid) for pid in seat_order}
     current = counts.get(holder, 0) if isinstance(holder, int) else 0

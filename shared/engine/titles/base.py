@@ -368,6 +368,14 @@ class TitleRules:
         """Concrete options of title-specific action types (the shared ones live in legal.py)."""
         return []
 
+    def enumerates_itself(self, game: Game, kind: str) -> bool:
+        """True when `legal_options` expands `kind` now, even a shared type (the title's own rounds)."""
+        return False
+
+    def auto_action(self, game: Game) -> dict[str, Any] | None:
+        """The next action nobody decides (the engine takes it in live play), or None."""
+        return None
+
     def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
         pass
 

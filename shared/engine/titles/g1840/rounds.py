@@ -157,10 +157,18 @@ class AuctionRound(FlowRound):
             self.triggerer = pid
             self.bidders = list(self.entities)
             self.bids = [(pid, price)]
-            if len(self.bidders) == 1:
-                self.resolve(game)
-            return
-        self.bids.append((pid, price))
+        else:
+            self.bids.append((pid, price))
+        self.drop_unable(game, pid)
+
+    def drop_unable(self, game: Game, bidder: int) -> None:
+        """Players who cannot pay the next lowest bid leave the auction; the last one left wins."""
+        assert self.auctioning is not None
+        least = self.min_bid(game, self.auctioning)
+        self.bidders = [p for p in self.bidders if p == bidder or game.player(p).cash >= least]
+        self.bids = [b for b in self.bids if b[0] in self.bidders]
+        if len(self.bidders) == 1:
+            self.resolve(game)
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         pid = action["entity"]
@@ -282,6 +290,10 @@ class BuySellParShares1840(BuySellParShares):
         price = game.share_price(corp)
         assert price is not None
         return price * share.percent // 10
+
+    def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        super().par(game, round_, action, trusted)
+        rules_of(game).mark_arrival(game, game.corporation(action.get("corporation")))
 
     def parable(self, game: Game, round_: StockRound, player: Any) -> list[Corporation]:
         if any(c.president == player.id for c in rules_of(game).majors(game)):
@@ -453,7 +465,7 @@ class CompanyRound(FlowRound):
         rules = rules_of(game)
         if self.stage == "routes":
             rules.pay_private_income(game)
-        self.entities = [c.sym for c in operating_order(game, rules.majors(game))]
+        self.entities = company_round_order(game, fix=self.stage == "routes")
         if self.stage == "routes":
             cities = [c for c in game.corporations.values() if c.kind == CITY and not c.closed]
             self.entities += [c.sym for c in operating_order(game, cities)]
@@ -520,10 +532,7 @@ class CompanyRound(FlowRound):
             raise IllegalAction(f"pay a multiple of 10 between 0 and {revenue}", "dividend_amount")
         for line in lines:
             line.cash = 0
-        for player in game.players:
-            pct = corp.percent_owned_by(player.id)
-            if pct:
-                game.pay(None, player, amount * pct // 100)
+        pay_shareholders(game, corp, amount)
         game.pay(None, corp, revenue - amount)
         rules.move_by_dividend(game, corp, amount)
         self.next_entity(game)
@@ -532,10 +541,7 @@ class CompanyRound(FlowRound):
         corp = self.corp(game)
         rules = rules_of(game)
         revenue = route_revenue(game, corp, action.get("routes")) * rules.cr_multiplier(game)
-        for player in game.players:
-            pct = corp.percent_owned_by(player.id)
-            if pct:
-                game.pay(None, player, revenue * pct // 100)
+        pay_shareholders(game, corp, revenue)
         rules.move_by_dividend(game, corp, revenue)
         self.next_entity(game)
 
@@ -561,20 +567,42 @@ class CompanyRound(FlowRound):
         self.next_entity(game)
 
 
+def pay_shareholders(game: Game, corp: Corporation, amount: int) -> None:
+    """Each player gets their percentage of `amount`; shares in the market pay the company itself."""
+    for player in game.players:
+        pct = corp.percent_owned_by(player.id)
+        if pct:
+            game.pay(None, player, amount * pct // 100)
+    pooled = corp.percent_owned_by(POOL)
+    if pooled:
+        game.pay(None, corp, amount * pooled // 100)
+
+
+def company_round_order(game: Game, fix: bool = False) -> list[str]:
+    """The majors' order for a whole company round is fixed when it starts, before prices move."""
+    if fix or "cr_order" not in game.extra:
+        game.extra["cr_order"] = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
+    return list(game.extra["cr_order"])
+
+
 def operating_order(game: Game, corps: list[Corporation]) -> list[Corporation]:
-    """Highest share price first; on equal prices the cell further right, then higher up, goes first."""
-    def key(c: Corporation) -> tuple[int, int, int]:
+    """Highest share price first; on equal prices the cell further right, then higher up, then the company
+    that reached the cell first, goes first."""
+    rules = rules_of(game)
+
+    def key(c: Corporation) -> tuple[int, int, int, int]:
         cell = c.share_cell or (0, 0)
-        return (-(game.share_price(c) or 0), -cell[1], cell[0])
+        return (-(game.share_price(c) or 0), -cell[1], cell[0], rules.arrival(game, c))
 
     return sorted(corps, key=key)
 
 
 def may_reassign(game: Game, major: Corporation) -> bool:
-    """There is a choice to make: the major holds a tram itself, or its lines could swap trams."""
-    if not rules_of(game).lines_of(game, major):
+    """The major has lines, unless its single line already holds the only tram (nothing to decide)."""
+    lines = rules_of(game).lines_of(game, major)
+    if not lines:
         return False
-    return bool(major.trains) or len(scrappable(game, major)) >= 2
+    return not (len(lines) == 1 and lines[0].trains and not major.trains)
 
 
 def scrappable(game: Game, major: Corporation) -> list[Train]:
@@ -693,8 +721,7 @@ class AcquisitionRound(FlowRound):
                 "scrap_train": "scrap_train", "reassign_trains": "reassign"}
 
     def start(self, game: Game) -> None:
-        rules = rules_of(game)
-        self.entities = [c.sym for c in operating_order(game, rules.majors(game))]
+        self.entities = company_round_order(game)
         self.index = 0
         self.passed: set[str] = set()
         self.auctioning: str | None = None
@@ -703,6 +730,7 @@ class AcquisitionRound(FlowRound):
         self.triggerer: str | None = None
         self.interrupt: list[tuple[str, str]] = []  # (major, "buy" / "reassign")
         self.restocked = False
+        self.bought: set[str] = set()
         self.full_skip(game)
 
     def full_skip(self, game: Game) -> None:
@@ -712,6 +740,8 @@ class AcquisitionRound(FlowRound):
             if len(rules.lines_of(game, game.corporations[sym])) >= 3:
                 self.passed.add(sym)
         if len(self.passed) == len(self.entities):
+            # every major is full: the round is skipped, nobody buys or reassigns trams
+            self.bought.update(self.entities)
             self.all_passed(game)
         elif self.entities[self.index] in self.passed:
             self.next_entity(game)
@@ -771,10 +801,14 @@ class AcquisitionRound(FlowRound):
             self.triggerer = major.sym
             self.bidders = [s for s in self.entities if s not in self.passed]
             self.bids = [(major.sym, price)]
-            if len(self.bidders) == 1:
-                self.resolve(game)
-            return
-        self.bids.append((major.sym, price))
+        else:
+            self.bids.append((major.sym, price))
+        # majors that cannot pay the next lowest bid leave the auction; the last one left wins
+        least = price + 5
+        self.bidders = [s for s in self.bidders if s == major.sym or game.corporations[s].cash >= least]
+        self.bids = [b for b in self.bids if b[0] in self.bidders]
+        if len(self.bidders) == 1:
+            self.resolve(game)
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         sym = action["entity"]
@@ -817,6 +851,7 @@ class AcquisitionRound(FlowRound):
         self.bids = []
         self.bidders = []
         self.passed.add(winner_sym)
+        self.bought.add(winner_sym)
         self.interrupt.append((winner_sym, "buy"))
         assert self.triggerer is not None
         self.index = self.entities.index(self.triggerer)
@@ -835,11 +870,16 @@ class AcquisitionRound(FlowRound):
                 return
 
     def all_passed(self, game: Game) -> None:
-        """Bidding is over: refill the offer (or close the unsold lines); pending purchases still follow."""
+        """Bidding is over: refill the offer (or close the unsold lines); then every major that won no line
+        may still buy, scrap and reassign trams, in turn order."""
+        if not self.restocked:
+            self.restocked = True
+            self.interrupt += [(sym, "buy") for sym in self.entities if sym not in self.bought]
+            self.restock(game)
+            self.settle(game)
         self.done = not self.interrupt
-        if self.restocked:
-            return
-        self.restocked = True
+
+    def restock(self, game: Game) -> None:
         rules = rules_of(game)
         extra = game.extra
         if all(len(rules.lines_of(game, m)) >= 3 for m in rules.majors(game)):
@@ -932,7 +972,7 @@ class LineRound(FlowRound):
         corp = self.corp(game)
         if self.stage == "track":
             self.stage = "route"
-            if route_possible(game, corp):
+            if corp.trains:
                 return
         if self.stage == "route":
             self.stage = "company"
@@ -1073,7 +1113,10 @@ class LineRound(FlowRound):
     def run_routes(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
         rules = rules_of(game)
-        revenue = route_revenue(game, corp, action.get("routes")) + rules.maintenance_of(game, corp)
+        records = action.get("routes")
+        revenue = route_revenue(game, corp, records)
+        if records:
+            revenue += rules.maintenance_of(game, corp)  # running no route at all costs no maintenance
         if revenue >= 0:
             game.pay(None, corp, revenue)
         else:
@@ -1151,3 +1194,39 @@ def place_line_home(game: Game, corp: Corporation) -> None:
 
 
 __all__ = ["AcquisitionRound", "AuctionRound", "ChoicesRound", "CompanyRound", "LineRound", "NODE_BASE", "MAJOR"]
+
+
+# -- what the engine does by itself ------------------------------------------------------------------------
+def automatic_action(game: Game) -> dict[str, Any] | None:
+    """The next action nobody decides: a Stadtbahn's best run, or handing a major's only tram to its only
+    line. Recorded games carry these as the triggering action's `auto_actions`."""
+    round_ = game.round
+    if round_.done:
+        return None
+    if isinstance(round_, CompanyRound) and round_.index < len(round_.entities):
+        corp = round_.corp(game)
+        if round_.sub == "route" and corp.kind == CITY:
+            return {"type": "run_routes", "entity": corp.sym, "entity_type": "corporation",
+                    "routes": best_run(game, corp), "extra_revenue": 0, "subsidy": 0}
+        if round_.sub == "reassign":
+            return only_tram_to_only_line(game, corp)
+    if isinstance(round_, AcquisitionRound) and round_.interrupt and round_.interrupt[0][1] == "reassign":
+        return only_tram_to_only_line(game, game.corporations[round_.interrupt[0][0]])
+    return None
+
+
+def best_run(game: Game, corp: Corporation) -> list[dict[str, Any]]:
+    """The best run of a company's trams over its own kind of track (any number of stops)."""
+    kinds = rules_of(game).train_kinds(game)
+    trains = {t.id: lookup_train(kinds, t.name) for t in corp.trains}
+    stops = len(game.board.reach(corp.sym).nodes)  # the City tram runs any distance: allow every stop
+    return game.board.best_routes(corp.sym, trains, game.phase.tiles, game.phase.name,
+                                  rules=Route1840(game, corp), max_stops=max(stops, 2))
+
+
+def only_tram_to_only_line(game: Game, major: Corporation) -> dict[str, Any] | None:
+    lines = rules_of(game).lines_of(game, major)
+    if len(lines) != 1 or len(scrappable(game, major)) != 1 or not major.trains:
+        return None
+    return {"type": "reassign_trains", "entity": major.sym, "entity_type": "corporation",
+            "assignments": [{"train": major.trains[0].id, "corporation": lines[0].sym}]}

@@ -72,6 +72,7 @@ class Rules1840(TitleRules):
             city.share_cell = (cell.row, cell.column)
             city.par_price = cell.price
             city.ipoed = True
+            self.mark_arrival(game, city)
             city.floated = True
             for share in city.shares:
                 share.president = False
@@ -119,8 +120,19 @@ class Rules1840(TitleRules):
 
     def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
         """1840 shows the current price as the 'par' price too: keep both in step."""
+        if corp.share_cell != cell:
+            self.mark_arrival(game, corp)
         corp.share_cell = cell
         corp.par_price = game.market.cell(cell).price
+
+    def mark_arrival(self, game: Game, corp: Corporation) -> None:
+        """Remember when `corp` reached its current cell: on a shared cell the earlier arrival operates first."""
+        extra = game.extra
+        extra["arrival_seq"] = extra.get("arrival_seq", 0) + 1
+        extra.setdefault("arrival", {})[corp.sym] = extra["arrival_seq"]
+
+    def arrival(self, game: Game, corp: Corporation) -> int:
+        return int(game.extra.get("arrival", {}).get(corp.sym, 0))
 
     def move_by_dividend(self, game: Game, corp: Corporation, paid: int) -> None:
         if corp.share_cell is None:
@@ -313,6 +325,22 @@ class Rules1840(TitleRules):
                 and game.extra["cr_counter"] >= last:
             game.end_game("fixed_round")
 
+    # -- automatic actions and legal options ----------------------------------------------------------------
+    def auto_action(self, game: Game) -> dict[str, Any] | None:
+        from .rounds import automatic_action
+
+        return automatic_action(game)
+
+    def enumerates_itself(self, game: Game, kind: str) -> bool:
+        from .rounds import FlowRound
+
+        return isinstance(game.round, FlowRound)
+
+    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
+        from .legal import legal_options
+
+        return legal_options(game, kind, entity)
+
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
         extra = game.extra
@@ -329,9 +357,10 @@ class Rules1840(TitleRules):
         return entry
 
     def digest_player(self, game: Game, player: Player, entry: dict[str, Any]) -> dict[str, Any]:
-        loans = game.extra["loans"][str(player.id)]
-        entry["loans"] = loans
-        entry["penalty"] = loans * int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+        borrowed = game.extra["loans"][str(player.id)]
+        # the debt carries the (negative) interest: at -100% nothing is owed back, only the penalty counts
+        entry["loans"] = borrowed * (100 + int(self.rule(game, "PLAYER_LOAN_INTEREST_RATE", -100))) // 100
+        entry["penalty"] = borrowed * int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
         return entry
 
     def digest_bank_cash(self, game: Game) -> int | None:

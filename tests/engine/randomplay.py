@@ -1,0 +1,117 @@
+"""Seeded random play among `legal_actions`, with invariant checks after every action.
+
+Not a strategy: weights only steer the bot towards the actions that move a game forward (start and buy
+corporations, build, run, pay, buy trains) so that random games reach their end.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared.engine import GameSession
+from shared.engine.model import POOL
+
+WEIGHTS = {
+    "par": 6.0, "buy_shares": 8.0, "buy_company": 4.0, "sell_shares": 0.15, "sell_company": 0.1, "pass": 1.0,
+    "lay_tile": 6.0, "place_token": 3.0, "run_routes": 20.0, "dividend": 10.0, "buy_train": 8.0,
+    "discard_train": 1.0, "special_buy": 0.5,
+}
+
+
+CAUTIOUS = {"pass", "run_routes", "dividend", "buy_train", "discard_train", "buy_shares", "sell_shares"}
+
+
+def turn_start(session: GameSession, entity: Any) -> int:
+    """Id of the last action before `entity`'s current turn began (undo target)."""
+    actions = [e.action for e in session.entries if e.active and e.action["type"] not in ("undo", "redo", "message")]
+    i = len(actions)
+    while i > 0 and actions[i - 1].get("entity") == entity:
+        i -= 1
+    return actions[i - 1]["id"] if i > 0 else 0
+
+
+@dataclass
+class PlayStats:
+    actions: int = 0
+    finished: bool = False
+    reason: str | None = None
+    undos: int = 0
+    by_type: dict[str, int] = field(default_factory=dict)
+
+
+def total_money(session: GameSession) -> int:
+    game = session.game
+    return game.bank_cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations.values())
+
+
+def check_invariants(session: GameSession, money: int) -> None:
+    game = session.game
+    assert total_money(session) == money, "money is neither created nor destroyed"
+    players = {p.id for p in game.players}
+    for corp in game.corporations.values():
+        owners = {s.owner for s in corp.shares}
+        allowed = players | {corp.sym, POOL} | ({None} if corp.closed else set())
+        assert owners <= allowed, f"{corp.sym} certificates held by unknown owners {owners - allowed}"
+        assert sum(s.percent for s in corp.shares) == 100
+        if not corp.closed:
+            assert corp.percent_owned_by(POOL) <= game.rules.market_share_limit
+            assert corp.cash >= 0
+    for player in game.players:
+        assert player.cash >= 0, f"{player.name} has negative cash"
+
+
+def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000) -> PlayStats:
+    rng = random.Random(seed)
+    session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
+                              options)
+    money = total_money(session)
+    stats = PlayStats()
+    cautious: set[Any] = set()
+    while not session.finished and stats.actions < max_actions:
+        game = session.game
+        types = game.action_types()
+        assert types, f"nobody can act in {game.round.kind} round but the game is not over"
+        options_ = []
+        order = sorted(types, key=lambda t: -WEIGHTS.get(t, 1.0) * rng.random())
+        for kind in order:
+            options_ = game.legal_actions(kinds={kind})
+            if options_:
+                break
+        if not options_:
+            # a dead end (e.g. spending on credit the best run cannot repay): back out of the whole turn,
+            # as a player would, and play that turn cautiously
+            entity = game.acting()[0]
+            session.submit({"type": "undo", "entity": entity, "action_id": turn_start(session, entity)})
+            cautious.add(entity)
+            stats.actions += 1
+            stats.undos += 1
+            assert stats.undos < 200, "stuck: undoing does not get the game moving"
+            continue
+        if game.acting()[0] in cautious:
+            safe = [o for o in options_ if o["type"] in CAUTIOUS]
+            options_ = safe or options_
+        else:
+            cautious.clear()
+        action = rng.choice(options_)
+        if action["type"] == "dividend" and rng.random() < 0.85:
+            action = next((o for o in options_ if o.get("kind") == "payout"), action)
+        session.submit(action)
+        stats.actions += 1
+        stats.by_type[action["type"]] = stats.by_type.get(action["type"], 0) + 1
+        check_invariants(session, money)
+    stats.finished = session.finished
+    stats.reason = session.game.game_end_reason
+    return stats
+
+
+def run(args: Any = None) -> None:  # pragma: no cover - manual exploration helper
+    import sys
+
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+    print(play("1825", ["unit_1"], 3, seed))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
