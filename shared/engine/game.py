@@ -28,7 +28,7 @@ class Definition:
         self.key = (title, options, players)
         self.rules: TitleRules = rules_for(title)
         options_n = self.rules.normalise_options(list(options), players)
-        self.data = titledata.load(title, options_n, players)
+        self.data = titledata.load(title, options_n, players, self.rules.compose_data)
         self.options = options_n
         self.market = StockMarket(self.data.setup["market"])
         self.phases: list[Phase] = phases_from(self.data.setup["phases"])
@@ -215,11 +215,16 @@ class Game:
     # -- certificates -------------------------------------------------------------------------------------
     def num_certs(self, player: Player) -> int:
         count = 0
+        pid = player.id
+        grid = self.market.grid
         for corp in self.corporations.values():
-            cell = self.market.cell(corp.share_cell) if corp.share_cell is not None else None
-            if cell is not None and "no_cert_limit" in cell.types:
-                continue
-            count += sum(1 for s in corp.shares if s.owner == player.id)
+            if corp.share_cell is not None:
+                cell = grid[corp.share_cell[0]][corp.share_cell[1]]
+                if cell is not None and "no_cert_limit" in cell.types:
+                    continue
+            for share in corp.shares:
+                if share.owner == pid:
+                    count += 1
         if self.rules.cert_limit_includes_privates:
             count += sum(1 for sym in player.companies if not self.companies[sym].closed)
         return count
@@ -243,8 +248,9 @@ class Game:
         self.pay(corp, None, price)
         if train in self.depot.discarded:
             self.depot.discarded.remove(train)
+        # a train set aside at setup (1825 minors' own trains) never counts as the first of its kind
         first_of_kind = not any(t.owner is not None or t.rusted for t in self.depot.trains if t.name == train.name
-                                and t is not train)
+                                and t is not train and not t.reserved)
         train.owner = corp.sym
         corp.trains.append(train)
         if first_of_kind:

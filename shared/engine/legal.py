@@ -132,7 +132,7 @@ def _lay_tile(game: Game, round_: OperatingRound, entity: str) -> list[dict[str,
                 continue
             if round_.laid_hexes:
                 game.rules.check_second_lay(game, round_, hex_id)
-            game.rules.check_track_restrictions(game, round_, corp, hex_id, result)
+            game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
             if result.cost > game.rules.buying_power(game, corp):
                 continue
         except EngineError:

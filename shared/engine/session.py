@@ -18,7 +18,9 @@ from .game import Game
 from .programs import run_programs
 
 META_TYPES = frozenset({"undo", "redo", "message"})
-CHECKPOINT_EVERY = 32
+CHECKPOINT_EVERY = 16
+SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT_CHECKPOINTS behind
+RECENT_CHECKPOINTS = 8
 SNAPSHOT_FORMAT = 1
 
 
@@ -45,6 +47,7 @@ class GameSession:
     redo_stack: list[list[int]] = field(default_factory=list)
     state: Game | None = None
     _checkpoints: dict[int, bytes] = field(default_factory=dict, repr=False)
+    _active_count: int = 0
 
     # -- construction -------------------------------------------------------------------------------------
     @classmethod
@@ -141,6 +144,7 @@ class GameSession:
 
     def _record(self, stored: dict[str, Any]) -> None:
         self.entries.append(_Entry(stored))
+        self._active_count += 1
         self.redo_stack.clear()
         self._maybe_checkpoint()
 
@@ -167,6 +171,7 @@ class GameSession:
             group = [i for i in active if i > pos]
         for i in group:
             self.entries[i].active = False
+        self._active_count -= len(group)
         self.redo_stack.append(group)
         self.entries.append(_Entry(action, active=False))
         self._rebuild()
@@ -177,6 +182,7 @@ class GameSession:
         group = self.redo_stack.pop()
         for i in group:
             self.entries[i].active = True
+        self._active_count += len(group)
         self.entries.append(_Entry(action, active=False))
         self._rebuild()
 
@@ -203,9 +209,14 @@ class GameSession:
         self.state = state
 
     def _maybe_checkpoint(self) -> None:
+        # a running count keeps this O(1) per action; the prefix key is built only when one is due
+        if self._active_count % CHECKPOINT_EVERY:
+            return
         active = tuple(i for i, e in enumerate(self.entries) if e.active)
-        if len(active) % CHECKPOINT_EVERY == 0:
-            self._checkpoints[len(active)] = (active, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))  # type: ignore[assignment]
+        self._checkpoints[len(active)] = (active, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))  # type: ignore[assignment]
+        old = len(active) - RECENT_CHECKPOINTS * CHECKPOINT_EVERY
+        if old > 0 and old % SPARSE_CHECKPOINT_EVERY:
+            self._checkpoints.pop(old, None)
 
     # -- reading ------------------------------------------------------------------------------------------
     @property

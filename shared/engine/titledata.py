@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import DataError, MalformedAction
 
@@ -67,23 +67,39 @@ def find_configuration(meta: dict[str, Any], options: list[str], players: int) -
     return (exact or candidates)[0]
 
 
-def load(title: str, options: list[str], players: int) -> TitleData:
+# builds (setup, map) of an option set that no dumped configuration equals (1825's Units and kits)
+Composer = Callable[[Path, list[str], int], tuple[dict[str, Any], dict[str, Any]]]
+
+
+def load(title: str, options: list[str], players: int, compose: Composer | None = None) -> TitleData:
     directory = title_directory(title)
     meta = _read(directory / "meta.json")
-    config = find_configuration(meta, options, players)
+    try:
+        config = find_configuration(meta, options, players)
+    except MalformedAction:
+        if compose is None:
+            raise
+        config = None
     low, high = meta["player_range"]
     if not low <= players <= high:
         raise MalformedAction(f"{meta['title']} needs {low}-{high} players, not {players}", "player_count")
+    if config is None:
+        assert compose is not None
+        setup, board = compose(directory, options, players)
+        name = setup["configuration"]
+    else:
+        setup, board = _read(directory / config["setup_file"]), _read(directory / config["map_file"])
+        name = config["name"]
     data = TitleData(
         title=meta["title"],
         directory=directory,
         meta=meta,
         rules=_read(directory / "rules.json")["rules"],
-        setup=_read(directory / config["setup_file"]),
-        map=_read(directory / config["map_file"]),
+        setup=setup,
+        map=board,
         tiles=_read(directory / "tiles.json"),
         extras=_read(directory / "extras.json"),
-        configuration=config["name"],
+        configuration=name,
     )
     validate(data)
     return data

@@ -519,10 +519,9 @@ class Board:
             if entity in h.blockers:
                 h.blockers.remove(entity)
 
-    def reachable_token_cities(self, entity: str) -> list[tuple[str, int]]:
-        """(city id, slot) pairs the entity could token now (connected, free, not reserved for others)."""
-        out = []
-        for hex_id, code in sorted(self.reach(entity).nodes):
+    def _token_candidates(self, entity: str) -> Iterator[tuple[str, int, int]]:
+        """(hex id, city index, slot) the entity could token now: connected, free, not reserved for others."""
+        for hex_id, code in self.reach(entity).nodes:
             h = self.hexes[hex_id]
             node = h.tile.nodes[code - NODE_BASE]
             if not node.is_city:
@@ -531,11 +530,15 @@ class Board:
                 continue
             slot = free_slot(h.tokens[node.index], h.reservations[node.index], entity)
             if slot is not None:
-                out.append((self.city_id(hex_id, node.index), slot))
-        return out
+                yield hex_id, node.index, slot
+
+    def reachable_token_cities(self, entity: str) -> list[tuple[str, int]]:
+        """(city id, slot) pairs the entity could token now (connected, free, not reserved for others)."""
+        return [(self.city_id(hex_id, index), slot)
+                for hex_id, index, slot in sorted(self._token_candidates(entity))]
 
     def can_place_token(self, entity: str) -> bool:
-        return bool(self.reachable_token_cities(entity))
+        return next(self._token_candidates(entity), None) is not None
 
     # -- routes -----------------------------------------------------------------------------------------
     def route_revenues(self, entity: str, routes: list[dict[str, Any]], trains: dict[str, TrainKind],

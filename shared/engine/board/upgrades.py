@@ -25,6 +25,19 @@ def path_covers(old: Path, new: Path, old_tile: TileDef, new_tile: TileDef) -> b
     return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
 
 
+def _through_junction(old: Path, new_tile: TileDef, new_paths: list[Path]) -> bool:
+    """Edge-to-edge track is kept by a junction tile that joins both edges (1825 tile 60)."""
+    if old.a >= NODE_BASE or old.b >= NODE_BASE:
+        return False
+    for j, node in enumerate(new_tile.nodes):
+        if node.kind != "junction":
+            continue
+        joined = {p.a for p in new_paths if p.b == NODE_BASE + j} | {p.b for p in new_paths if p.a == NODE_BASE + j}
+        if old.a in joined and old.b in joined:
+            return True
+    return False
+
+
 def rotation_problem(old: TileDef, old_rot: int, new: TileDef, rot: int, neighbors: dict[int, str]) -> str | None:
     """Why `new` in rotation `rot` cannot replace `old` on a hex with these neighbours, or None."""
     exits = new.rexits[rot]
@@ -33,7 +46,7 @@ def rotation_problem(old: TileDef, old_rot: int, new: TileDef, rot: int, neighbo
         return f"exit(s) {missing} lead off the map or into an impassable side"
     new_paths = new.rpaths[rot]
     for op in old.rpaths[old_rot]:
-        if not any(path_covers(op, np, old, new) for np in new_paths):
+        if not any(path_covers(op, np, old, new) for np in new_paths) and not _through_junction(op, new, new_paths):
             return "the new tile does not keep all existing track"
     old_ct = [c for c in old.rctedges[old_rot] if c]  # stations without track yet do not pin any exits
     new_ct = [c for c in new.rctedges[rot] if c]

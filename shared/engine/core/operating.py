@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalAction, MalformedAction
+from ..errors import EngineError, IllegalAction, MalformedAction
 from ..model import POOL, Corporation, Train
 from .rounds import Round, Step
 
@@ -181,6 +181,14 @@ class TrackAndToken(Step):
             return False
         return game.board.can_place_token(corp.sym)
 
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        assert isinstance(round_, OperatingRound)
+        if action["type"] == "lay_tile" and self.next_lay(game, round_) is None:
+            return IllegalAction("no more track may be laid this turn (one upgrade, or two yellow tiles)", "tile_lays")
+        if action["type"] == "place_token" and round_.tokened:
+            return IllegalAction("only one station may be placed per turn", "token")
+        return None
+
     def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
@@ -199,7 +207,7 @@ class TrackAndToken(Step):
         if round_.laid_hexes:
             game.rules.check_second_lay(game, round_, hex_id)
         if not trusted:
-            game.rules.check_track_restrictions(game, round_, corp, hex_id, result)
+            game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
         cost = result.cost
         game.rules.pay_for_track(game, round_, corp, cost)
         game.board.lay(hex_id, tile_id, rotation)
@@ -219,6 +227,7 @@ class TrackAndToken(Step):
         price = corp.next_token_price()
         if price is None:
             raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
+        slot = game.rules.token_slot(game, corp, city, slot)
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
         game.rules.pay_for_token(game, round_, corp, price)
         game.board.place_token(corp.sym, city, slot)
@@ -310,8 +319,13 @@ class DiscardTrain(Step):
         pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
-        return [c for c in game.corporations.values()
-                if not c.closed and len(game.rules.limit_trains(game, c)) > game.train_limit(c)]
+        out = []
+        for corp in game.corporations.values():
+            # cheap test first: most corporations hold fewer train cards than any limit
+            if corp.trains and not corp.closed and len(corp.trains) > game.train_limit(corp) and \
+                    len(game.rules.limit_trains(game, corp)) > game.train_limit(corp):
+                out.append(corp)
+        return out
 
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalAction, MalformedAction
+from ..errors import EngineError, IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -35,6 +35,10 @@ class Step:
 
     def skip(self, game: Game, round_: Round) -> None:
         self.passed = True
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        """Why an action type this step handles is not open now, in the words of the rule (or None)."""
+        return None
 
     def process(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         name = self.handlers[action["type"]]
@@ -113,10 +117,20 @@ class Round:
                 self.after_process(game, action)
                 return
             if offered:
-                raise IllegalAction(
-                    f"{entity} cannot {kind} now; allowed: {', '.join(offered)}", "wrong_action_now"
-                )
+                self._refuse(game, step, action, offered)
         raise IllegalAction(f"{entity} has nothing to do with {kind} now", "wrong_action_now")
+
+    def _refuse(self, game: Game, step: Step, action: dict[str, Any], offered: list[str]) -> None:
+        specific = None
+        for candidate in self.steps:
+            if action["type"] in candidate.handlers:
+                specific = candidate.refusal(game, self, action)
+                if specific is not None:
+                    break
+        allowed = f"; allowed now: {', '.join(offered)}"
+        if specific is not None:
+            raise type(specific)(specific.message + allowed, specific.rule)
+        raise IllegalAction(f"{action['entity']} cannot {action['type']} now{allowed}", "wrong_action_now")
 
     def _entity_unknown(self, game: Game, entity: Any) -> bool:
         if isinstance(entity, int) and not isinstance(entity, bool):

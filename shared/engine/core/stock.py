@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalAction, MalformedAction
+from ..errors import EngineError, IllegalAction, MalformedAction
 from ..model import POOL, Corporation, Player, Share
 from .rounds import Round, Step
 from .shares import Bundle, parse_bundle
@@ -91,7 +91,7 @@ class BuySellParShares(Step):
                 out.append("sell_company")
             return out
         out = []
-        if self.buyable_shares(game, round_, player):
+        if self.buyable_shares(game, round_, player, first=True):
             out.append("buy_shares")
         if self.parable(game, round_, player):
             out.append("par")
@@ -149,7 +149,8 @@ class BuySellParShares(Step):
         assert per10 is not None
         return per10 * share.percent // 10
 
-    def buyable_shares(self, game: Game, round_: StockRound, player: Player) -> list[Share]:
+    def buyable_shares(self, game: Game, round_: StockRound, player: Player, *, first: bool = False) -> list[Share]:
+        """Distinct certificates the player may buy now (`first`: stop at the first one found)."""
         out: list[Share] = []
         for corp in game.corporations.values():
             if not corp.ipoed or corp.closed:
@@ -162,6 +163,8 @@ class BuySellParShares(Step):
                 if share.owner in (corp.sym, POOL) and self.can_buy(game, round_, player, share) is None:
                     seen.add(key)
                     out.append(share)
+                    if first:
+                        return out
         return out
 
     def parable(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
@@ -218,6 +221,23 @@ class BuySellParShares(Step):
             return action.get("corporation")
         shares = action.get("shares") or []
         return shares[0].rpartition("_")[0] if shares else None
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        """Run the handler's own checks on a throw-away copy to name the rule that closes this action."""
+        import pickle
+
+        kind = action["type"]
+        if kind not in ("buy_shares", "sell_shares", "par", "buy_company", "sell_company"):
+            return None
+        if kind in ("sell_shares", "sell_company") and not game.rules.sell_allowed_this_round(game):
+            return IllegalAction("no shares or privates may be sold in the first stock round", "sell_first_round")
+        trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        step = next(s for s in trial.round.steps if isinstance(s, BuySellParShares))
+        try:
+            step.process(trial, trial.round, action, False)
+        except EngineError as err:
+            return err
+        return None
 
     # -- doing it -----------------------------------------------------------------------------------------
     def buy_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:

@@ -18,7 +18,7 @@ from ..model import POOL, Company, Corporation, Player, Train
 if TYPE_CHECKING:
     from ..core.shares import Bundle
     from ..game import Game
-    from ..titledata import TitleData
+    from ..titledata import Composer, TitleData
 
 
 class TitleRules:
@@ -27,6 +27,9 @@ class TitleRules:
     # -- set-up -------------------------------------------------------------------------------------------
     def normalise_options(self, options: list[str], players: int) -> list[str]:
         return options
+
+    # titles whose option sets are built from blocks (1825) set this; see titledata.load
+    compose_data: Composer | None = None
 
     def load_board(self, data: TitleData) -> Board:
         config = next(c for c in data.meta["configurations"] if c["name"] == data.configuration)
@@ -230,7 +233,7 @@ class TitleRules:
             raise IllegalAction(f"{hex_id} already had a tile laid this turn", "same_hex")
 
     def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
-                                 result: Any) -> None:
+                                 result: Any, rotation: int) -> None:
         pass
 
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
@@ -240,6 +243,10 @@ class TitleRules:
 
     def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
         pass
+
+    def token_slot(self, game: Game, corp: Corporation, city_id: str, slot: int) -> int:
+        """The slot a station goes into; by default the one the action names."""
+        return slot
 
     def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
         if price > corp.cash:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..board import Board, BoardRules
+from ..board.graph import stop_distances
+from ..board.tiles import load_catalogue
+from ..board.tiles import NODE_BASE
 from ..core.market import Cell
 from ..core.operating import (
     BuyTrain,
@@ -24,10 +28,12 @@ from ..core.stock import PURCHASES, BuySellParShares, StockRound
 from ..errors import IllegalAction
 from ..model import Company, Corporation, Player, Train
 from .base import TitleRules
+from .g1825_compose import compose
 
 if TYPE_CHECKING:
     from ..core.shares import Bundle
     from ..game import Game
+    from ..titledata import TitleData
 
 UNIT_COMBINATIONS = (({"unit_1", "unit_2", "unit_3"}, "unit_123"), ({"unit_1", "unit_2"}, "unit_12"),
                      ({"unit_2", "unit_3"}, "unit_23"))
@@ -53,6 +59,14 @@ class Rules1825(TitleRules):
             default = {2: "unit_3", 3: "unit_2", 4: "unit_1", 5: "unit_1", 6: "unit_12", 7: "unit_12"}
             opts.append(default.get(players, "unit_123"))
         return opts
+
+    # option sets no dumped configuration equals are built from composition.json (see g1825_compose)
+    compose_data = staticmethod(compose)
+
+    def load_board(self, data: TitleData) -> Board:
+        # composed configurations have no map file of their own: build the board from the data in hand
+        return Board.from_data(load_catalogue(data.tiles), data.map, data.setup,
+                               BoardRules.from_title_data(data.directory))
 
     def initial_bank_cash(self, game: Game) -> int:
         # the reference keeps a large internal float; the bank that breaks is `bank_size`
@@ -125,7 +139,9 @@ class Rules1825(TitleRules):
 
     def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
         if corp.kind == "major":
-            return [c for c in game.market.par_cells() if c.price == corp.fixed_par]
+            # the director's certificate (20%) must be affordable
+            return [c for c in game.market.par_cells()
+                    if c.price == corp.fixed_par and c.price * corp.shares[0].percent // 10 <= player.cash]
         train = self.required_train(game, corp)
         if train is None:
             return []
@@ -186,7 +202,11 @@ class Rules1825(TitleRules):
         if train is None or not corp.floated or corp.cash < train.price:
             return
         formed.append(corp.sym)
-        train.reserved = False
+        # the first set-aside train of the kind goes to the minor that forms first (two minors may need a 4T)
+        train = next(t for t in game.depot.trains if t.name == train.name and t.reserved and t.owner is None)
+        corp.required_train = train.id
+        # stays reserved: the reference takes minors' trains out of the depot for good (never the first of
+        # its kind, never for sale)
         train.owner = corp.sym
         corp.trains.append(train)
         game.pay(corp, None, train.price)
@@ -258,15 +278,57 @@ class Rules1825(TitleRules):
                 raise IllegalAction("the second yellow tile may not be adjacent to the first", "adjacent_lays")
 
     def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
-                                 result: Any) -> None:
-        h = game.board.hex(hex_id)
-        if h.tile.preprinted or not game.board.catalogue[result.new_tile].nodes:
+                                 result: Any, rotation: int) -> None:
+        """An upgraded station tile must lie within reach of one of the corporation's trains."""
+        board = game.board
+        h = board.hex(hex_id)
+        new = board.catalogue[result.new_tile]
+        if h.tile.preprinted or not any(n.is_stop for n in new.nodes):  # a junction (tile 60) is no station
             return
-        if not self.route_trains(game, round_, corp):
+        trains = self.route_trains(game, round_, corp)
+        if not trains:
             raise IllegalAction("cannot upgrade a city or town without a train", "upgrade_needs_train")
+        reach_nodes, reach_cities = self.train_reach(trains)
+        if reach_nodes >= 99:
+            return
+        with board._trial(hex_id, new, rotation):
+            by_nodes = stop_distances(board, corp.sym) if reach_nodes else {}
+            by_cities = stop_distances(board, corp.sym, cities_only=True) if reach_cities else {}
+            board._reach = {}
+        for code in range(NODE_BASE, NODE_BASE + len(new.nodes)):
+            ref = (hex_id, code)
+            if ref in by_nodes and by_nodes[ref] < reach_nodes:
+                return
+            if ref in by_cities and by_cities[ref] < reach_cities:
+                return
+        raise IllegalAction(f"no train of {corp.sym} can reach the upgraded tile on {hex_id}", "upgrade_reach")
+
+    @staticmethod
+    def train_reach(trains: list[Train]) -> tuple[int, int]:
+        """(stops, cities) the longest train can count; two 2-trains double-head as a 3-train; the U3
+        counts only cities; an express (4+4E) reaches anything."""
+        def stops(train: Train) -> int:
+            if train.name == "U3":
+                return 0
+            return train.distance if isinstance(train.distance, int) else 99
+
+        biggest = max(stops(t) for t in trains)
+        if biggest == 2 and sum(1 for t in trains if t.distance == 2) > 1:
+            biggest = 3
+        cities = 3 if any(t.name == "U3" for t in trains) else 0
+        return biggest, cities
 
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
         self._pay_or_borrow(game, round_, corp, cost, "the terrain")
+
+    def token_slot(self, game: Game, corp: Corporation, city_id: str, slot: int) -> int:
+        """The reference ignores the slot an action names: a station goes into the corporation's own
+        reserved slot, else the first free unreserved one (see docs/conflicts-1825.md)."""
+        h, ci = game.board._city(city_id)
+        tokens, reserved = h.tokens[ci], h.reservations[ci]
+        own = [i for i, r in enumerate(reserved) if r == corp.sym and i < len(tokens) and tokens[i] is None]
+        free = [i for i, t in enumerate(tokens) if t is None and (i >= len(reserved) or reserved[i] is None)]
+        return (own or free or [slot])[0]
 
     def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
         self._pay_or_borrow(game, round_, corp, price, "the station")
