@@ -1,0 +1,664 @@
+"""1833NE: Railroading in New England, Standard and Takeover game, as a composition of the shared core.
+
+Reads like the rules digest (/work/shared/rules/1833NE.md): 1846-style incremental capitalisation,
+a linear market moved by dividends and presidents' sales, double-sided train cards that become obsolete,
+privates bought by corporations, bonuses and ferries, the emergency train purchase, and (optionally)
+takeovers. Gaps the digest leaves open are filled in `constants.py` and listed in docs/1833NE.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...board import Board
+from ...core.market import Cell
+from ...core.operating import HomeToken, OperatingRound
+from ...core.rounds import Round
+from ...core.stock import StockRound
+from ...errors import IllegalAction, MalformedAction
+from ...model import POOL, Company, Corporation, Player, Train
+from ..base import TitleRules
+from . import constants as K
+from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
+from .stock import StockStep, finish_stock_round
+
+if TYPE_CHECKING:
+    from ...board.trains import TrainKind
+    from ...game import Game
+    from ...titledata import TitleData
+
+TAKEOVER = "takeover_game"
+
+
+class GameOver(Round):
+    """What follows a stalled game: nothing happens in it."""
+
+    kind = "GameOver"
+
+    def start(self, game: Game) -> None:
+        self.done = True
+
+
+class Rules1833NE(TitleRules):
+    title = "1833NE"
+
+    # -- set-up -------------------------------------------------------------------------------------------
+    def load_board(self, data: TitleData) -> Board:
+        board = super().load_board(data)
+        return board
+
+    def takeover(self, game: Game) -> bool:
+        return TAKEOVER in game.defn.options
+
+    def setup(self, game: Game) -> None:
+        game.extra.update({
+            "launch_order": [], "faces": {}, "ferries": {f: None for f in K.FERRIES}, "ferry_order": [],
+            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": 2, "takeovers": {},
+            "pending_takeover": None,
+        })
+        for corp in game.corporations.values():
+            corp.token_prices = [0, K.STATION_PRICE]
+            corp.max_ownership_percent = K.MAX_HOLDING
+        for train in game.depot.trains:
+            if train.name == "7+3":
+                train.price = K.LAST_TRAIN_PRICE
+        worcester = game.board.hex(K.WORCESTER)
+        if worcester.reservations and worcester.reservations[0]:
+            worcester.reservations[0][0] = "BW"
+        if self.takeover(game):
+            from .takeover import add_variable_corporations
+
+            add_variable_corporations(game)
+
+    def stock_round(self, game: Game) -> Round:
+        return StockRound([StockStep()])
+
+    def operating_round(self, game: Game, round_num: int) -> Round:
+        return Operating1833([DiscardStep(), HomeToken(), BuildStep(), RunStep(), DividendStep(), TrainStep()],
+                             round_num)
+
+    def next_round(self, game: Game, previous: Round) -> Round:
+        from .takeover import TakeoverRound, takeover_due
+
+        if self.takeover(game) and isinstance(previous, OperatingRound) and takeover_due(game, previous):
+            return TakeoverRound(game)
+        if isinstance(previous, StockRound) and previous.last_to_act is None and not self.operating_order(game):
+            # gap: nobody acted and nothing operates, so no later round can change anything
+            game.end_game("stalled")
+            return GameOver([])
+        if isinstance(previous, TakeoverRound):
+            game.turn += 1
+            return self.stock_round(game)
+        return super().next_round(game, previous)
+
+    # -- legal actions: the steps enumerate their own options ----------------------------------------------
+    def enumerates_itself(self, game: Game, kind: str) -> bool:
+        return True
+
+    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
+        from .operating import step_options
+
+        return [o for o in step_options(game, entity) if o["type"] == kind]
+
+    # -- certificates and the market -------------------------------------------------------------------
+    def corporations_in_play(self, game: Game) -> int:
+        return sum(1 for c in game.corporations.values() if not c.closed)
+
+    def cert_limit(self, game: Game) -> int:
+        table = game.defn.data.setup["cert_limit"][str(len(game.players))]
+        count = min(max(self.corporations_in_play(game), 5), 14)
+        return int(table[str(count)])
+
+    def market_share_limit_of(self, game: Game) -> int:
+        return 50
+
+    def sell_allowed_this_round(self, game: Game) -> bool:
+        return True
+
+    def can_start(self, game: Game, corp: Corporation) -> bool:
+        if corp.abilities and any(a.get("type") == "variable_start" for a in corp.abilities):
+            return game.phase_index >= 1
+        return True
+
+    def check_launch_home(self, game: Game, corp: Corporation, price: int, action: dict[str, Any]) -> int:
+        """Standard corporations have fixed homes; variable-start ones choose (see takeover.py)."""
+        if corp.home is not None:
+            return 0
+        from .takeover import check_variable_home
+
+        return check_variable_home(game, corp, price, action)
+
+    def after_launch(self, game: Game, corp: Corporation, action: dict[str, Any], home_cost: int) -> None:
+        if corp.home is None or home_cost:
+            from .takeover import place_variable_home
+
+            place_variable_home(game, corp, action, home_cost)
+
+    def launch_options(self, game: Game, corp: Corporation, cell: Cell, entity: int) -> list[dict[str, Any]]:
+        base = {"type": "par", "entity": entity, "corporation": corp.sym, "share_price": cell.id}
+        if corp.home is not None:
+            return [base]
+        from .takeover import variable_home_options
+
+        return [dict(base, **extra) for extra in variable_home_options(game, corp, cell.price)]
+
+    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
+        finish_stock_round(game)
+
+    def check_price_close(self, game: Game, corp: Corporation) -> None:
+        if corp.share_cell is not None and not corp.closed and (game.share_price(corp) or 0) <= 0:
+            self.close(game, corp)
+
+    def close(self, game: Game, corp: Corporation) -> None:
+        """A corporation at $0 (or left without a president by a bankruptcy) leaves the game."""
+        for sym in corp.companies:
+            game.board.remove_blocker(sym)
+        for fid, owner in game.extra["ferries"].items():
+            if owner == corp.sym:
+                game.extra["ferries"][fid] = "removed"
+        for train in corp.trains:
+            game.extra["faces"].pop(train.id, None)
+        game.close_corporation(corp)
+
+    # -- operating order ----------------------------------------------------------------------------------
+    def operating_order(self, game: Game) -> list[str]:
+        launched: list[str] = game.extra["launch_order"]
+        corps = [game.corporations[s] for s in launched if not game.corporations[s].closed]
+        first = game.turn == 1 and getattr(game.round, "round_num", 1) == 1
+        sign = 1 if first else -1
+        corps.sort(key=lambda c: (sign * (game.share_price(c) or 0), launched.index(c.sym)))
+        return [c.sym for c in corps]
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        """A home token is never lost: if its city filled up meanwhile it takes an extra slot there."""
+        try:
+            super().place_home_token(game, corp, at_round_start)
+        except IllegalAction:
+            city = game.board.home_city(corp.sym, corp.home, corp.home_city_index)
+            h = game.board.hex(corp.home)
+            ci = int(city.rpartition("-")[2])
+            game.board.place_token(corp.sym, city, len(h.tokens[ci]))
+            corp.tokens_placed += 1
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        if isinstance(game.round, Operating1833):
+            game.round.reset_turn()
+
+    # -- track ----------------------------------------------------------------------------------------------
+    def may_build(self, game: Game, corp: Corporation) -> bool:
+        if corp.sym == "B&L" and not game.extra["p2_bought"] and game.phase.name == "I":
+            return False
+        return True
+
+    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        total = K.TILE_COST + cost
+        hex_id = getattr(round_, "pending_lay", None)
+        if hex_id == K.LOWELL and game.extra["p2_free"] == (corp.sym, game.turn, round_.round_num):
+            total = 0
+        if total > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the tile costs {total}", "cash")
+        game.pay(corp, None, total)
+
+    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        if isinstance(round_, Operating1833):
+            round_.pending_lay = None
+        if hex_id == K.LOWELL and game.extra["p2_free"] and game.extra["p2_free"][0] == corp.sym:
+            game.extra["p2_free"] = None
+        self.tile_placed(game, hex_id)
+
+    def tile_placed(self, game: Game, hex_id: str) -> None:
+        """Sherbrooke's shared token and B&P's Boston reservation appear with the tiles that make room."""
+        h = game.board.hex(hex_id)
+        if hex_id == K.SHERBROOKE and h.tile.color == "yellow" and h.tokens:
+            city = game.board.city_id(hex_id, 0)
+            slots = h.tokens[0]
+            for sym in ("StL&A", "A&StL"):
+                if sym in game.corporations and not game.corporations[sym].closed and sym not in slots:
+                    free = next((i for i, s in enumerate(slots) if s is None), len(slots))
+                    game.board.place_token(sym, city, free)
+        if hex_id == K.BOSTON and h.tile.color == "green" and game.phase_index < 3:
+            bp = game.corporations.get("B&P")
+            if bp is not None and not bp.closed and not any("B&P" in s for s in h.tokens) \
+                    and not any("B&P" in r for r in h.reservations):
+                for ci, slots in enumerate(h.tokens):
+                    free = next((i for i, s in enumerate(slots) if s is None and h.reservations[ci][i] is None), None)
+                    if free is not None:
+                        h.reservations[ci][free] = "B&P"
+                        break
+
+    def p3_lays_left(self, game: Game, corp: Corporation) -> bool:
+        return K.P3 in corp.companies and game.extra["p3_left"] > 0 and any(
+            game.board.hex(h).tile.color == "white" for h in K.P3_TILES)
+
+    def lay_p3_tile(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> None:
+        """P3: two extra free yellow tiles on C4 and C6, joined to each other and C4's to Montreal."""
+        hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
+        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
+            raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
+        if not self.p3_lays_left(game, corp):
+            raise IllegalAction(f"{corp.sym} has no Champlain & St. Lawrence lays left", "p3")
+        if hex_id not in K.P3_TILES:
+            raise IllegalAction(f"the Champlain & St. Lawrence lays go on C4 and C6, not {hex_id}", "p3_hex")
+        name = tile_id.rpartition("-")[0] or tile_id
+        if name not in K.P3_TILES[hex_id]:
+            raise IllegalAction(f"tile {name} is not allowed on {hex_id}", "p3_tile")
+        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=False)
+        if result.upgrade:
+            raise IllegalAction("the Champlain & St. Lawrence lays are yellow tiles on empty hexes", "p3_tile")
+        exits = game.board.catalogue[name].rexits[rotation]
+        h = game.board.hex(hex_id)
+        toward = {nb: e for e, nb in h.neighbors.items()}
+        other = "C6" if hex_id == "C4" else "C4"
+        if hex_id == "C4" and toward.get(K.MONTREAL) not in exits:
+            raise IllegalAction("the tile on C4 must connect to Montreal", "p3_connect")
+        if toward.get(other) not in exits:
+            raise IllegalAction(f"the tile on {hex_id} must connect to {other}", "p3_connect")
+        game.board.lay(hex_id, tile_id, rotation)
+        game.extra["p3_left"] -= 1
+
+    def lay_options(self, game: Game, round_: OperatingRound, corp: Corporation,
+                    lay: dict[str, Any] | None) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if lay is not None and self.may_build(game, corp):
+            for hex_id, name, rot in game.board.legal_lays(corp.sym, set(game.phase.tiles)):
+                if hex_id in round_.laid_hexes:
+                    continue
+                h = game.board.hex(hex_id)
+                upgrade = h.tile.color != "white"
+                if upgrade and not lay.get("upgrade"):
+                    continue
+                copy = game.board.supply.free_copy(name)
+                tile_id = f"{name}-{copy}"
+                cost = K.TILE_COST + game.board.check_lay(corp.sym, hex_id, tile_id, rot, set(game.phase.tiles)).cost
+                if hex_id == K.LOWELL and game.extra["p2_free"] == (corp.sym, game.turn, round_.round_num):
+                    cost = 0
+                if cost <= corp.cash:
+                    out.append({"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile_id,
+                                "rotation": rot})
+        if self.p3_lays_left(game, corp):
+            for hex_id, names in K.P3_TILES.items():
+                if game.board.hex(hex_id).tile.color != "white":
+                    continue
+                for name in names:
+                    copy = game.board.supply.free_copy(name)
+                    if copy is None:
+                        continue
+                    for rot in range(6):
+                        trial = {"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": f"{name}-{copy}",
+                                 "rotation": rot, "ability": K.P3}
+                        if self._p3_ok(game, corp, trial):
+                            out.append(trial)
+        return out
+
+    def _p3_ok(self, game: Game, corp: Corporation, action: dict[str, Any]) -> bool:
+        board = game.board
+        h = board.hex(action["hex"])
+        name = action["tile"].rpartition("-")[0]
+        try:
+            board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
+                            must_connect=False)
+        except IllegalAction:
+            return False
+        exits = board.catalogue[name].rexits[action["rotation"]]
+        toward = {nb: e for e, nb in h.neighbors.items()}
+        other = "C6" if action["hex"] == "C4" else "C4"
+        if action["hex"] == "C4" and toward.get(K.MONTREAL) not in exits:
+            return False
+        return toward.get(other) in exits
+
+    # -- stations --------------------------------------------------------------------------------------------
+    def station_price(self, game: Game, corp: Corporation, city: str) -> int:
+        if corp.sym == "BW" and game.board.city_hex(city) == K.WORCESTER:
+            return K.WORCESTER_PRICE
+        price = corp.next_token_price()
+        return K.STATION_PRICE if price is None else price
+
+    def token_options(self, game: Game, corp: Corporation) -> list[tuple[str, int]]:
+        if corp.next_token_price() is None:
+            return []
+        return [(city, slot) for city, slot in game.board.reachable_token_cities(corp.sym)
+                if self.station_price(game, corp, city) <= corp.cash]
+
+    # -- privates ---------------------------------------------------------------------------------------------
+    def buyable_privates(self, game: Game, corp: Corporation) -> list[Company]:
+        """Gap: a corporation buys only from its own president (a PBM turn cannot ask another player)."""
+        if game.phase.name not in K.CORP_BUY_PHASES or corp.president is None:
+            return []
+        return [c for c in game.companies.values() if not c.closed and c.owner == corp.president
+                and 1 + (K.P6_BANK_FEE if c.sym == K.P6 else 0) <= corp.cash]
+
+    def corporation_buys_private(self, game: Game, corp: Corporation, action: dict[str, Any]) -> None:
+        company = game.company(action.get("company"))
+        price = action.get("price")
+        if not isinstance(price, int):
+            raise MalformedAction("buy_company needs an integer price", "price")
+        if company not in self.buyable_privates(game, corp):
+            raise IllegalAction(f"{corp.sym} cannot buy {company.sym} now", "buy_company")
+        if not 1 <= price <= company.value:
+            raise IllegalAction(f"{company.sym} sells for $1 to ${company.value}", "company_price")
+        fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
+        if price + fee > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {price + fee}", "cash")
+        seller = game.player(company.owner)
+        game.pay(corp, seller, price)
+        if fee:
+            game.pay(corp, None, fee)
+        seller.companies.remove(company.sym)
+        company.owner = corp.sym
+        corp.companies.append(company.sym)
+        game.board.remove_blocker(company.sym)
+        if company.sym == K.P2:
+            game.extra["p2_bought"] = True
+            game.extra["p2_free"] = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
+        if company.sym == K.P5:
+            self._assign_luxury(game, corp)
+        self._sync_virtual_stations(game)
+
+    def _sync_virtual_stations(self, game: Game) -> None:
+        """P4 and P6 let their owner build and run from A6 / A12 as if it had a station there."""
+        stations: dict[str, set[str]] = {}
+        for sym, hex_id in ((K.P4, K.P4_HEX), (K.P6, K.P6_HEX)):
+            company = game.companies.get(sym)
+            if company and not company.closed and isinstance(company.owner, str) and company.owner in game.corporations:
+                stations.setdefault(company.owner, set()).add(hex_id)
+        if hasattr(game.board, "virtual_stations"):
+            game.board.virtual_stations = stations  # type: ignore[attr-defined]
+            game.board._changed()
+
+    # -- ferries -----------------------------------------------------------------------------------------------
+    def buyable_ferries(self, game: Game, corp: Corporation) -> list[str]:
+        if game.phase.name not in K.FERRY_PHASES or corp.cash < K.FERRY_PRICE:
+            return []
+        return [f for f, owner in game.extra["ferries"].items() if owner is None]
+
+    def buy_ferry(self, game: Game, corp: Corporation, action: dict[str, Any]) -> None:
+        ferry = action.get("description")
+        if ferry not in self.buyable_ferries(game, corp):
+            raise IllegalAction(f"ferry {ferry!r} is not for sale to {corp.sym} now", "ferry")
+        if action.get("cost") not in (None, K.FERRY_PRICE):
+            raise IllegalAction(f"a ferry costs {K.FERRY_PRICE}", "ferry_price")
+        game.pay(corp, None, K.FERRY_PRICE)
+        game.extra["ferries"][ferry] = corp.sym
+        game.extra["ferry_order"].append(ferry)
+        if K.P5 in corp.companies:
+            self._assign_luxury(game, corp)
+
+    def _assign_luxury(self, game: Game, corp: Corporation) -> None:
+        """P5 doubles the first ferry its owner has (gap: the digest does not say when it is assigned)."""
+        if game.extra["luxury"] is not None:
+            return
+        for ferry in game.extra["ferry_order"]:
+            if game.extra["ferries"].get(ferry) == corp.sym:
+                game.extra["luxury"] = ferry
+                return
+
+    # -- routes and revenue -------------------------------------------------------------------------------------
+    def train_kinds(self, game: Game) -> dict[str, TrainKind]:
+        kinds = dict(super().train_kinds(game))
+        for train_id, face in game.extra["faces"].items():
+            kinds[train_id] = kinds[face]
+        return kinds
+
+    def kind_of(self, game: Game, train: Train) -> TrainKind:
+        return self.train_kinds(game)[game.extra["faces"].get(train.id, train.name)]
+
+    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.sym == "B&L" and not game.extra["p2_bought"] and game.board.hex(K.BOSTON).tile.preprinted:
+            return []
+        return super().route_actions(game, round_, corp)
+
+    @staticmethod
+    def route_hexes(route: dict[str, Any]) -> list[str]:
+        chains = route.get("connections") or []
+        if not chains:
+            return []
+        if len(chains) == 1:
+            return [chains[0][0], chains[0][-1]]
+        out = []
+        prev_end: str | None = None
+        for chain in chains:
+            a, b = chain[0], chain[-1]
+            if prev_end is None:
+                nxt = chains[1]
+                start, end = (a, b) if b in (nxt[0], nxt[-1]) else (b, a)
+                out.extend([start, end])
+            else:
+                end = b if a == prev_end else a
+                out.append(end)
+            prev_end = out[-1]
+        return out
+
+    def check_route_restrictions(self, game: Game, corp: Corporation, routes: Any) -> None:
+        if not isinstance(routes, list):
+            return
+        for route in routes:
+            if isinstance(route, dict) and K.P6_HEX in self.route_hexes(route) and K.P6 not in corp.companies:
+                raise IllegalAction("only the owner of the Delaware & Hudson may run to A12", "route_a12")
+
+    def auto_routes(self, game: Game, corp: Corporation) -> list[dict[str, Any]]:
+        trains = {t.id: self.kind_of(game, t) for t in corp.trains if not t.rusted}
+        if not trains:
+            return []
+        routes = game.board.best_routes(corp.sym, trains, game.phase.tiles, game.phase.name, search_limit=3000,
+                                        per_train=15, max_stops=9)
+        out = []
+        for route in routes:
+            try:
+                self.check_route_restrictions(game, corp, [route])
+            except IllegalAction:
+                continue
+            out.append({"train": route["train"], "connections": route["connections"], "nodes": route["nodes"]})
+        return out
+
+    def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
+        """Bonuses, ferries and the A12 rule, on top of the stops the board paid."""
+        phase = game.phase.name
+        total = 0
+        visited: set[str] = set()
+        for route in round_.routes:
+            hexes = set(self.route_hexes(route))
+            visited |= hexes
+            bonus = 0
+            for entry in K.BONUSES:
+                if hexes & set(entry["a"]) and hexes & set(entry["b"]):
+                    bonus += entry["value"].get(phase, 0)
+            if K.P4 in corp.companies and phase in K.P4_DOUBLES_IN and K.P4_HEX in hexes and K.BOSTON in hexes:
+                bonus *= 2
+            if K.P6_HEX in hexes and K.MONTREAL not in hexes:
+                node = game.board.hex(K.P6_HEX).tile.nodes[0]
+                bonus -= node.revenue_for(game.phase.tiles, phase)
+            total += bonus
+        newest = game.extra["ferry_order"][-1] if game.extra["ferry_order"] else None
+        for ferry, owner in game.extra["ferries"].items():
+            if owner != corp.sym:
+                continue
+            hex_id, value = K.FERRIES[ferry]
+            if hex_id not in visited:
+                continue
+            amount = value + (K.NEW_FERRY_BONUS if ferry == newest else 0)
+            if game.extra["luxury"] == ferry and K.P5 in corp.companies:
+                amount *= 2
+            total += amount
+        return total
+
+    # -- dividends ---------------------------------------------------------------------------------------------
+    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
+        return ["payout", "half", "withhold"]
+
+    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
+        revenue = max(round_.revenue, 0)
+        if kind == "payout":
+            per_share = revenue // 10
+        elif kind == "half":
+            per_share = revenue // 20
+        else:
+            per_share = 0
+        paid = 0
+        for player in game.players:
+            pct = corp.percent_owned_by(player.id)
+            if pct and per_share:
+                game.pay(None, player, per_share * pct // 10)
+                paid += per_share * pct // 10
+        # treasury shares receive dividends; so do market shares (as in 1846, gap): both go to the treasury
+        game.pay(None, corp, revenue - paid)
+        self.move_price(game, corp, per_share)
+        round_.routes = []
+        self.check_price_close(game, corp)
+
+    def move_price(self, game: Game, corp: Corporation, per_share: int) -> None:
+        if corp.share_cell is None:
+            return
+        price = game.share_price(corp) or 0
+        if per_share * 2 < price:
+            corp.share_cell = game.market.left(corp.share_cell)
+        elif per_share < price:
+            return
+        elif per_share >= 3 * price and price >= K.TRIPLE_MOVE_MIN_PRICE:
+            corp.share_cell = game.market.right(corp.share_cell, 3)
+        elif per_share >= 2 * price:
+            corp.share_cell = game.market.right(corp.share_cell, 2)
+        else:
+            corp.share_cell = game.market.right(corp.share_cell)
+
+    # -- trains --------------------------------------------------------------------------------------------------
+    def faces(self, game: Game, card: str) -> list[tuple[str, int]]:
+        """(face name, price) of a card; the first face is the card's own name."""
+        for raw in game.defn.data.setup["trains"]:
+            if raw["name"] == card:
+                price = K.LAST_TRAIN_PRICE if card == "7+3" else raw["price"]
+                return [(card, price)] + [(v["name"], v["price"]) for v in raw.get("variants") or []]
+        return []
+
+    def card_for_face(self, game: Game, face: str) -> Train:
+        for train in self.depot_trains_for(game, None):  # type: ignore[arg-type]
+            if face in [f for f, _ in self.faces(game, train.name)]:
+                return train
+        raise IllegalAction(f"no {face} is for sale", "train_unavailable")
+
+    def depot_faces(self, game: Game) -> list[tuple[Train, str, int]]:
+        out = []
+        for train in self.depot_trains_for(game, None):  # type: ignore[arg-type]
+            for face, price in self.faces(game, train.name):
+                out.append((train, face, price))
+        return out
+
+    def cheapest_face(self, game: Game, corp: Corporation) -> tuple[str, int] | None:
+        faces = self.depot_faces(game)
+        if not faces:
+            return None
+        _, face, price = min(faces, key=lambda f: f[2])
+        return face, price
+
+    def affordable_faces(self, game: Game, corp: Corporation) -> list[tuple[Train, str, int]]:
+        return [f for f in self.depot_faces(game) if f[2] <= corp.cash]
+
+    def buyable_used_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        if corp.cash < 1:
+            return []
+        return [t for t in self.other_trains(game, corp) if not t.obsolete]
+
+    def check_depot_purchase(self, game: Game, corp: Corporation, train: Train, price: int, variant: Any) -> str:
+        if train not in self.depot_trains_for(game, corp):
+            raise IllegalAction(f"train {train.id} is not for sale by the bank now", "train_unavailable")
+        faces = dict(self.faces(game, train.name))
+        face = train.name if variant is None else variant
+        if face not in faces:
+            raise IllegalAction(f"card {train.name} has faces {', '.join(faces)}, not {variant!r}", "train_variant")
+        if price != faces[face]:
+            raise IllegalAction(f"the {face} costs {faces[face]}, not {price}", "train_price")
+        return face
+
+    def buy_used_train(self, game: Game, corp: Corporation, train: Train, price: int) -> None:
+        seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
+        if seller is None or seller is corp:
+            raise IllegalAction(f"train {train.id} cannot be bought from {train.owner}", "train_owner")
+        if train.obsolete:
+            raise IllegalAction("an obsolete train cannot be sold", "train_obsolete")
+        if self.must_buy_train(game, corp) and price > corp.cash:
+            raise IllegalAction("an emergency purchase is from the bank only", "emergency_depot")
+        if not 1 <= price <= corp.cash:
+            raise IllegalAction(f"price must be between 1 and {corp.cash}", "train_price")
+        game.move_train(train, seller, corp, price)
+
+    def must_buy_train(self, game: Game, corp: Corporation) -> bool:
+        return not any(not t.rusted and not t.obsolete for t in corp.trains)
+
+    def train_limit(self, game: Game, corp: Corporation) -> int:
+        if self.takeover(game):
+            return K.TAKEOVER_TRAIN_LIMIT[game.phase.name] + game.extra["takeovers"].get(corp.sym, 0)
+        return game.phase.train_limit
+
+    def remove_obsolete(self, game: Game, corp: Corporation) -> None:
+        for train in [t for t in corp.trains if t.obsolete]:
+            game.extra["faces"].pop(train.id, None)
+            game.rust(train)
+
+    # -- phases ---------------------------------------------------------------------------------------------------
+    def phase_changed(self, game: Game) -> None:
+        name = game.phase.name
+        for train in game.depot.trains:
+            if train.rusted:
+                continue
+            if K.REMOVED_IN.get(train.name) == name:
+                game.extra["faces"].pop(train.id, None)
+                game.rust(train)
+            elif K.OBSOLETE_IN.get(train.name) == name:
+                train.obsolete = True
+        if name == "III":
+            for company in game.companies.values():
+                if company.closed:
+                    continue
+                if isinstance(company.owner, int) or company.owner is None or company.sym in K.PRIVATES_REMOVED_IN_III:
+                    self.remove_private(game, company)
+                elif company.sym in K.PRIVATES_FLIPPED_IN_III:
+                    company.revenue = 0
+        if name == "IV":
+            for sym in K.PRIVATES_REMOVED_IN_IV:
+                company = game.companies.get(sym)
+                if company is not None and not company.closed:
+                    self.remove_private(game, company)
+            for ferry in game.extra["ferries"]:
+                game.extra["ferries"][ferry] = "removed"
+            for h in game.board.hexes.values():
+                for ci, slots in enumerate(h.reservations):
+                    for i, ent in enumerate(slots):
+                        if (ent == "BW" and h.id == K.WORCESTER) or (ent == "B&P" and h.id == K.BOSTON):
+                            h.reservations[ci][i] = None
+            game.board._changed()
+        self._sync_virtual_stations(game)
+
+    def remove_private(self, game: Game, company: Company) -> None:
+        company.closed = True
+        owner = company.owner
+        if isinstance(owner, int):
+            player = game.player(owner)
+            if company.sym in player.companies:
+                player.companies.remove(company.sym)
+        elif isinstance(owner, str) and owner in game.corporations:
+            corp = game.corporations[owner]
+            if company.sym in corp.companies:
+                corp.companies.remove(company.sym)
+        game.board.remove_blocker(company.sym)
+
+    # -- game end ---------------------------------------------------------------------------------------------------
+    def check_game_end(self, game: Game) -> None:
+        if game.end_trigger is None and game.bank_cash <= 0:
+            game.end_trigger = ("bank", "full_set")
+            game.bank_broken = True
+
+    def ends_after_round(self, game: Game, previous: Round) -> bool:
+        return isinstance(previous, OperatingRound) and previous.round_num >= game.operating_rounds
+
+    def player_value(self, game: Game, player: Player) -> int:
+        value = player.cash
+        for corp in game.corporations.values():
+            price = game.share_price(corp)
+            if price is None or corp.closed:
+                continue
+            value += price * corp.percent_owned_by(player.id) // 10
+        if game.phase_index < 2:
+            value += sum(game.companies[s].value for s in player.companies if not game.companies[s].closed)
+        return value
+
+
+__all__ = ["POOL", "Rules1833NE"]

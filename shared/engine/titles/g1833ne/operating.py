@@ -1,0 +1,421 @@
+"""1833NE operating round: finance (issue / buy back / buy privates / ferries) mixed into the build step,
+two tile lays of which at most one upgrade, two stations, runs with bonuses, full / half / withheld
+dividends, double-sided train cards and the emergency train purchase.
+
+Each step can list its concrete options (`options`) so legal actions and the random-play soak need no
+knowledge of the rules beyond what the steps already say.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.operating import BuyTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
+from ...core.rounds import Round, Step
+from ...errors import IllegalAction, MalformedAction
+from ...model import POOL, Corporation, Train
+from . import constants as K
+from .finance import (
+    buy_back,
+    buyback_price,
+    emergency_plan,
+    execute_plan,
+    go_bankrupt,
+    issue,
+    issue_limit,
+    issue_price,
+)
+
+if TYPE_CHECKING:
+    from ...game import Game
+    from . import Rules1833NE
+
+
+def _rules(game: Game) -> Rules1833NE:
+    return game.rules  # type: ignore[return-value]
+
+
+class Operating1833(OperatingRound):
+    """Adds the per-turn state 1833NE needs: whether the corporation used its one finance action."""
+
+    def __init__(self, steps: list[Step], round_num: int) -> None:
+        super().__init__(steps, round_num)
+        self.financed = False
+        self.p3_lays = 0
+        self.bought_trains = 0
+        self.pending_lay: str | None = None  # the hex being paid for, so P2's free lay can be recognised
+
+    def current_entity(self, game: Game) -> Any:
+        """A corporation pushed over its train limit by another's purchase discards before play goes on."""
+        if not self.done:
+            for corp in game.corporations.values():
+                if not corp.closed and len(game.rules.limit_trains(game, corp)) > game.train_limit(corp):
+                    return corp.sym
+        return super().current_entity(game)
+
+    def reset_turn(self) -> None:
+        self.financed = False
+        self.p3_lays = 0
+        self.bought_trains = 0
+
+
+# -- finance actions shared by the build and train steps ------------------------------------------------
+def finance_actions(game: Game, round_: Operating1833, corp: Corporation) -> list[str]:
+    out: list[str] = []
+    if round_.financed:
+        return out
+    if issue_limit(game, corp) > 0 and issue_price(game, corp) > 0:
+        out.append("sell_shares")
+    if corp.percent_owned_by(POOL) and corp.cash >= buyback_price(game, corp):
+        out.append("buy_shares")
+    return out
+
+
+def finance_options(game: Game, round_: Operating1833, corp: Corporation) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    kinds = finance_actions(game, round_, corp)
+    if "sell_shares" in kinds:
+        treasury = [s for s in corp.shares if s.owner == corp.sym]
+        for n in range(1, issue_limit(game, corp) + 1):
+            out.append({"type": "sell_shares", "entity": corp.sym, "shares": [s.id for s in treasury[:n]],
+                        "percent": 10 * n})
+    if "buy_shares" in kinds:
+        pool = [s for s in corp.shares if s.owner == POOL]
+        price = buyback_price(game, corp)
+        for n in range(1, len(pool) + 1):
+            if n * price > corp.cash:
+                break
+            out.append({"type": "buy_shares", "entity": corp.sym, "shares": [s.id for s in pool[:n]],
+                        "percent": 10 * n})
+    return out
+
+
+def do_finance(game: Game, round_: Operating1833, action: dict[str, Any]) -> None:
+    corp = game.corporations[action["entity"]]
+    if round_.financed:
+        raise IllegalAction(f"{corp.sym} already issued or bought back shares this turn", "finance_once")
+    ids = action.get("shares")
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+        raise MalformedAction("'shares' must list certificates like 'CV_3'", "shares_shape")
+    shares = []
+    for sid in ids:
+        sym, _, idx = sid.rpartition("_")
+        if sym != corp.sym or not idx.isdigit() or int(idx) >= len(corp.shares):
+            raise MalformedAction(f"{sid!r} is not a {corp.sym} certificate", "share_id")
+        shares.append(corp.shares[int(idx)])
+    if len(set(ids)) != len(ids):
+        raise MalformedAction("a certificate is listed twice", "share_id")
+    if action["type"] == "sell_shares":
+        issue(game, corp, shares)
+    else:
+        buy_back(game, corp, shares)
+    round_.financed = True
+
+
+# -- build step -----------------------------------------------------------------------------------------
+class BuildStep(TrackAndToken):
+    """Lay up to two tiles (one may be an upgrade), place the second station, and run the corporation's
+    finances: issue or buy back, buy a private from its president, buy a ferry."""
+
+    handlers = {
+        "lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
+        "sell_shares": "finance", "buy_shares": "finance", "buy_company": "buy_company",
+        "special_buy": "special_buy",
+    }
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, Operating1833)
+        if entity != round_.current_entity(game) or entity not in game.corporations:
+            return []
+        corp = game.corporations[entity]
+        rules = _rules(game)
+        out: list[str] = []
+        if rules.may_build(game, corp) and corp.cash >= K.TILE_COST and (
+                self.next_lay(game, round_) is not None or rules.p3_lays_left(game, corp)):
+            out.append("lay_tile")
+        if self.can_place_token(game, round_, corp):
+            out.append("place_token")
+        out.extend(finance_actions(game, round_, corp))
+        if rules.buyable_privates(game, corp):
+            out.append("buy_company")
+        if rules.buyable_ferries(game, corp):
+            out.append("special_buy")
+        if out:
+            out.append("pass")
+        return out
+
+    def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
+        count = len(round_.laid_hexes)
+        if count >= 2:
+            return None
+        return {"lay": True, "upgrade": not round_.upgraded}
+
+    def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
+        if round_.tokened or corp.next_token_price() is None:
+            return False
+        return bool(_rules(game).token_options(game, corp))
+
+    def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        assert isinstance(round_, Operating1833)
+        corp = game.corporations[action["entity"]]
+        rules = _rules(game)
+        if action.get("ability") == K.P3:
+            rules.lay_p3_tile(game, round_, corp, action)
+            return
+        if not rules.may_build(game, corp):
+            raise IllegalAction(f"{corp.sym} may not lay track now", "may_not_build")
+        round_.pending_lay = action.get("hex") if isinstance(action.get("hex"), str) else None
+        try:
+            super().lay_tile(game, round_, action, trusted)
+        finally:
+            round_.pending_lay = None
+
+    def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        city, slot = action.get("city"), action.get("slot")
+        if not isinstance(city, str) or not isinstance(slot, int):
+            raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        if round_.tokened:
+            raise IllegalAction(f"{corp.sym} already placed a station this turn", "token")
+        if corp.next_token_price() is None:
+            raise IllegalAction(f"{corp.sym} has both its stations on the map", "token")
+        game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
+        price = _rules(game).station_price(game, corp, city)
+        if price > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the station costs {price}", "cash")
+        game.pay(corp, None, price)
+        game.board.place_token(corp.sym, city, slot)
+        corp.tokens_placed += 1
+        round_.tokened = True
+
+    def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        assert isinstance(round_, Operating1833)
+        do_finance(game, round_, action)
+
+    def buy_company(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        _rules(game).corporation_buys_private(game, game.corporations[action["entity"]], action)
+
+    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
+
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        assert isinstance(round_, Operating1833)
+        kinds = self.actions(game, round_, entity)
+        if not kinds:
+            return []
+        corp = game.corporations[entity]
+        rules = _rules(game)
+        out: list[dict[str, Any]] = []
+        if "lay_tile" in kinds:
+            out.extend(rules.lay_options(game, round_, corp, self.next_lay(game, round_)))
+        if "place_token" in kinds:
+            for city, slot in rules.token_options(game, corp):
+                out.append({"type": "place_token", "entity": entity, "city": city, "slot": slot})
+        out.extend(finance_options(game, round_, corp))
+        if "buy_company" in kinds:
+            for company in rules.buyable_privates(game, corp):
+                for price in sorted({1, company.value // 2, company.value}):
+                    extra = K.P6_BANK_FEE if company.sym == K.P6 else 0
+                    if price + extra <= corp.cash:
+                        out.append({"type": "buy_company", "entity": entity, "company": company.sym, "price": price})
+        if "special_buy" in kinds:
+            for ferry in rules.buyable_ferries(game, corp):
+                out.append({"type": "special_buy", "entity": entity, "description": ferry, "cost": K.FERRY_PRICE})
+        out.append({"type": "pass", "entity": entity})
+        return out
+
+
+# -- running --------------------------------------------------------------------------------------------
+class RunStep(RunRoutes):
+    """Run, then obsolete trains leave (they run once more after becoming obsolete)."""
+
+    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        _rules(game).check_route_restrictions(game, corp, action.get("routes"))
+        super().run_routes(game, round_, action, trusted)
+        _rules(game).remove_obsolete(game, corp)
+
+    def skip(self, game: Game, round_: Round) -> None:
+        assert isinstance(round_, OperatingRound)
+        self.passed = True
+        _rules(game).remove_obsolete(game, round_.corp(game))
+
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        if "run_routes" not in self.actions(game, round_, entity):
+            return []
+        corp = game.corporations[entity]
+        return [{"type": "run_routes", "entity": entity, "routes": _rules(game).auto_routes(game, corp)}]
+
+
+class DividendStep(Dividend):
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        if "dividend" not in self.actions(game, round_, entity):
+            return []
+        return [{"type": "dividend", "entity": entity, "kind": k}
+                for k in game.rules.dividend_kinds(game, game.corporations[entity])]
+
+
+class DiscardStep(Step):
+    """A corporation above its train limit after a phase change hands back a train of its choice."""
+
+    handlers = {"discard_train": "discard_train"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        crowded = self.crowded(game)
+        return ["discard_train"] if crowded and entity == crowded[0].sym else []
+
+    def blocking(self, game: Game, round_: Round) -> bool:
+        return bool(self.crowded(game))
+
+    def crowded(self, game: Game) -> list[Corporation]:
+        return [c for c in game.corporations.values()
+                if not c.closed and len(game.rules.limit_trains(game, c)) > game.train_limit(c)]
+
+    def skip(self, game: Game, round_: Round) -> None:
+        pass  # stays live all turn: another corporation's purchase may crowd someone later
+
+    def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train = next((t for t in game.rules.limit_trains(game, corp) if t.id == action.get("train")), None)
+        if train is None:
+            raise IllegalAction(f"{corp.sym} has no train {action.get('train')} to discard", "discard_train")
+        corp.trains.remove(train)
+        train.owner = None
+        game.extra["faces"].pop(train.id, None)
+        game.depot.discarded.append(train)
+
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        if "discard_train" not in self.actions(game, round_, entity):
+            return []
+        corp = game.corporations[entity]
+        return [{"type": "discard_train", "entity": entity, "train": t.id} for t in game.rules.limit_trains(game, corp)]
+
+
+# -- buying trains --------------------------------------------------------------------------------------
+class TrainStep(BuyTrain):
+    """Buy trains choosing a card face; a corporation without trains must buy one, by emergency if needed."""
+
+    handlers = {"buy_train": "buy_train", "pass": "pass_step", "sell_shares": "finance",
+                "buy_shares": "finance", "bankrupt": "bankrupt"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, Operating1833)
+        if entity != round_.current_entity(game) or entity not in game.corporations:
+            return []
+        corp = game.corporations[entity]
+        rules = _rules(game)
+        if corp.closed:
+            return []
+        if rules.must_buy_train(game, corp):
+            cheapest = rules.cheapest_face(game, corp)
+            if cheapest is None:
+                return []
+            if corp.cash >= cheapest[1]:
+                return ["buy_train"] + finance_actions(game, round_, corp)
+            plan = emergency_plan(game, corp, cheapest[1])
+            return ["buy_train"] if plan is not None else ["bankrupt"]
+        if not rules.room_for_train(game, corp):
+            return []
+        out: list[str] = []
+        if rules.affordable_faces(game, corp) or rules.buyable_used_trains(game, corp):
+            out.append("buy_train")
+        out.extend(finance_actions(game, round_, corp))
+        if out:
+            out.append("pass")
+        return out
+
+    def skip(self, game: Game, round_: Round) -> None:
+        self.passed = True
+
+    def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        assert isinstance(round_, Operating1833)
+        do_finance(game, round_, action)
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        rules = _rules(game)
+        train_id, price = action.get("train"), action.get("price")
+        if not isinstance(train_id, str) or not isinstance(price, int):
+            raise MalformedAction("buy_train needs train and price", "buy_train_shape")
+        train = game.depot.by_id(train_id)
+        if train is None:
+            raise MalformedAction(f"unknown train {train_id!r}", "train_id")
+        if not rules.room_for_train(game, corp):
+            raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)})", "train_limit")
+        if train.owner is not None:
+            rules.buy_used_train(game, corp, train, price)
+        else:
+            face = rules.check_depot_purchase(game, corp, train, price, action.get("variant"))
+            if corp.cash < price:
+                if not rules.must_buy_train(game, corp):
+                    raise IllegalAction(f"{corp.sym} has {corp.cash}, the {face} costs {price}", "cash")
+                cheapest = rules.cheapest_face(game, corp)
+                assert cheapest is not None
+                plan = emergency_plan(game, corp, price)
+                if plan is None:
+                    raise IllegalAction(f"{corp.sym} cannot raise {price} for the {face}", "emergency")
+                if plan.president_cash + plan.sales_total > 0 and price > cheapest[1]:
+                    raise IllegalAction(f"the president's money may only buy the cheapest train "
+                                        f"({cheapest[0]} at {cheapest[1]})", "emergency_cheapest")
+                execute_plan(game, corp, plan)
+            game.extra["faces"][train.id] = face
+            game.buy_train_from_depot(corp, train, price)
+        assert isinstance(round_, Operating1833)
+        round_.bought_trains += 1
+        if not self.actions(game, round_, corp.sym) or self.actions(game, round_, corp.sym) == ["pass"]:
+            self.passed = True
+
+    def bankrupt(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        if "bankrupt" not in self.actions(game, round_, corp.sym):
+            raise IllegalAction(f"{corp.sym} can still raise the money for a train", "not_bankrupt")
+        go_bankrupt(game, corp)
+        if corp.closed or not self.actions(game, round_, corp.sym):
+            self.passed = True
+
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        assert isinstance(round_, Operating1833)
+        kinds = self.actions(game, round_, entity)
+        if not kinds:
+            return []
+        corp = game.corporations[entity]
+        rules = _rules(game)
+        out: list[dict[str, Any]] = []
+        if "bankrupt" in kinds:
+            return [{"type": "bankrupt", "entity": entity}]
+        if "buy_train" in kinds:
+            if rules.must_buy_train(game, corp) and corp.cash < (rules.cheapest_face(game, corp) or ("", 0))[1]:
+                face, price = rules.cheapest_face(game, corp)  # type: ignore[misc]
+                train = rules.card_for_face(game, face)
+                out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
+                            "variant": face})
+            else:
+                for train, face, price in rules.affordable_faces(game, corp):
+                    out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
+                                "variant": face})
+                if not rules.must_buy_train(game, corp):
+                    for train in rules.buyable_used_trains(game, corp):
+                        out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": 1})
+        out.extend(o for o in finance_options(game, round_, corp) if o["type"] in kinds)
+        if "pass" in kinds:
+            out.append({"type": "pass", "entity": entity})
+        return out
+
+
+def step_options(game: Game, entity: Any = None) -> list[dict[str, Any]]:
+    """Concrete legal actions of the acting entity: the first step with actions lists its options."""
+    round_ = game.round
+    current = round_.current_entity(game)
+    if game.finished or current is None or (entity is not None and entity != current):
+        return []
+    for step in round_.steps:
+        if step.passed:
+            continue
+        if step.actions(game, round_, current):
+            options = getattr(step, "options", None)
+            return options(game, round_, current) if options else []
+    return []
+
+
+__all__ = ["BuildStep", "DiscardStep", "DividendStep", "Operating1833", "RunStep", "TrainStep", "step_options",
+           "Train"]

@@ -1,0 +1,270 @@
+"""The 1833NE Takeover game: five variable-start corporations and the takeover round that follows the
+second operating round of each pair from phase II on.
+
+A takeover buys back every outstanding share of the target (players' and the market's) at the target's
+price, paid in cash from the acquirer's treasury (gap: paying with the acquirer's own shares is not offered
+yet). The target's president may refuse unless the target has no train or only obsolete ones. The acquirer
+inherits trains, treasury, ferries, privates and stations, and its train limit rises by one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...board.tiles import NODE_BASE
+from ...core.operating import OperatingRound
+from ...core.rounds import Round, Step
+from ...errors import IllegalAction, MalformedAction
+from ...model import POOL, Corporation
+from . import constants as K
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+# -- variable-start corporations --------------------------------------------------------------------------
+def add_variable_corporations(game: Game) -> None:
+    for sym, name in K.VARIABLE_CORPORATIONS:
+        raw = {"sym": sym, "name": name, "home": None, "home_city_index": None,
+               "token_prices": [0, K.STATION_PRICE], "float_percent": 20, "max_ownership_percent": K.MAX_HOLDING,
+               "capitalization": "incremental", "shares": [20] + [10] * 8,
+               "abilities": [{"type": "variable_start"}]}
+        game.corporations[sym] = game._make_corporation(raw)
+
+
+def _home_cost(game: Game, hex_id: str) -> int:
+    h = game.board.hex(hex_id)
+    if h.tile.color == "gray" or not h.tile.paths:
+        return K.VARIABLE_HOME_CHEAP
+    return K.VARIABLE_HOME_DEAR
+
+
+def _other_available_home(game: Game, corp: Corporation, hex_id: str) -> bool:
+    for other in game.corporations.values():
+        if other is corp or other.closed or other.ipoed:
+            continue
+        homes = other.home if isinstance(other.home, list) else [other.home]
+        if hex_id in homes:
+            return True
+    return False
+
+
+def check_variable_home(game: Game, corp: Corporation, price: int, action: dict[str, Any]) -> int:
+    """A variable-start launch names a free, unreserved city slot; returns what its home token costs."""
+    city, slot = action.get("city"), action.get("slot")
+    if not isinstance(city, str) or not isinstance(slot, int):
+        raise MalformedAction(f"launching {corp.sym} needs the city and slot of its home", "par_home")
+    game.board.check_token(corp.sym, city, slot, must_connect=False)
+    hex_id = game.board.city_hex(city)
+    if _other_available_home(game, corp, hex_id):
+        raise IllegalAction(f"{hex_id} is the home of a corporation still to be launched", "par_home")
+    cost = _home_cost(game, hex_id)
+    if cost == K.VARIABLE_HOME_DEAR and price < K.VARIABLE_DEAR_MIN_START:
+        raise IllegalAction(f"a home on {hex_id} costs {cost} and needs a start price of at least "
+                            f"{K.VARIABLE_DEAR_MIN_START}", "par_price")
+    return cost
+
+
+def place_variable_home(game: Game, corp: Corporation, action: dict[str, Any], cost: int) -> None:
+    city, slot = action["city"], action["slot"]
+    corp.home = game.board.city_hex(city)
+    game.board.place_token(corp.sym, city, slot)
+    corp.tokens_placed = 1
+    game.pay(corp, None, cost)
+
+
+def variable_home_options(game: Game, corp: Corporation, price: int) -> list[dict[str, Any]]:
+    out = []
+    for hex_id, h in sorted(game.board.hexes.items()):
+        for ci, slots in enumerate(h.tokens):
+            for si, ent in enumerate(slots):
+                reserved = h.reservations[ci][si] if si < len(h.reservations[ci]) else None
+                if ent is not None or reserved is not None:
+                    continue
+                if any(corp.sym in s for s in h.tokens) or _other_available_home(game, corp, hex_id):
+                    continue
+                cost = _home_cost(game, hex_id)
+                if cost == K.VARIABLE_HOME_DEAR and price < K.VARIABLE_DEAR_MIN_START:
+                    continue
+                out.append({"city": game.board.city_id(hex_id, ci), "slot": si})
+                break
+    return out
+
+
+# -- the takeover round -------------------------------------------------------------------------------------
+def takeover_due(game: Game, previous: OperatingRound) -> bool:
+    return game.phase_index >= 1 and previous.round_num >= game.operating_rounds and game.end_trigger is None
+
+
+def outstanding(target: Corporation) -> list[Any]:
+    return [s for s in target.shares if isinstance(s.owner, int) or s.owner == POOL]
+
+
+def takeover_price(game: Game, target: Corporation) -> int:
+    price = game.share_price(target) or 0
+    return sum(price * s.percent // 10 for s in outstanding(target))
+
+
+def connected_targets(game: Game, acquirer: Corporation) -> list[Corporation]:
+    """Corporations with a station the acquirer's track reaches."""
+    reach = game.board.reach(acquirer.sym)
+    found: list[Corporation] = []
+    for hex_id, code in sorted(reach.nodes):
+        h = game.board.hex(hex_id)
+        node = h.tile.nodes[code - NODE_BASE]
+        if not node.is_city:
+            continue
+        for ent in h.tokens[node.index]:
+            if ent and ent != acquirer.sym and ent in game.corporations:
+                other = game.corporations[ent]
+                if not other.closed and other.ipoed and other not in found:
+                    found.append(other)
+    return found
+
+
+def may_acquire(game: Game, acquirer: Corporation) -> bool:
+    return not acquirer.closed and any(not t.obsolete and not t.rusted for t in acquirer.trains)
+
+
+def targets(game: Game, acquirer: Corporation) -> list[Corporation]:
+    if not may_acquire(game, acquirer):
+        return []
+    return [t for t in connected_targets(game, acquirer) if takeover_price(game, t) <= acquirer.cash]
+
+
+def may_refuse(game: Game, target: Corporation) -> bool:
+    return any(not t.obsolete and not t.rusted for t in target.trains)
+
+
+class TakeoverRound(Round):
+    kind = "Takeover"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__([TakeoverStep()], 1)
+        self.pending: tuple[str, str] | None = None  # (acquirer, target) awaiting the target's answer
+
+    def start(self, game: Game) -> None:
+        order = sorted((c for c in game.corporations.values() if c.floated and not c.closed),
+                       key=lambda c: -(game.share_price(c) or 0))
+        self.entities = [c.sym for c in order]
+        self.index = 0
+        self._settle(game)
+
+    def current_entity(self, game: Game) -> Any:
+        if self.pending is not None and not self.done:
+            return self.pending[1]
+        return super().current_entity(game)
+
+    def _settle(self, game: Game) -> None:
+        while not self.done:
+            if self.index >= len(self.entities):
+                self.done = True
+                return
+            sym = self.entities[self.index]
+            corp = game.corporations[sym]
+            if self.pending is None and (corp.closed or not targets(game, corp)):
+                self.index += 1
+                continue
+            for step in self.steps:
+                step.passed = False
+            return
+
+    def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        if self.pending is None and action["type"] == "pass":
+            self.index += 1
+        self._settle(game)
+
+
+class TakeoverStep(Step):
+    handlers = {"merge": "merge", "choose": "choose", "pass": "pass_turn"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, TakeoverRound)
+        if entity != round_.current_entity(game):
+            return []
+        if round_.pending is not None:
+            return ["choose"]
+        return ["merge", "pass"] if targets(game, game.corporations[entity]) else []
+
+    def skip(self, game: Game, round_: Round) -> None:
+        pass
+
+    def merge(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
+        acquirer = game.corporations[action["entity"]]
+        target = game.corporation(action.get("corporation"))
+        if target not in targets(game, acquirer):
+            raise IllegalAction(f"{acquirer.sym} cannot take over {target.sym} (not connected, or it cannot pay "
+                                f"{takeover_price(game, target)})", "takeover_target")
+        if target.president == acquirer.president or not may_refuse(game, target):
+            complete_takeover(game, acquirer, target)
+            return
+        round_.pending = (acquirer.sym, target.sym)
+
+    def choose(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
+        assert round_.pending is not None
+        choice = action.get("choice")
+        if choice not in ("accept", "refuse"):
+            raise MalformedAction("answer a takeover with choice 'accept' or 'refuse'", "choice")
+        acquirer, target = (game.corporations[s] for s in round_.pending)
+        round_.pending = None
+        if choice == "accept":
+            complete_takeover(game, acquirer, target)
+
+    def pass_turn(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
+        pass
+
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        assert isinstance(round_, TakeoverRound)
+        kinds = self.actions(game, round_, entity)
+        if "choose" in kinds:
+            return [{"type": "choose", "entity": entity, "choice": c} for c in ("accept", "refuse")]
+        if not kinds:
+            return []
+        out = [{"type": "merge", "entity": entity, "corporation": t.sym}
+               for t in targets(game, game.corporations[entity])]
+        return out + [{"type": "pass", "entity": entity}]
+
+
+def complete_takeover(game: Game, acquirer: Corporation, target: Corporation) -> None:
+    """Buy back the target's outstanding shares and fold everything it owns into the acquirer."""
+    price = game.share_price(target) or 0
+    for share in outstanding(target):
+        amount = price * share.percent // 10
+        receiver = game.player(share.owner) if isinstance(share.owner, int) else None
+        game.pay(acquirer, receiver, amount)
+        target.give(share, target.sym)
+    game.pay(target, acquirer, target.cash)
+    for train in list(target.trains):
+        target.trains.remove(train)
+        train.owner = acquirer.sym
+        acquirer.trains.append(train)
+    for ferry, owner in game.extra["ferries"].items():
+        if owner == target.sym:
+            game.extra["ferries"][ferry] = acquirer.sym
+    for sym in list(target.companies):
+        game.companies[sym].owner = acquirer.sym
+        acquirer.companies.append(sym)
+    target.companies = []
+    for h in game.board.hexes.values():
+        for slots in h.tokens:
+            for i, ent in enumerate(slots):
+                if ent == target.sym:
+                    slots[i] = None if acquirer.sym in slots else acquirer.sym
+        for slots in h.reservations:
+            for i, ent in enumerate(slots):
+                if ent == target.sym:
+                    slots[i] = None
+    game.board._changed()
+    for share in target.shares:
+        share.owner = None
+    target.closed = True
+    target.share_cell = None
+    takeovers = game.extra["takeovers"]
+    takeovers[acquirer.sym] = takeovers.get(acquirer.sym, 0) + 1
+    cards = [t for t in game.depot.upcoming() if t.name == "6/9"]
+    if len(cards) > K.TAKEOVER_MIN_6_9_CARDS:
+        cards[-1].rusted = True
+
+
+__all__ = ["TakeoverRound", "add_variable_corporations", "check_variable_home", "complete_takeover",
+           "place_variable_home", "takeover_due", "variable_home_options"]
