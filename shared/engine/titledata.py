@@ -6,10 +6,11 @@ Bad data fails here, at load time, with a DataError naming the file and the faul
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import DataError, MalformedAction
 

@@ -134,7 +134,10 @@ def _node_from_name(board: Board, name: str) -> NodeRef:
     hex_id, sep, idx = name.rpartition("-")
     if not sep or not idx.isdigit() or hex_id not in board.hexes:
         raise MalformedAction(f"route node {name!r} is not '<hex>-<index>'", "route_shape")
-    code = board.hexes[hex_id].tile.node_code(int(idx))
+    tile = board.hexes[hex_id].tile
+    code = tile.node_code(int(idx))
+    if code is None and tile.stripes and int(idx) > 0:
+        code = tile.node_code(int(idx) - 1)  # the reference counts a two-colour tile's stripes part (1825 119)
     if code is None:
         raise IllegalAction(f"there is no stop {name} on the map", "route_node")
     return (hex_id, code)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..board import Board, BoardRules
 from ..board.graph import stop_distances
-from ..board.tiles import NODE_BASE
+from ..board.tiles import NODE_BASE, load_catalogue
 from ..core.market import Cell
 from ..core.operating import (
     BuyTrain,
@@ -26,10 +27,12 @@ from ..core.stock import PURCHASES, BuySellParShares, StockRound
 from ..errors import IllegalAction
 from ..model import Company, Corporation, Player, Train
 from .base import TitleRules
+from .g1825_compose import compose
 
 if TYPE_CHECKING:
     from ..core.shares import Bundle
     from ..game import Game
+    from ..titledata import TitleData
 
 UNIT_COMBINATIONS = (({"unit_1", "unit_2", "unit_3"}, "unit_123"), ({"unit_1", "unit_2"}, "unit_12"),
                      ({"unit_2", "unit_3"}, "unit_23"))
@@ -55,6 +58,14 @@ class Rules1825(TitleRules):
             default = {2: "unit_3", 3: "unit_2", 4: "unit_1", 5: "unit_1", 6: "unit_12", 7: "unit_12"}
             opts.append(default.get(players, "unit_123"))
         return opts
+
+    # option sets no dumped configuration equals are built from composition.json (see g1825_compose)
+    compose_data = staticmethod(compose)
+
+    def load_board(self, data: TitleData) -> Board:
+        # composed configurations have no map file of their own: build the board from the data in hand
+        return Board.from_data(load_catalogue(data.tiles), data.map, data.setup,
+                               BoardRules.from_title_data(data.directory))
 
     def initial_bank_cash(self, game: Game) -> int:
         # the reference keeps a large internal float; the bank that breaks is `bank_size`
@@ -188,7 +199,11 @@ class Rules1825(TitleRules):
         if train is None or not corp.floated or corp.cash < train.price:
             return
         formed.append(corp.sym)
-        train.reserved = False
+        # the first set-aside train of the kind goes to the minor that forms first (two minors may need a 4T)
+        train = next(t for t in game.depot.trains if t.name == train.name and t.reserved and t.owner is None)
+        corp.required_train = train.id
+        # stays reserved: the reference takes minors' trains out of the depot for good (never the first of
+        # its kind, never for sale)
         train.owner = corp.sym
         corp.trains.append(train)
         game.pay(corp, None, train.price)
@@ -302,6 +317,15 @@ class Rules1825(TitleRules):
 
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
         self._pay_or_borrow(game, round_, corp, cost, "the terrain")
+
+    def token_slot(self, game: Game, corp: Corporation, city_id: str, slot: int) -> int:
+        """The reference ignores the slot an action names: a station goes into the corporation's own
+        reserved slot, else the first free unreserved one (see docs/conflicts-1825.md)."""
+        h, ci = game.board._city(city_id)
+        tokens, reserved = h.tokens[ci], h.reservations[ci]
+        own = [i for i, r in enumerate(reserved) if r == corp.sym and i < len(tokens) and tokens[i] is None]
+        free = [i for i, t in enumerate(tokens) if t is None and (i >= len(reserved) or reserved[i] is None)]
+        return (own or free or [slot])[0]
 
     def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
         self._pay_or_borrow(game, round_, corp, price, "the station")

@@ -126,3 +126,126 @@ def test_founding_private_closes_at_its_corporations_first_train() -> None:
     record = json.loads((CONFORMANCE / f"{GEN}.json").read_text())
     session.submit(record["actions"][86], keep_id=True, recorded=True)
     assert session.game.companies["GT"].closed
+
+
+# -- scenarios from the recorded games: each live action goes through the checked door ---------------------
+BANKRUPT = "1828/1828Games_game_end_bankrupt"
+MARKET = "1828/1828Games_game_end_stock_market"
+
+
+def actions_of(name: str) -> list[dict]:
+    return json.loads((CONFORMANCE / f"{name}.json").read_text())["actions"]
+
+
+def live(action: dict, **changes: object) -> dict:
+    """A recorded action resubmitted live: no id, no recorded auto actions."""
+    out = {k: v for k, v in action.items() if k not in ("id", "created_at", "user", "auto_actions")}
+    out.update(changes)
+    return out
+
+
+def refused(session: GameSession, action: dict) -> str:
+    with pytest.raises(IllegalAction) as err:
+        session.submit(action)
+    return err.value.rule
+
+
+def test_a_merger_needs_a_partner_and_runs_its_exchanges() -> None:
+    acts = actions_of(MARKET)
+    session = recorded(MARKET, 331)
+    # B&O (8320's) has no partner for 3581
+    assert refused(session, {"type": "choose", "entity": 3581, "choice": "B&O"}) == "merge"
+    assert {"choice": "CPR"} in [{"choice": a["choice"]} for a in session.game.legal_actions()
+                                  if a["type"] == "choose"]
+    session.submit(live(acts[331]))  # 3581 starts a merger with CPR
+    assert session.game.acting() == [3581]
+    partners = [a["corporation"] for a in session.game.legal_actions("CPR")]
+    assert "NW" in partners and "B&O" not in partners  # B&O has not operated yet, CPR has
+    assert refused(session, {"type": "merge", "entity": "CPR", "corporation": "B&O"}) == "merge"
+    session.submit(live(acts[332]))  # CPR merges with NW
+    system = session.game.corporations["CPR-NW"]
+    assert (system.cash, session.game.share_price(system)) == (133 + 248, 108)
+    assert sorted(t.name for t in system.trains) == ["2", "2", "2", "3"]
+    # 3581 holds 5 CPR and 6 NW shares: which one to keep back is asked
+    assert refused(session, {"type": "choose", "entity": 3581, "choice": "B&O ($94)"}) == "choice"
+    for action in acts[333:336]:
+        session.submit(live(action))
+    system = session.game.corporations["CPR-NW"]
+    assert "CPR" not in session.game.corporations and "NW" not in session.game.corporations
+    assert system.percent_owned_by(3581) == 50 and system.treasury_percent == 10  # one share donated
+    assert session.game.acting() == [3581]  # the turn goes on; the merger was the turn's purchase
+    assert refused(session, {"type": "buy_shares", "entity": 3581, "shares": ["OSH_5"], "percent": 10}) \
+        == "buy_shares"
+
+
+def test_swap_train_moves_a_train_between_shells() -> None:
+    acts = actions_of(MARKET)
+    session = recorded(MARKET, 433)
+    assert refused(session, {"type": "swap_train", "entity": "CPR-NW", "train": "6-0"}) == "swap_train"
+    session.submit(live(acts[433]))
+    from shared.engine.titles.g1828.systems import shells
+
+    game = session.game
+    assert [t.id for t in shells(game, game.corporations["CPR-NW"])["CPR"]] == ["2-2"]
+
+
+def test_coalfields_need_a_coal_marker() -> None:
+    acts = actions_of(MARKET)
+    session = recorded(MARKET, 1199)
+    session.submit({"type": "pass", "entity": "WAB"})  # no station this turn
+    run = live(acts[1200])
+    assert refused(session, run) == "coal_marker"
+    assert refused(session, {"type": "special_buy", "entity": "WAB", "description": "Coal Marker", "cost": 100}) \
+        == "special_buy"
+    assert {"type": "special_buy", "entity": "WAB", "entity_type": "corporation", "description": "Coal Marker",
+            "cost": 120} in session.game.legal_actions()
+    session.submit(live(acts[1199]))
+    assert refused(session, live(acts[1199])) == "special_buy"  # one marker each
+    session.submit(run)
+    assert session.game.round.revenue == 240  # computed, never read from the record
+
+
+def test_emergency_sale_only_as_much_as_the_cheapest_train_needs() -> None:
+    acts = actions_of(GEN)
+    session = recorded(GEN, 304)
+    other = next(s.id for s in session.game.corporations["GT"].shares if s.owner == 1002)
+    assert refused(session, {"type": "sell_shares", "entity": 1002, "shares": [other], "percent": 10}) \
+        == "not_your_turn"
+    session.submit(live(acts[304]))  # MC's president sells a B&M share towards a train
+    assert session.game.acting() == ["MC"]
+    more = next(s.id for s in session.game.corporations["C&O"].shares if s.owner == 1001)
+    # MC's $41 and the president's cash already cover the cheapest train with less than a share to spare
+    assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": [more], "percent": 10}) \
+        == "sell_shares"
+
+
+def test_bankruptcy_only_when_the_train_cannot_be_paid_and_it_ends_the_game() -> None:
+    acts = actions_of(GEN)
+    session = recorded(GEN, 302)  # MC has $250 and a 3-train costs $160
+    assert refused(session, {"type": "bankrupt", "entity": "MC"}) == "bankrupt"
+    session = recorded(GEN, 670)
+    assert "bankrupt" in session.game.round.actions_for(session.game, "B&M")
+    session.submit(live(acts[670]))
+    game = session.game
+    assert game.finished and game.game_end_reason == "bankrupt"
+    assert game.player(1001).bankrupt and game.player(1001).cash == 0
+
+
+def test_cobourg_and_peterborough_private_station() -> None:
+    session = recorded(GEN, 299)
+    session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private: the minor leaves the game
+    assert session.game.acting() == ["C&P"] and session.game.corporations["C&P"].closed
+    assert refused(session, {"type": "place_token", "entity": "C&P", "city": "A7-0-0", "slot": 0}) == "token"
+    session.submit({"type": "pass", "entity": "C&P"})
+    assert session.game.board.hexes["C15"].tokens[0] == ["B"]  # passing leaves a blocking token
+
+
+def test_ek_keeps_the_track_step_open_for_its_extra_tile() -> None:
+    session = recorded(GEN, 299)  # MC, owning E&K, has laid its one tile
+    assert session.game.round.actions_for(session.game, "MC")[:1] == ["lay_tile"]
+
+
+def test_stock_market_end_ends_the_game_with_the_round() -> None:
+    session = recorded(MARKET, 1423)
+    game = session.game
+    assert game.finished and game.game_end_reason == "stock_market"

@@ -11,15 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.market import Cell
-from ...core.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, OperatingRound, RunRoutes
+from ...core.operating import Dividend, HomeToken, OperatingRound
 from ...core.rounds import Round
 from ...core.stock import StockRound
-from ...errors import IllegalAction
 from ...model import POOL, Corporation, Player, Train
 from ..base import TitleRules
+from . import coal, privates
 from .auction import AuctionRound
-from .operating import Bankrupt, BuyCompany, OperatingRound1828, Token1828, Track1828
+from .operating import (
+    Bankrupt,
+    BuyCompany,
+    BuyTrain1828,
+    DiscardTrain1828,
+    OperatingRound1828,
+    RunRoutes1828,
+    Token1828,
+    Track1828,
+)
 from .stock import stock_round
+from .systems import Merger, SwapTrain, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -86,13 +96,11 @@ class Rules1828(TitleRules):
         return AuctionRound(game)
 
     def stock_round(self, game: Game) -> Round:
-        from .systems import Merger
-
-        return stock_round(game, [DiscardTrain(), Merger()])
+        return stock_round(game, [DiscardTrain1828(), Merger()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1828([Bankrupt(), DiscardTrain(), HomeToken(), Track1828(), Token1828(), RunRoutes(),
-                                   Dividend(), BuyTrain(), BuyCompany()], round_num)
+        return OperatingRound1828([Bankrupt(), DiscardTrain1828(), HomeToken(), Track1828(), Token1828(), RunRoutes1828(),
+                                   Dividend(), SwapTrain(), BuyTrain1828(), BuyCompany()], round_num)
 
     # -- limits ---------------------------------------------------------------------------------------------
     @property
@@ -171,7 +179,8 @@ class Rules1828(TitleRules):
     def finish_stock_round(self, game: Game, stock: StockRound) -> None:
         for corp in self.sorted_by_price(game, [c for c in game.corporations.values() if c.floated and not c.closed
                                                 and c.kind == "major"]):
-            # the recordings show no extra rise for corporations in grey cells (see docs/conflicts-1828.md)
+            if "unlimited" in game.market.cell(corp.share_cell).types and self.sold_out(game, corp):
+                self.move_up(game, corp)  # docs/conflicts-1828.md: grey cells lift only sold-out corporations
             president = corp.president
             if president is not None and corp.percent_owned_by(president) >= 80:
                 self.move_up(game, corp)
@@ -182,8 +191,31 @@ class Rules1828(TitleRules):
         held = sum(corp.percent_owned_by(p.id) for p in game.players)
         return held == (90 if corp.sym in game.extra["systems"] else 100)
 
+    # -- game end -------------------------------------------------------------------------------------------
+    def check_game_end(self, game: Game) -> None:
+        """A price in the red cell ends the game with the current round; the last phase gives one more full
+        set of operating rounds. (A bankruptcy ends it at once, see the Bankrupt step.)"""
+        if game.end_trigger is not None and game.end_trigger[0] != "final_phase":
+            return
+        for corp in game.corporations.values():
+            if corp.share_cell is not None and "endgame" in game.market.cell(corp.share_cell).types:
+                game.end_trigger = ("stock_market", "current_round")  # sooner than the final phase's end
+                return
+        if game.end_trigger is None and game.phase_index == len(game.defn.phases) - 1:
+            game.end_trigger = ("final_phase", "one_more_full_or_set")
+            game.extra["final_turn"] = game.turn + 1
+
+    def ends_after_round(self, game: Game, previous: Round) -> bool:
+        assert game.end_trigger is not None
+        if game.end_trigger[0] != "final_phase":
+            return True
+        return isinstance(previous, OperatingRound) and previous.round_num >= game.operating_rounds \
+            and game.turn >= game.extra["final_turn"]
+
     # -- the market -----------------------------------------------------------------------------------------
     def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
+        if corp.sym in game.extra["systems"]:
+            corp.par_price = game.market.cell(cell).price  # a System's shares always sell at market price
         if corp.share_cell != cell:
             corp.share_cell = cell
             game.extra["stamp"] += 1
@@ -244,34 +276,10 @@ class Rules1828(TitleRules):
             self.add_diesel(game)
 
     def after_corporation_buys_company(self, game: Game, round_: Any, corp: Corporation, company: Any) -> None:
-        """A private bought by a corporation stops blocking its hex; some abilities start now."""
-        game.board.remove_blocker(company.sym)
-        for ability in company.abilities:
-            if ability.get("type") == "revenue_change" and ability.get("when") == "sold":
-                company.revenue = ability["revenue"]
-            if ability.get("type") == "tile_lay" and ability.get("when") == "sold":
-                game.extra.setdefault("pending_lays", []).append(company.sym)
+        privates.bought_by_corporation(game, round_, corp, company)
 
     def use_company(self, game: Game, round_: Any, company: Any, action: dict[str, Any], trusted: bool) -> None:
-        """Track abilities of privates a corporation owns: a free tile in the private's hex."""
-        if action.get("type") != "lay_tile":
-            raise IllegalAction(f"{company.sym} cannot {action.get('type')}", "company_ability")
-        used = game.extra.setdefault("used_abilities", [])
-        ability = next((a for a in company.abilities if a.get("type") == "tile_lay" and a.get("hexes")
-                        and company.sym not in used), None)
-        if ability is None or action.get("hex") not in ability["hexes"]:
-            raise IllegalAction(f"{company.sym} cannot lay track on {action.get('hex')}", "company_ability")
-        tile_name = str(action.get("tile")).rpartition("-")[0]
-        if tile_name not in ability.get("tiles", []):
-            raise IllegalAction(f"{company.sym} lays only tiles {', '.join(ability['tiles'])}", "company_ability")
-        corp = game.corporations[company.owner]
-        game.board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
-                             must_connect=False)
-        game.board.lay(action["hex"], action["tile"], action["rotation"])
-        used.append(company.sym)
-        pending = game.extra.get("pending_lays", [])
-        if company.sym in pending:
-            pending.remove(company.sym)
+        privates.use(game, round_, company, action, trusted)
 
     def add_diesel(self, game: Game) -> None:
         """D trains are unlimited: a fresh card replaces each one sold."""
@@ -302,12 +310,13 @@ class Rules1828(TitleRules):
             game.corporations[owner].companies.remove(sym)
         game.board.remove_blocker(sym)
 
-    def remove_minor(self, game: Game, minor: Corporation) -> None:
-        """The C&P minor leaves the game at the first 6-train; a blocking token keeps its station."""
+    def remove_minor(self, game: Game, minor: Corporation, block: bool = True) -> None:
+        """The C&P minor leaves the game at the first 6-train (a blocking token keeps its station) or when
+        a corporation buys its private."""
         game.pay(minor, None, minor.cash)
         hexes = game.board.token_hexes(minor.sym)
         game.board.remove_tokens(minor.sym)
-        for hex_id in hexes:
+        for hex_id in hexes if block else ():
             self.place_blocking_token(game, hex_id)
         for train in list(minor.trains):
             minor.trains.remove(train)
@@ -330,9 +339,43 @@ class Rules1828(TitleRules):
     def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
         if at_round_start or corp.kind == "minor":
             return
-        super().place_home_token(game, corp, at_round_start)
+        if corp.tokens_placed or corp.home is None:
+            return
+        homes = corp.home if isinstance(corp.home, list) else [corp.home]
+        index = {raw.get("home"): raw.get("home_city_index") for raw in game.defn.data.setup["corporations"]}
+        for home in homes:
+            h = game.board.hex(home)
+            if len(h.tile.cities) > 1 and not h.tile.paths and corp.sym in h.tile_reservations:
+                # a home among several cities with no track yet: the first city until a tile is laid
+                game.board.place_home_token(corp.sym, home, 0)
+                game.extra.setdefault("loose_homes", {})[home] = corp.sym
+            elif len(h.tile.cities) > 1 and index.get(home) is None and corp.sym in h.tile_reservations:
+                if isinstance(game.round, OperatingRound) and corp.sym not in game.round.pending_homes:
+                    game.round.pending_homes.append(corp.sym)
+                continue
+            else:
+                game.board.place_home_token(corp.sym, home, index.get(home))
+            corp.tokens_placed += 1
+
+    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        """The first tile on such a home lifts the station; its owner places it again in a city of its choice."""
+        if hex_id == coal.tunnel(game):
+            coal.tunnel_laid(game, corp)
+        owner = game.extra.get("loose_homes", {}).pop(hex_id, None)
+        if owner is None or owner not in game.corporations:
+            return
+        h = game.board.hex(hex_id)
+        for slots in h.tokens:
+            for i, entity in enumerate(slots):
+                if entity == owner:
+                    slots[i] = None
+        game.board._changed()
+        game.corporations[owner].tokens_placed -= 1
+        round_.pending_homes.append(owner)
 
     def start_operating(self, game: Game, corp: Corporation) -> None:
+        if isinstance(game.round, OperatingRound1828):
+            game.round.private_lays = []
         self.place_home_token(game, corp, at_round_start=False)
 
     def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
@@ -363,6 +406,17 @@ class Rules1828(TitleRules):
         extra = int(lays[index].get("cost") or 0) if index < len(lays) else 0
         super().pay_for_track(game, round_, corp, cost + extra)
 
+    def limit_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """A System's limit holds per shell: the fullest shell counts."""
+        if is_system(game, corp):
+            return max(shells(game, corp).values(), key=len)
+        return super().limit_trains(game, corp)
+
+    def room_for_train(self, game: Game, corp: Corporation) -> bool:
+        if is_system(game, corp):
+            return bool(shells_with_room(game, corp))
+        return super().room_for_train(game, corp)
+
     def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
         if corp.kind == "minor":
             return []  # the C&P keeps its one 2-train
@@ -390,10 +444,10 @@ class Rules1828(TitleRules):
                 pct = corp.percent_owned_by(player.id)
                 if pct:
                     game.pay(None, player, per_share * pct // 10)
-            # market shares pay the corporation; a system is also paid for its own treasury share
+            # market shares pay the corporation; a System is also paid for the share its president gave it
             own = corp.percent_owned_by(POOL)
-            if corp.sym in game.extra["systems"]:
-                own += corp.percent_owned_by(corp.sym)
+            unbuyable = game.extra.get("unbuyable", [])
+            own += sum(s.percent for s in corp.shares if s.owner == corp.sym and s.id in unbuyable)
             if own:
                 game.pay(None, corp, per_share * own // 10)
         elif revenue > 0:
@@ -409,6 +463,15 @@ class Rules1828(TitleRules):
     def digest_corporations(self, game: Game) -> list[Corporation]:
         return [c for c in game.corporations.values() if c.kind == "major"]
 
+    def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
+        """While a merger runs, the two old corporations keep the presidents they had when it began."""
+        if corp.sym in game.extra["systems"] and entry["share_price"] is not None:
+            entry["par_price"] = entry["share_price"]  # a System's par follows its market price
+        merger = getattr(game.round, "merger", None)
+        if merger is not None and corp.sym in merger.presidents:
+            entry["president"] = merger.presidents[corp.sym]
+        return entry
+
     def digest_minors(self, game: Game) -> dict[str, Any]:
         out = {}
         for corp in game.corporations.values():
@@ -423,6 +486,14 @@ class Rules1828(TitleRules):
                 "closed": corp.closed,
             }
         return out
+
+    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
+        from .legal import legal_options
+
+        return legal_options(game, kind, entity)
+
+    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
+        return [{"description": coal.DESCRIPTION, "cost": coal.cost(game)}] if coal.may_buy(game, corp) else []
 
     def digest_bank_cash(self, game: Game) -> int | None:
         return None

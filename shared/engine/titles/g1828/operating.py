@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import OperatingRound, TrackAndToken
+from ...board.tokens import free_slot
+from ...core.operating import BuyTrain, DiscardTrain, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
+from ...core.shares import parse_bundle
 from ...errors import IllegalAction, MalformedAction
+from ...model import POOL
+from . import coal
+from .systems import add_to_shell, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -22,15 +27,83 @@ class Track1828(TrackAndToken):
         if entity != round_.current_entity(game):
             return []
         corp = game.corporations[entity]
-        if not game.rules.may_build(game, corp) or self.next_lay(game, round_) is None:
+        if not game.rules.may_build(game, corp):
             return []
+        if self.next_lay(game, round_) is None and track_ability(game, corp) is None \
+                and not may_buy_track_company(game, corp):
+            return []  # a private's extra lay during the track step (E&K), owned or buyable, keeps it open
         return ["lay_tile", *game.rules.extra_track_actions(game, round_, corp), "pass"]
+
+    def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
+        """E&K's extra yellow tile takes the place of a corporation's own second lay, and no upgrade may
+        follow it (docs/conflicts-1828.md)."""
+        lay = super().next_lay(game, round_)
+        if lay is not None and int(lay.get("cost") or 0) > round_.corp(game).cash:
+            return None  # the $40 extra lay needs the money up front
+        if lay is None or not getattr(round_, "private_lays", None):
+            return lay
+        if round_.laid_hexes and len(round_.laid_hexes) + 1 >= len(game.rules.tile_lays(game)):
+            return None
+        return dict(lay, upgrade=False)
+
+
+def first_free_slot(game: Game, action: dict[str, Any]) -> dict[str, Any]:
+    city = action.get("city")
+    if not isinstance(city, str) or not isinstance(action.get("slot"), int):
+        return action
+    try:
+        h = game.board.hex(game.board.city_hex(city))
+    except Exception:  # noqa: BLE001 - an unknown city is refused by the checked door later
+        return action
+    index = int(city.rpartition("-")[2])
+    if index >= len(h.tokens):
+        return action
+    slot = free_slot(h.tokens[index], h.reservations[index], str(action.get("entity")))
+    return action if slot is None else dict(action, slot=slot)
+
+
+def owned_companies(game: Game, corp: Any) -> list[Any]:
+    return [game.companies[s] for s in corp.companies if not game.companies[s].closed]
+
+
+def unused(game: Game, company: Any, ability: dict[str, Any]) -> bool:
+    return f"{company.sym}/{ability.get('when')}" not in game.extra.setdefault("used_abilities", [])
+
+
+def company_ability(game: Game, company: Any, when: str) -> dict[str, Any] | None:
+    """The company's unused track ability usable at `when` ("sold", "track", "owning_corp_or_turn")."""
+    for ability in company.abilities:
+        if ability.get("type") == "tile_lay" and ability.get("when") == when and unused(game, company, ability):
+            return ability
+    return None
+
+
+def track_ability(game: Game, corp: Any) -> Any:
+    """The private of `corp` with an unused lay for the track step (E&K's second yellow tile)."""
+    return next((c for c in owned_companies(game, corp) if company_ability(game, c, "track")), None)
+
+
+def may_buy_track_company(game: Game, corp: Any) -> bool:
+    """A private with a track-step lay is for sale to `corp` now (the track step waits for it)."""
+    if "can_buy_companies" not in game.phase.status or corp.kind == "minor":
+        return False
+    return any(c.min_price <= corp.cash and any(a.get("type") == "tile_lay" and a.get("when") == "track"
+                                                for a in c.abilities)
+               for c in BuyCompany.purchasable(game))
+
+
+def any_time_ability(game: Game, corp: Any) -> Any:
+    return next((c for c in owned_companies(game, corp) if company_ability(game, c, "owning_corp_or_turn")), None)
 
 
 class Token1828(TrackAndToken):
-    """Place one station after the track step."""
+    """Place one station after the track step. As in the reference, a station takes the city's first free
+    slot (its reserved one first) whatever slot the action names."""
 
     handlers = {"place_token": "place_token", "pass": "pass_step"}
+
+    def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        super().place_token(game, round_, first_free_slot(game, action), trusted)
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -43,40 +116,134 @@ class Token1828(TrackAndToken):
 
 
 class Bankrupt(Step):
-    """A president who cannot raise the money for a forced train purchase declares bankruptcy."""
+    """A president whose corporation, own cash and sellable shares cannot pay for the cheapest depot train
+    may declare bankruptcy on the corporation's turn: the shares that can be sold are sold, the cash goes
+    to the bank and the game ends at once. The step never blocks; the round offers it beside the others."""
 
     handlers = {"bankrupt": "bankrupt"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         return []
 
+    @staticmethod
+    def sellable(game: Game, player: Any, corp: Any, acting_corp: Any) -> list[Any]:
+        """The largest bundle of `corp` the player could sell in an emergency (president's certificate
+        kept; the acting corporation's presidency kept; the market limit respected)."""
+        if corp.share_cell is None or corp.closed:
+            return []
+        held = [sh for sh in corp.shares if sh.owner == player.id and not sh.president]
+        room = (game.rules.market_share_limit - corp.percent_owned_by(POOL)) // 10
+        count = min(len(held), max(room, 0))
+        if corp is acting_corp:
+            others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+            while count and corp.percent_owned_by(player.id) - 10 * count < others:
+                count -= 1
+        return held[:count]
+
+    @staticmethod
+    def bankruptcy_sale(game: Game, player: Any, corp: Any) -> list[Any]:
+        """What a bankrupt player sells of `corp`: everything, when another player can take the presidency
+        and the market has room; otherwise the ordinary shares the market can take."""
+        if corp.share_cell is None or corp.closed:
+            return []
+        held = [sh for sh in corp.shares if sh.owner == player.id]
+        room = game.rules.market_share_limit - corp.percent_owned_by(POOL)
+        others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+        if any(sh.president for sh in held) and others >= corp.shares[0].percent \
+                and sum(sh.percent for sh in held) <= room:
+            return held
+        ordinary = [sh for sh in held if not sh.president]
+        return ordinary[:max(room, 0) // 10]
+
+    def buying_power(self, game: Game, player: Any, corp: Any) -> int:
+        total = corp.cash + player.cash
+        for other in game.corporations.values():
+            price = game.share_price(other) or 0
+            total += price * sum(sh.percent for sh in self.sellable(game, player, other, corp)) // 10
+        return total
+
+    def may_go_bankrupt(self, game: Game, corp: Any) -> bool:
+        president = game.rules.acting_player_for(game, corp)
+        if corp.kind == "minor" or president is None:
+            return False
+        return self.buying_power(game, game.player(president), corp) < BuyTrain1828.cheapest(game, corp)
+
     def bankrupt(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
-        raise NotImplementedError
+        assert isinstance(round_, OperatingRound)
+        corp = round_.corp(game)
+        if not self.may_go_bankrupt(game, corp):
+            raise IllegalAction(f"{corp.sym} and its president can still raise the price of the cheapest train",
+                                "bankrupt")
+        player = game.player(game.rules.acting_player_for(game, corp))
+        for other in list(game.corporations.values()):
+            shares = self.bankruptcy_sale(game, player, other)
+            if not shares:
+                continue
+            bundle = parse_bundle(game.corporations, [sh.id for sh in shares], sum(sh.percent for sh in shares))
+            price = game.share_price(other) or 0
+            game.pay(None, player, price * bundle.percent // 10)
+            game.transfer_shares(bundle, POOL, seller=player.id)
+            game.rules.after_sell_shares(game, other, bundle)
+        game.pay(player, None, player.cash)
+        player.bankrupt = True
+        game.end_game("bankrupt")
 
 
 class OperatingRound1828(OperatingRound):
     """Adds two things the shared round lacks: a corporation may buy a private at any point of its turn,
     and privates it owns act for it (their track abilities name the private as the acting entity)."""
 
+    def __init__(self, steps: list[Step], round_num: int) -> None:
+        super().__init__(steps, round_num)
+        self.private_lays: list[str] = []  # hexes of this turn's extra lays by a private (E&K)
+
     def current_entity(self, game: Game) -> Any:
-        pending = game.extra.get("pending_lays")
+        pending = game.extra.get("pending_lays") or game.extra.get("pending_token")
         if pending and not self.done:
             return pending[0]
         return super().current_entity(game)
 
+    def actions_for(self, game: Game, entity: Any) -> list[str]:
+        out = super().actions_for(game, entity)
+        if out and entity in game.corporations and not self.pending_homes \
+                and coal.may_buy(game, game.corporations[entity]) and "special_buy" not in out:
+            out.append("special_buy")
+        step = next((s for s in self.steps if isinstance(s, Bankrupt)), None)
+        if out and entity in game.corporations and step is not None and not self.pending_homes \
+                and step.may_go_bankrupt(game, game.corporations[entity]):
+            out.append("bankrupt")
+        return out
+
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
-        if game.extra.get("pending_lays"):
-            return  # a private's compulsory tile lay comes first
+        if game.extra.get("pending_lays") or game.extra.get("pending_token"):
+            return  # a private's compulsory tile lay or station choice comes first
         super().after_process(game, action)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         entity = action.get("entity")
         current = super().current_entity(game)
         company = game.companies.get(entity) if isinstance(entity, str) else None
-        if company is not None and entity not in game.corporations:
+        if company is not None and (entity not in game.corporations or game.corporations[entity].closed):
             if company.owner != current or company.closed:
                 raise IllegalAction(f"{entity} does not belong to {current}", "not_your_turn")
             game.rules.use_company(game, self, company, action, trusted)  # type: ignore[attr-defined]
+            self.after_process(game, action)
+            return
+        if action.get("type") == "sell_shares" and isinstance(entity, int) and not self.pending_homes \
+                and isinstance(self.active_step(game), BuyTrain1828):
+            step = self.active_step(game)
+            assert isinstance(step, BuyTrain1828)
+            step.emergency_sell(game, self, action)
+            self.after_process(game, action)
+            return
+        if action.get("type") == "special_buy" and entity == current and not self.pending_homes \
+                and entity in game.corporations:
+            coal.buy(game, game.corporations[entity], action)
+            self.after_process(game, action)
+            return
+        if action.get("type") == "bankrupt" and entity == current and not self.pending_homes:
+            step = next(s for s in self.steps if isinstance(s, Bankrupt))
+            step.bankrupt(game, self, action, trusted)
             self.after_process(game, action)
             return
         if action.get("type") == "buy_company" and entity == current and not self.pending_homes:
@@ -98,9 +265,13 @@ class BuyCompany(Step):
         if entity != round_.current_entity(game) or entity not in game.corporations:
             return []
         corp = game.corporations[entity]
-        if corp.kind == "minor" or "can_buy_companies" not in game.phase.status or corp.cash < 1:
+        if corp.kind == "minor":
             return []
-        return ["buy_company", "pass"] if self.purchasable(game) else []
+        if "can_buy_companies" in game.phase.status and corp.cash >= 1 and self.purchasable(game):
+            return ["buy_company", "pass"]
+        if any_time_ability(game, corp) is not None:
+            return ["pass"]  # the turn stays open while a private may still lay its tile
+        return []
 
     @staticmethod
     def purchasable(game: Game) -> list[Any]:
@@ -109,6 +280,8 @@ class BuyCompany(Step):
 
     def buy_company(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
+        if "can_buy_companies" not in game.phase.status:
+            raise IllegalAction("corporations buy privates from the green phase on", "buy_company")
         company = game.company(action.get("company"))
         price = action.get("price")
         if not isinstance(price, int):
@@ -128,3 +301,119 @@ class BuyCompany(Step):
 
     def pass_step(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+
+
+class BuyTrain1828(BuyTrain):
+    """Buying trains as in 1830: a corporation without a train that has a route must buy one; its
+    president pays what the treasury lacks for the cheapest depot train, and during the step may sell
+    shares to raise that money (never more than needed, never the presidency of the buying corporation)."""
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game) or entity not in game.corporations:
+            return []
+        corp = game.corporations[entity]
+        out = game.rules.buy_train_actions(game, round_, corp)
+        if self.must_buy(game, corp):
+            return ["buy_train"]
+        if not out and self.may_contribute(game, corp) and game.rules.room_for_train(game, corp):
+            return ["buy_train", "pass"]  # a System's empty shell may be filled with the president's help
+        return out
+
+    @staticmethod
+    def must_buy(game: Game, corp: Any) -> bool:
+        """No train while a route exists."""
+        if corp.kind == "minor" or not game.depot.upcoming() or corp.trains:
+            return False
+        return game.rules.route_available(game, corp)
+
+    def may_contribute(self, game: Game, corp: Any) -> bool:
+        """The president may pay towards a train when the corporation must buy one, or when a System has
+        a shell without a train."""
+        if self.must_buy(game, corp):
+            return True
+        return is_system(game, corp) and not all(shells(game, corp).values()) and bool(game.depot.upcoming())
+
+    @staticmethod
+    def cheapest(game: Game, corp: Any) -> int:
+        return min((t.price for t in game.rules.depot_trains_for(game, corp)), default=0)
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train = game.depot.by_id(str(action.get("train")))
+        price = action.get("price")
+        shell = None
+        if is_system(game, corp):
+            room = shells_with_room(game, corp)
+            shell = action.get("shell") or (room[0] if room else None)
+            if shell not in room:
+                raise IllegalAction(f"{corp.sym}'s shell {shell} has no room for a train", "train_limit")
+        if train is not None and isinstance(price, int) and price > corp.cash:
+            self._president_contributes(game, corp, train, price)
+        super().buy_train(game, round_, action, trusted)
+        if shell is not None and train is not None:
+            add_to_shell(game, corp, shell, train.id)
+        self.passed = not self.actions(game, round_, corp.sym)
+
+    def _president_contributes(self, game: Game, corp: Any, train: Any, price: int) -> None:
+        if not self.may_contribute(game, corp):
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train.id} costs {price}", "cash")
+        if train.owner is None and price != self.cheapest(game, corp):
+            raise IllegalAction("with the president's money only the cheapest train may be bought", "ebuy_cheapest")
+        if train.owner is not None and price > train.price:
+            raise IllegalAction("with the president's money a train is bought at most at face value", "train_price")
+        president = game.player(game.rules.acting_player_for(game, corp))
+        need = price - corp.cash
+        if president.cash < need:
+            raise IllegalAction(f"{president.name} has {president.cash}, {need} is needed", "cash")
+        game.pay(president, corp, need)
+
+    def emergency_sell(self, game: Game, round_: OperatingRound, action: dict[str, Any]) -> None:
+        corp = round_.corp(game)
+        player = game.player(action["entity"])
+        if player.id != game.rules.acting_player_for(game, corp):
+            raise IllegalAction(f"only {corp.sym}'s president may sell shares now", "not_your_turn")
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        sold = bundle.corporation
+        if any(s.owner != player.id for s in bundle.shares):
+            raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
+        if bundle.includes_president:
+            raise IllegalAction("a president's certificate cannot be sold", "sell_shares")
+        if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit:
+            raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit}% of {sold.sym}",
+                                "sell_shares")
+        if sold is corp:
+            others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+            if sold.percent_owned_by(player.id) - bundle.percent < others:
+                raise IllegalAction(f"{player.name} may not give up the presidency of {corp.sym}", "sell_shares")
+        price = game.share_price(sold)
+        assert price is not None
+        value = price * bundle.percent // 10
+        if value + corp.cash + player.cash >= self.cheapest(game, corp) + price:
+            raise IllegalAction("no more shares may be sold than the cheapest train needs", "sell_shares")
+        game.pay(None, player, value)
+        game.transfer_shares(bundle, POOL, seller=player.id)
+        game.rules.after_sell_shares(game, sold, bundle)
+
+
+class DiscardTrain1828(DiscardTrain):
+    """Trains over the limit leave the game (they do not return to the depot); a System discards from
+    its crowded shell."""
+
+    def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        crowded = game.rules.limit_trains(game, corp)
+        train = next((t for t in crowded if t.id == action.get("train")), None)
+        if train is None:
+            raise IllegalAction(f"{corp.sym} has no train {action.get('train')} over the limit", "discard_train")
+        corp.trains.remove(train)
+        train.owner = None
+        train.rusted = True
+
+
+class RunRoutes1828(RunRoutes):
+    """Routes through the Virginia coalfields need a coal marker."""
+
+    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        coal.check_routes(game, game.corporations[action["entity"]], action.get("routes"))
+        super().run_routes(game, round_, action, trusted)

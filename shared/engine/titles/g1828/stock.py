@@ -11,6 +11,7 @@ from ...core.shares import parse_bundle
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
+from .systems import Merger
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -23,12 +24,32 @@ class StockRound1828(StockRound):
     def __init__(self, steps: list[Any]) -> None:
         super().__init__(steps)
         self.pass_order: list[int] = []
-        self.merge_initiator: str | None = None
-        self.acting_player: int | None = None
+        self.merger: Any = None  # systems.MergerState while a merger runs
+
+    def current_entity(self, game: Game) -> Any:
+        if self.merger is not None and not self.done:
+            return self.merger.choice.chooser if self.merger.choice else self.merger.acting_player
+        return super().current_entity(game)
+
+    def actions_for(self, game: Game, entity: Any) -> list[str]:
+        if self.merger is not None:  # the starting corporation names its partner; players answer choices
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            return step.actions(game, self, entity)
+        return super().actions_for(game, entity)
+
+    def bought(self) -> bool:
+        return super().bought() or any(a["type"] == "choose" for a in self.turn_actions)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
-        """A private's exchange ability acts for its owner, on the owner's turn."""
+        """A merger in progress takes every action; a private's exchange ability acts for its owner."""
         entity = action.get("entity")
+        if self.merger is not None:
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            offered = step.actions(game, self, entity)
+            if action.get("type") not in offered:
+                raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
+            step.process(game, self, action, trusted)
+            return
         company = game.companies.get(entity) if isinstance(entity, str) else None
         if company is not None and action.get("type") == "buy_shares":
             if company.owner != self.current_entity(game):
@@ -45,6 +66,21 @@ def in_unlimited_cell(game: Game, corp: Corporation) -> bool:
 
 
 class BuySellParShares1828(BuySellParShares):
+    handlers = {**BuySellParShares.handlers, "choose": "start_merger"}
+
+    def start_merger(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
+        """`choose` names the corporation that starts a merger; the Merger step takes over."""
+        from .systems import MergerState
+
+        player = action["entity"]
+        corp = game.corporations.get(action.get("choice")) if isinstance(action.get("choice"), str) else None
+        if round_.bought():
+            raise IllegalAction("a merger replaces the turn's purchase", "merge")
+        if corp is None or not any(merge_candidate(game, round_, player, corp, other)
+                                   for other in game.corporations.values()):
+            raise IllegalAction(f"{action.get('choice')} has no partner to merge with", "merge")
+        round_.merger = MergerState(acting_player=player, initiator=corp.sym)
+
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         corp = game.corporations[share.corporation]
         if round_.bought() and not self.may_buy_another(game, round_, player, corp):
@@ -114,6 +150,7 @@ class BuySellParShares1828(BuySellParShares):
         assert isinstance(owner, int)
         game.transfer_shares(bundle, owner)
         company.closed = True
+        game.board.remove_blocker(company.sym)
         game.player(owner).companies.remove(company.sym)
         game.rules.after_buy_shares(game, corp)
 

@@ -1,0 +1,151 @@
+"""What 1828's privates do once a corporation owns them.
+
+* E&K lays a yellow tile on E7 at once when bought (`when: sold`), and once, during the owner's track
+  step, a second yellow tile for $20 plus terrain (`when: track`).
+* C&St.L lays a free tile on B24 at any point of its owner's turn (`when: owning_corp_or_turn`).
+* D&H: for $120, without a connection, a tile (terrain waived) on F20, then optionally a station there.
+* C&P: buying the private ends the minor; its treasury goes to the buyer, who may put a free station on
+  Peterborough (C15) at once, or leave a blocking token there.
+
+Each ability is used by an action whose entity is the private; a used ability is remembered as
+"<private>/<when>" in `game.extra["used_abilities"]`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.operating import OperatingRound
+from ...errors import IllegalAction, MalformedAction
+from .operating import Track1828, company_ability
+
+if TYPE_CHECKING:
+    from ...game import Game
+    from ...model import Company, Corporation
+
+EK_EXTRA_COST = 20
+CP_REVENUE = 15
+DH_COST = 120
+
+
+def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: Company) -> None:
+    rules = game.rules
+    game.board.remove_blocker(company.sym)
+    for ability in company.abilities:
+        if ability.get("type") == "revenue_change" and ability.get("when") == "sold":
+            company.revenue = ability["revenue"]
+        if ability.get("type") == "tile_lay" and ability.get("when") == "sold":
+            game.extra.setdefault("pending_lays", []).append(company.sym)
+    minor = game.corporations.get(company.sym)
+    if minor is None or minor.kind != "minor" or minor.closed:
+        return
+    game.pay(minor, corp, minor.cash)
+    home = minor.home
+    rules.remove_minor(game, minor, block=False)  # type: ignore[attr-defined]
+    company.revenue = CP_REVENUE
+    tokened = isinstance(round_, OperatingRound) and round_.tokened
+    if corp.next_token_price() is not None and not tokened:
+        game.extra["pending_token"] = [company.sym]
+        game.extra["pending_token_hex"] = home
+        game.extra["pending_token_block"] = True
+    else:
+        rules.place_blocking_token(game, home)  # type: ignore[attr-defined]
+
+
+def use(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
+    kind = action.get("type")
+    if game.extra.get("pending_token") == [company.sym]:
+        _sold_station(game, round_, company, action)
+    elif kind == "lay_tile":
+        _lay(game, round_, company, action, trusted)
+    else:
+        raise IllegalAction(f"{company.sym} cannot {kind} now", "company_ability")
+
+
+def _owner(game: Game, company: Company) -> Corporation:
+    assert isinstance(company.owner, str)
+    return game.corporations[company.owner]
+
+
+def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
+    hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
+    if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
+        raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
+    corp = _owner(game, company)
+    pending = game.extra.get("pending_lays", [])
+    teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
+    if company.sym in pending:
+        when = "sold"
+    elif company_ability(game, company, "owning_corp_or_turn"):
+        when = "owning_corp_or_turn"
+    elif company_ability(game, company, "track") and _in_track_step(game, round_):
+        when = "track"
+    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.setdefault("used_abilities", []):
+        when = "teleport"
+    else:
+        raise IllegalAction(f"{company.sym} has no tile lay to use now", "company_ability")
+    ability = teleport if when == "teleport" else company_ability(game, company, when)
+    assert ability is not None
+    if ability.get("hexes") and hex_id not in ability["hexes"]:
+        raise IllegalAction(f"{company.sym} lays track only on {', '.join(ability['hexes'])}", "company_ability")
+    if tile_id.rpartition("-")[0] not in ability.get("tiles", []):
+        raise IllegalAction(f"{company.sym} lays only tiles {', '.join(ability['tiles'])}", "company_ability")
+    connect = when == "track" and not trusted
+    result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=connect)
+    if when == "track":
+        if result.upgrade or round_.upgraded:
+            raise IllegalAction(f"{company.sym} lays a yellow tile, and not after an upgrade", "company_ability")
+        if hex_id in round_.laid_hexes:
+            raise IllegalAction(f"{hex_id} already had a tile laid this turn", "same_hex")
+        game.rules.pay_for_track(game, round_, corp, EK_EXTRA_COST + result.cost)
+    elif when == "teleport":
+        if corp.cash < DH_COST:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
+        game.pay(corp, None, DH_COST)
+    game.board.lay(hex_id, tile_id, rotation)
+    game.extra.setdefault("used_abilities", []).append(f"{company.sym}/{when}")
+    if when == "track":
+        round_.private_lays.append(hex_id)  # type: ignore[attr-defined]
+    elif when == "teleport":
+        round_.laid_hexes.append(hex_id)  # the teleport is the corporation's own lay
+    if company.sym in pending and when == "sold":
+        pending.remove(company.sym)
+    game.rules.after_lay_tile(game, round_, corp, hex_id)
+    if when == "teleport" and corp.next_token_price() is not None and not round_.tokened:
+        game.extra["pending_token"] = [company.sym]  # the $120 also pays for an optional station there
+        game.extra["pending_token_hex"] = hex_id
+        game.extra["pending_token_block"] = False
+
+
+def _in_track_step(game: Game, round_: OperatingRound) -> bool:
+    step = next((s for s in round_.steps if isinstance(s, Track1828)), None)
+    return step is not None and not step.passed and round_.active_step(game) is step
+
+
+def _station(game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any], hex_id: str) -> None:
+    city, slot = action.get("city"), action.get("slot")
+    if not isinstance(city, str) or not isinstance(slot, int):
+        raise MalformedAction("place_token needs city and slot", "place_token_shape")
+    if game.board.city_hex(city) != hex_id:
+        raise IllegalAction(f"this station goes on {hex_id}", "token")
+    if round_.tokened:
+        raise IllegalAction(f"{corp.sym} already placed a station this turn", "token")
+    if corp.next_token_price() is None:
+        raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
+    game.board.check_token(corp.sym, city, slot, must_connect=False)
+    game.board.place_token(corp.sym, city, slot)
+    corp.tokens_placed += 1
+    round_.tokened = True
+
+
+def _sold_station(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any]) -> None:
+    hex_id = game.extra["pending_token_hex"]
+    corp = _owner(game, company)
+    if action.get("type") == "place_token":
+        _station(game, round_, corp, action, hex_id)
+    elif action.get("type") == "pass":
+        if game.extra["pending_token_block"]:
+            game.rules.place_blocking_token(game, hex_id)  # type: ignore[attr-defined]
+    else:
+        raise IllegalAction(f"{company.sym}: place the station on {hex_id} or pass", "company_ability")
+    game.extra["pending_token"] = []

@@ -1,0 +1,116 @@
+"""1825 option sets composed from Units, kits and regionals (shared/engine/titles/g1825_compose.py).
+
+Every dumped configuration must come out of the composer exactly (setup and map, compared per hex id), the
+regional kits also when their own dump is left out; illegal sets are refused with the reference's reasons;
+and the recorded Units 1+2 game with R1-R3, K3, D1, DB1 and the big bank replays as far as the ratchet says.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.engine import GameSession
+from shared.engine.errors import MalformedAction
+from shared.engine.session import final_active_flags
+from shared.engine.titledata import DATA_DIR
+from shared.engine.titles.g1825_compose import UNIT_OPTIONS, Composer, check_options, units_of
+
+DIRECTORY = DATA_DIR / "1825"
+META = json.loads((DIRECTORY / "meta.json").read_text())
+CONFIGS = {c["name"]: c for c in META["configurations"]}
+GAME = Path(__file__).resolve().parents[1] / "fixtures" / "conformance" / "1825" / "1825_game_end_stock_market"
+# leading digest lines of the recorded game that must match (raise it as divergences get fixed)
+MATCHING_LINES = 16
+
+
+def _comparable_setup(setup: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in setup.items()
+           if k not in ("configuration", "optional_rules", "map_file", "players_used_for_this_dump")}
+    for key in ("corporations", "minors", "companies"):
+        # state_after_setup depends on the dump's player count (who got LNWR shares), not on the options
+        out[key] = {c["sym"]: {f: v for f, v in c.items() if f != "state_after_setup"} for c in setup.get(key) or []}
+    out["preprinted_hex_upgrades"] = {h: sorted(v) for h, v in setup["preprinted_hex_upgrades"].items()}
+    return out
+
+
+def _compose(name: str, leave_out_own_effect: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    composer = Composer(DIRECTORY)
+    if leave_out_own_effect:
+        composer.excluded = name
+    options = CONFIGS[name]["optional_rules"]
+    base = next(o for o in options if o in UNIT_OPTIONS)
+    options = [base] + [o for o in options if o != base]
+    setup = composer.compose_setup(options, CONFIGS[name]["players_used_for_dump"])
+    board = composer.compose_map(options)
+    setup["preprinted_hex_upgrades"] = composer.preprinted_upgrades(board, setup["tile_manifest"])
+    return setup, board
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_composing_a_dumped_configuration_gives_its_files(name: str) -> None:
+    setup, board = _compose(name, leave_out_own_effect=False)
+    composer = Composer(DIRECTORY)
+    assert _comparable_setup(setup) == _comparable_setup(composer.setup_of(name))
+    assert {h["id"]: h for h in board["hexes"]} == {h["id"]: h for h in composer.map_of(name)["hexes"]}
+
+
+@pytest.mark.parametrize("name", ["unit_123_r1_r2_r3", "unit_12_big_bank", "unit_1_r1_strict_bank"])
+def test_composing_without_the_configurations_own_effect(name: str) -> None:
+    """unit_123_r1_r2_r3 from unit_123 plus the regionals measured on Unit 1 alone, etc."""
+    setup, board = _compose(name, leave_out_own_effect=True)
+    composer = Composer(DIRECTORY)
+    assert _comparable_setup(setup) == _comparable_setup(composer.setup_of(name))
+    assert {h["id"]: h for h in board["hexes"]} == {h["id"]: h for h in composer.map_of(name)["hexes"]}
+
+
+@pytest.mark.parametrize(("options", "players", "reason"), [
+    (["unit_1", "unit_3"], 4, "Units 1 and 3 without Unit 2"),
+    (["unit_2", "r1"], 3, "Regionals without Unit 1"),
+    (["unit_1", "k5"], 4, "K5 without Unit 2"),
+    (["unit_2", "k7"], 3, "K7 without Unit 1"),
+    (["unit_1", "k2"], 4, "K2 not supported without K3"),
+    (["unit_3", "k2", "k3"], 2, "K2 not supported with just Unit 3"),
+    (["unit_1", "k1", "d1"], 4, "K1 or K6 with D1"),
+    (["unit_2", "db1"], 3, "DB1 not useful"),
+    (["unit_2", "db2"], 3, "DB2 is for Unit 1"),
+    (["unit_1", "unit_4"], 4, "Unit 4 requires Unit 3"),
+    (["unit_1", "u3p"], 4, "extra Unit 3 trains without Unit 3"),
+    (["unit_12", "r1"], 2, "number of players"),
+    (["unit_1", "big_bank", "strict_bank"], 4, "exclude each other"),
+])
+def test_illegal_option_sets_are_refused_with_the_reason(options: list[str], players: int, reason: str) -> None:
+    with pytest.raises(MalformedAction, match=reason) as err:
+        check_options(META, options, players)
+    assert err.value.rule == "options"
+
+
+def test_all_units_with_regionals_allow_nine_players() -> None:
+    check_options(META, ["unit_123", "r1", "r2", "r3"], 9)
+    assert units_of(["unit_123", "r1"]) == (1, 2, 3)
+
+
+def test_an_undumped_combination_loads_and_validates() -> None:
+    session = GameSession.new("1825", [{"id": i, "name": str(i)} for i in (1, 2, 3)], 1,
+                              ["unit_1", "unit_2", "r1", "r2", "r3", "k3", "d1", "big_bank", "db1"])
+    data = session.state.defn.data
+    assert data.setup["bank"]["cash"] == 16000  # 5000 + 5000 (big bank) + 2000 (K3) + 4000 (minors counted)
+    assert [p["name"] for p in data.setup["phases"]] == ["1", "2", "3", "4", "4a"]
+    assert {"Cam", "TV", "S&DR", "M&GN"} <= set(session.state.corporations)
+
+
+def test_recorded_composed_game_matches_the_golden_trace_up_to_the_ratchet() -> None:
+    record = json.loads(GAME.with_suffix(".json").read_text())
+    with gzip.open(f"{GAME}.trace.jsonl.gz", "rt") as f:
+        trace = [json.loads(line) for line in f]
+    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                              record["settings"]["optional_rules"], record["id"])
+    assert session.digest() == json.loads(Path(f"{GAME}.setup.json").read_text())
+    flags = final_active_flags(record["actions"])
+    for i, action in enumerate(record["actions"][:MATCHING_LINES]):
+        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+        assert session.digest(action) == trace[i], f"digest differs after action index {i} (id {action['id']})"
