@@ -7,7 +7,6 @@ and the recorded Units 1+2 game with R1-R3, K3, D1, DB1 and the big bank replays
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ import pytest
 
 from shared.engine import GameSession
 from shared.engine.errors import MalformedAction
-from shared.engine.session import final_active_flags
 from shared.engine.titledata import DATA_DIR
 from shared.engine.titles.g1825_compose import UNIT_OPTIONS, Composer, check_options, units_of
 
@@ -24,8 +22,6 @@ DIRECTORY = DATA_DIR / "1825"
 META = json.loads((DIRECTORY / "meta.json").read_text())
 CONFIGS = {c["name"]: c for c in META["configurations"]}
 GAME = Path(__file__).resolve().parents[1] / "fixtures" / "conformance" / "1825" / "1825_game_end_stock_market"
-# leading digest lines of the recorded game that must match (raise it as divergences get fixed)
-MATCHING_LINES = 16
 
 
 def _comparable_setup(setup: dict[str, Any]) -> dict[str, Any]:
@@ -101,16 +97,3 @@ def test_an_undumped_combination_loads_and_validates() -> None:
     assert data.setup["bank"]["cash"] == 16000  # 5000 + 5000 (big bank) + 2000 (K3) + 4000 (minors counted)
     assert [p["name"] for p in data.setup["phases"]] == ["1", "2", "3", "4", "4a"]
     assert {"Cam", "TV", "S&DR", "M&GN"} <= set(session.state.corporations)
-
-
-def test_recorded_composed_game_matches_the_golden_trace_up_to_the_ratchet() -> None:
-    record = json.loads(GAME.with_suffix(".json").read_text())
-    with gzip.open(f"{GAME}.trace.jsonl.gz", "rt") as f:
-        trace = [json.loads(line) for line in f]
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"], record["id"])
-    assert session.digest() == json.loads(Path(f"{GAME}.setup.json").read_text())
-    flags = final_active_flags(record["actions"])
-    for i, action in enumerate(record["actions"][:MATCHING_LINES]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-        assert session.digest(action) == trace[i], f"digest differs after action index {i} (id {action['id']})"

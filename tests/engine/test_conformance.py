@@ -17,6 +17,7 @@ CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance"
 
 GAMES = [
     "1825/1825_game_end_bank",
+    "1825/1825_game_end_stock_market",
     "generated/1825/gen1825_unit1_3p_482113",
     "generated/1825/gen1825_unit1_r1_3p_715733",
 ]

@@ -105,7 +105,23 @@ def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[
                 if other >= NODE_BASE and (ends is None or other in ends) and h.tile.nodes[other - NODE_BASE].is_stop:
                     return other, acc + [(chain[i], pi)], keys + pk
                 continue
-            if other >= NODE_BASE or h.neighbors.get(other) != chain[i + 1]:
+            if other >= NODE_BASE:
+                if h.tile.nodes[other - NODE_BASE].is_stop:
+                    continue
+                # a junction (1825 tile 60): go on along another of its paths to the next hex of the chain
+                for pj in h.tile.by_end[rot].get(other, ()):
+                    q = paths[pj]
+                    out = q.other(other)
+                    if pj == pi or out >= NODE_BASE or h.neighbors.get(out) != chain[i + 1]:
+                        continue
+                    qk = _path_keys(chain[i], q)
+                    if any(k in used or k in keys or k in pk for k in qk):
+                        continue
+                    found = walk(i + 1, invert(out), acc + [(chain[i], pi), (chain[i], pj)], keys + pk + qk)
+                    if found:
+                        return found
+                continue
+            if h.neighbors.get(other) != chain[i + 1]:
                 continue
             found = walk(i + 1, invert(other), acc + [(chain[i], pi)], keys + pk)
             if found:

@@ -95,7 +95,7 @@ class BuySellParShares(Step):
             out.append("buy_shares")
         if self.parable(game, round_, player):
             out.append("par")
-        if self.buyable_companies(game, round_, player):
+        if game.rules.company_purchase_open(game, round_, player, self):
             out.append("buy_company")
         if self.sellable_bundles(game, round_, player):
             out.append("sell_shares")
@@ -267,13 +267,13 @@ class BuySellParShares(Step):
             raise IllegalAction(f"{corp.sym} has already been started", "par_started")
         if not game.rules.can_start(game, corp):
             raise IllegalAction(f"{corp.sym} is not available to start yet", "par_unavailable")
+        cost = cell.price * corp.shares[0].percent // 10
+        if player.cash < cost:
+            raise IllegalAction(f"{player.name} has {player.cash}, the director's certificate costs {cost}", "cash")
         if cell.price not in [c.price for c in game.rules.par_prices(game, corp, player)]:
             raise IllegalAction(f"{cell.price} is not a par price {corp.sym} may start at", "par_price")
         if game.num_certs(player) >= game.rules.cert_limit(game):
             raise IllegalAction(f"{player.name} is at the certificate limit", "cert_limit")
-        cost = cell.price * corp.shares[0].percent // 10
-        if player.cash < cost:
-            raise IllegalAction(f"{player.name} has {player.cash}, the director's certificate costs {cost}", "cash")
         corp.par_price = cell.price
         corp.share_cell = (cell.row, cell.column)
         corp.ipoed = True

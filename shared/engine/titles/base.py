@@ -142,6 +142,10 @@ class TitleRules:
     def companies_for_sale(self, game: Game) -> list[Company]:
         return []
 
+    def company_purchase_open(self, game: Game, stock: StockRound, player: Player, step: Any) -> bool:
+        """Whether `buy_company` is among the player's options (which keeps him in the turn order)."""
+        return bool(step.buyable_companies(game, stock, player))
+
     def company_sale_price(self, game: Game, company: Company) -> int:
         return company.value
 

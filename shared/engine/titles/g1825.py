@@ -138,7 +138,9 @@ class Rules1825(TitleRules):
 
     def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
         if corp.kind == "major":
-            return [c for c in game.market.par_cells() if c.price == corp.fixed_par]
+            # the director's certificate (20%) must be affordable
+            return [c for c in game.market.par_cells()
+                    if c.price == corp.fixed_par and c.price * corp.shares[0].percent // 10 <= player.cash]
         train = self.required_train(game, corp)
         if train is None:
             return []
@@ -169,6 +171,12 @@ class Rules1825(TitleRules):
         if unbought:
             return [min(unbought, key=lambda c: c.value)]
         return [c for c in game.companies.values() if c.owner == "bank" and not c.closed]
+
+    def company_purchase_open(self, game: Game, stock: StockRound, player: Player, step: Any) -> bool:
+        # The option stays open while any private is unsold, whatever the player's cash (so such a player
+        # keeps his turn and must pass); which private and at what price is checked when he buys.
+        return (not stock.bought() and player.cash > 0 and game.num_certs(player) < self.cert_limit(game)
+                and any(c.owner in (None, "bank") and not c.closed for c in game.companies.values()))
 
     def can_sell_companies(self, game: Game, player: Player) -> bool:
         return game.turn > 1 and bool(player.companies) and not self._bought_this_turn(game)
