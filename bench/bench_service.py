@@ -9,6 +9,7 @@ Figures are printed as measured; targets: p50 < 15 ms and p99 < 60 ms at 100/s, 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
@@ -34,6 +35,9 @@ REDIS_URL = os.environ.get("RAILPOST_BENCH_REDIS", "redis://127.0.0.1:6379/8")
 PORT = int(os.environ.get("RAILPOST_BENCH_PORT", "8765"))
 ADMIN = "bench-admin"
 PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
+SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "2"))
+POOL = os.environ.get("RAILPOST_BENCH_POOL", "threads")
+THREADS = os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4")
 
 
 def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -70,17 +74,21 @@ class Stack:
         migrate(self.url)
         bin_dir = Path(sys.executable).parent
         env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
-               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": "2", "DB_POOL_SIZE": "8",
-               "CELERY_QUEUE": "railpost-bench", "PYTHONPATH": os.pathsep.join(
+               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "1"), "DB_POOL_SIZE": "8",
+               "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(SHARDS), "PYTHONPATH": os.pathsep.join(
                    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.procs = [
             subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
                              cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL),
-            subprocess.Popen([str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
-                              "railpost-bench", "-c", "2", "-l", "WARNING", "--without-gossip", "--without-mingle",
-                              "--without-heartbeat"], cwd=ROOT, env=env, start_new_session=True,
-                             stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL),
         ]
+        # one single-process worker per shard queue (as `services.run` starts them), so each game's session
+        # stays hot in one process
+        for shard in range(SHARDS):
+            self.procs.append(subprocess.Popen(
+                [str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
+                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL == "threads" else "1", "-n", f"shard{shard}@%h",
+                 "-l", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+                cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -114,6 +122,7 @@ class Table:
                                                 "seed": settings["seed"], "options": settings["optional_rules"]},
                          timeout=30).json()
         self.url = f"{base}/games/{game['id']}"
+        self.path = f"/games/{game['id']}"
         self.tokens: dict[int, str] = {}
         for seat, player in enumerate(record["players"]):
             joined = http.post(f"{self.url}/join", json={"name": player["name"], "seat": seat,
@@ -124,22 +133,43 @@ class Table:
         self.version = 0
         self.lock = threading.Lock()
 
-    def step(self, http: requests.Session, script: list[tuple[int, dict[str, Any]]]) -> tuple[float, float] | None:
+    def step(self, http: Client, script: list[tuple[int, dict[str, Any]]]) -> tuple[float, float] | None:
         """Play the next action; returns (server accept->commit, client round trip) in seconds."""
         with self.lock:
             if self.version >= len(script):
                 return None
             sender, action = script[self.version]
             started = time.perf_counter()
-            reply = http.post(f"{self.url}/actions?wait=10", json={"action": action, "expected_version": self.version},
-                              headers={"Authorization": f"Bearer {self.tokens[sender]}",
-                                       "Idempotency-Key": uuid.uuid4().hex}, timeout=30)
+            status, body = http.post(f"{self.path}/actions?wait=10",
+                                     {"action": action, "expected_version": self.version},
+                                     {"Authorization": f"Bearer {self.tokens[sender]}",
+                                      "Idempotency-Key": uuid.uuid4().hex})
             rtt = time.perf_counter() - started
-            body = reply.json()
-            if reply.status_code != 200:
-                raise RuntimeError(f"{self.url} v{self.version}: {reply.status_code} {body}")
+            if status != 200:
+                raise RuntimeError(f"{self.path} v{self.version}: {status} {body}")
             self.version += 1
             return body["settled_at"] - body["created_at"], rtt
+
+
+class Client:
+    """A keep-alive HTTP/1.1 connection on the standard library: the load generator shares the machine
+    with what it measures, so it should cost as little CPU per request as possible."""
+
+    def __init__(self) -> None:
+        self._conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+
+    def post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Any]:
+        data = json.dumps(body).encode()
+        for attempt in (0, 1):
+            try:
+                self._conn.request("POST", path, data, {**headers, "Content-Type": "application/json"})
+                reply = self._conn.getresponse()
+                return reply.status, json.loads(reply.read())
+            except (http.client.HTTPException, ConnectionError):
+                self._conn.close()  # the server closed an idle keep-alive connection: reconnect once
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -158,7 +188,7 @@ def run_phase(name: str, tables: list[Table], script: list, rate: float | None, 
     index = [0]
 
     def driver(worker: int) -> None:
-        http = requests.Session()
+        http = Client()
         while time.monotonic() < stop_at and not errors:
             with slot_lock:
                 table = tables[index[0] % len(tables)]
@@ -205,6 +235,9 @@ def main() -> None:
     stack = Stack()
     try:
         http = requests.Session()
+        # a fresh stack pays one-off costs (connections, title data, first queries per process): play them
+        # off first, on games of their own, and report them apart from the measured phases
+        run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20)
         paced = [Table(http, record) for _ in range(20)]
         run_phase("paced", paced, script, rate=100, seconds=PHASE_SECONDS, threads=20)
         flood = [Table(http, record) for _ in range(200)]

@@ -11,7 +11,7 @@ wsgi_app = "services.gateway.wsgi:app"
 # the embedded queue is a thread inside the gateway process: keep exactly one process then
 workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())
 worker_class = "gthread"
-threads = 16  # long-polls (`?wait=`) park a thread each
+threads = _config.web_threads  # long-polls (`?wait=`) park a thread each (they hold no DB connection)
 timeout = 60
 graceful_timeout = 20
 keepalive = 5

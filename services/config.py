@@ -27,10 +27,14 @@ class Config:
     sweep_after_seconds: float = 10.0  # a receipt queued this long is re-published
     sweep_interval_seconds: float = 5.0
     celery_queue: str = "railpost"
+    broker_ack_emulation: bool = False  # Redis-side unacked tracking; the sweep covers lost tasks without it
+    worker_shards: int = 1  # >1: games are routed to queues `<celery_queue>.<game_id % shards>`, one worker each
+    worker_threads: int = 4  # thread pool of each shard worker (`services.run`)
     db_pool_size: int = 8
     session_cache_size: int = 256
     log_level: str = "INFO"
     web_concurrency: int = 0  # gunicorn workers; 0: 2 per core (1 in embedded mode)
+    web_threads: int = 16  # gunicorn threads per worker
     metrics_dir: str = str(Path("var") / "prometheus")
     test_sleep_before_commit: float = 0.0  # test hook: widen the window for killing a worker mid-task
 
@@ -38,6 +42,15 @@ class Config:
     def embedded(self) -> bool:
         """No broker configured: the gateway applies commands itself on a background thread."""
         return not self.redis_url
+
+    def queue_for(self, game_id: int) -> str:
+        """The Celery queue of one game. With `worker_shards` > 1 each game always lands on the same shard
+        queue, consumed by one worker process, so that process's session cache stays hot for the game (no
+        reload or catch-up between two of its commands). Order and exactly-once never depend on this: they
+        come from the game's row lock and the queued receipts."""
+        if self.worker_shards <= 1:
+            return self.celery_queue
+        return f"{self.celery_queue}.{game_id % self.worker_shards}"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -60,10 +73,14 @@ class Config:
             sweep_after_seconds=num("SWEEP_AFTER_SECONDS", cls.sweep_after_seconds),
             sweep_interval_seconds=num("SWEEP_INTERVAL_SECONDS", cls.sweep_interval_seconds),
             celery_queue=env.get("CELERY_QUEUE") or cls.celery_queue,
+            worker_shards=num("WORKER_SHARDS", cls.worker_shards, int),
+            worker_threads=num("WORKER_THREADS", cls.worker_threads, int),
+            broker_ack_emulation=(env.get("BROKER_ACK_EMULATION") or "").lower() in ("1", "true", "yes"),
             db_pool_size=num("DB_POOL_SIZE", cls.db_pool_size, int),
             session_cache_size=num("SESSION_CACHE_SIZE", cls.session_cache_size, int),
             log_level=env.get("LOG_LEVEL") or cls.log_level,
             web_concurrency=num("WEB_CONCURRENCY", 0, int),
+            web_threads=num("WEB_THREADS", cls.web_threads, int),
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or cls.metrics_dir,
             test_sleep_before_commit=num("RAILPOST_TEST_SLEEP_BEFORE_COMMIT", 0.0),
         )

@@ -27,12 +27,23 @@ def commands(config: Config) -> list[list[str]]:
     gunicorn = shutil.which("gunicorn", path=str(bin_dir)) or "gunicorn"
     procs = [[gunicorn, "-c", str(ROOT / "infra" / "gunicorn.conf.py")]]
     if not config.embedded:
-        celery = shutil.which("celery", path=str(bin_dir)) or "celery"
-        procs.append([celery, "-A", "services.rules_worker.celery_app", "worker", "--beat", "-Q",
-                      config.celery_queue, "-l", "INFO", "-s", str(Path("var") / "celerybeat-schedule")])
+        procs += worker_commands(shutil.which("celery", path=str(bin_dir)) or "celery", config)
     if importlib.util.find_spec("services.notifier.__main__") is not None:
         procs.append([sys.executable, "-m", "services.notifier"])
     return procs
+
+
+def worker_commands(celery: str, config: Config) -> list[list[str]]:
+    """Rules workers. With WORKER_SHARDS > 1: one single-process worker per shard queue (a thread pool of
+    WORKER_THREADS overlaps one game's commit with another's engine work), so each game's session stays hot
+    in one process; every worker also takes the shared queue (the sweep), the first one runs beat."""
+    base = [celery, "-A", "services.rules_worker.celery_app", "worker", "-l", "INFO"]
+    beat = ["--beat", "-s", str(Path("var") / "celerybeat-schedule")]
+    if config.worker_shards <= 1:
+        return [base + ["-Q", config.celery_queue] + beat]
+    return [base + ["-Q", f"{config.queue_for(shard)},{config.celery_queue}", "-n", f"shard{shard}@%h",
+                    "--pool", "threads", "-c", str(config.worker_threads)] + (beat if shard == 0 else [])
+            for shard in range(config.worker_shards)]
 
 
 def main() -> int:

@@ -15,6 +15,7 @@ from services.logs import setup_logging
 from services.notifier import api as notifier_api
 from services.play.dispatch import make_dispatcher
 from services.play.sessions import SessionCache
+from services.play.signals import make_signals
 from shared.eventstore import open_recorder
 
 log = logging.getLogger("railpost.gateway")
@@ -26,8 +27,9 @@ def create_app(config: Config | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, JSON_SORT_KEYS=False)
     recorder = open_recorder(config.database_url, pool_size=config.db_pool_size)
-    app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config),
-                                         SessionCache(recorder, config.session_cache_size))
+    signals = make_signals(config.redis_url, config.celery_queue)
+    app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config, signals),
+                                         SessionCache(recorder, config.session_cache_size), signals)
     for module in (games, actions, players, meta):
         app.register_blueprint(module.bp)
     app.register_blueprint(notifier_api.bp)

@@ -15,23 +15,24 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
-from services.gateway.auth import require_seat
+from services.gateway.auth import known_seat_of, require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
 from services.metrics import ACTIONS_REFUSED
 from services.play.apply import META_TYPES
-from services.play.commands import submit, wait_for
+from services.play.commands import submit_and_wait, wait_for
 from shared.eventstore import Conflict, Receipt
 from shared.eventstore.records import APPLIED, QUEUED
 
 bp = Blueprint("actions", __name__)
+_RECEIPT = ReceiptOut()
 
 
 def receipt_view(receipt: Receipt) -> dict[str, Any]:
     url = f"{game_url(receipt.game_id)}/receipts/{receipt.command_id}"
-    return ReceiptOut().dump({**receipt.__dict__, "url": url})
+    return _RECEIPT.dump({**receipt.__dict__, "url": url})
 
 
 def _wait_seconds() -> float:
@@ -42,8 +43,7 @@ def _wait_seconds() -> float:
 def post_action(game_id: int) -> ResponseReturnValue:
     key = request.headers.get("Idempotency-Key", "").strip()
     body = load(ActionIn, json_body())
-    game = game_or_404(game_id)
-    who = require_seat(game)
+    who = known_seat_of(game_id) or require_seat(game_or_404(game_id))
     if not key or len(key) > 200:
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
     wait = _wait_seconds()
@@ -54,12 +54,11 @@ def post_action(game_id: int) -> ResponseReturnValue:
         ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
         raise ApiError(403, "not_your_entity", f"player {player_id} cannot act for player {action.get('entity')}")
     try:
-        receipt, created = submit(rt().recorder, rt().dispatcher, game_id, key, body, player_id)
+        receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id, key, body,
+                                           player_id, wait)
     except Conflict as err:
         ACTIONS_REFUSED.labels("gateway", err.code).inc()
         raise
-    if wait and receipt.status == QUEUED:
-        receipt = wait_for(rt().recorder, game_id, key, wait) or receipt
     headers = {"Location": f"{game_url(game_id)}/receipts/{key}"}
     return receipt_view(receipt), _status(receipt, created), headers
 
@@ -77,7 +76,7 @@ def get_receipt(game_id: int, key: str) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_seat(game)
     wait = _wait_seconds()
-    receipt = wait_for(rt().recorder, game_id, key, wait) if wait else rt().recorder.get_receipt(game_id, key)
+    receipt = wait_for(rt().recorder, game_id, key, wait, rt().signals) if wait else rt().recorder.get_receipt(game_id, key)
     if receipt is None:
         raise ApiError(404, "receipt_not_found", f"no command {key!r} in game {game_id}")
     return receipt_view(receipt)

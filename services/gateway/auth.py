@@ -13,6 +13,8 @@ from services.gateway.runtime import rt
 from services.tokens import hash_token
 from shared.eventstore.records import Game, Player, Seat
 
+SEAT_CACHE_SIZE = 100_000
+
 
 @dataclass(frozen=True)
 class Principal:
@@ -33,13 +35,43 @@ def principal() -> Principal | None:
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Principal(admin=True)
     digest = hash_token(token)
-    seat = rt().recorder.seat_by_token(digest)
+    seat = _seat(digest)
     if seat is not None:
         return Principal(seat=seat)
     player = rt().recorder.player_by_token(digest)
     if player is not None:
         return Principal(player=player)
     raise ApiError(401, "unauthorized", "unknown token")
+
+
+def _seat(digest: str) -> Seat | None:
+    """Seat by token hash. Seats are never changed or removed once taken, so a found one is remembered for
+    the process (bounded); unknown tokens are always looked up again."""
+    cache = rt().seat_tokens
+    seat = cache.get(digest)
+    if seat is None:
+        seat = rt().recorder.seat_by_token(digest)
+        if seat is not None:
+            if len(cache) >= SEAT_CACHE_SIZE:
+                cache.clear()  # crude but thread-safe bound; refills from the store
+            cache[digest] = seat
+    return seat
+
+
+def known_seat_of(game_id: int) -> Principal | None:
+    """The caller as a remembered seat of this very game, else None. Such a seat proves the game exists
+    (seats belong to their game), so a view may skip reading the game; any other caller takes the general
+    path (`require_seat(game_or_404(...))`), which keeps 404 ahead of 401/403."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    seat = rt().seat_tokens.get(hash_token(token.strip()))
+    if seat is None or seat.game_id != game_id:
+        return None
+    admin = rt().config.admin_token
+    if admin and hmac.compare_digest(token.strip().encode(), admin.encode()):
+        return None
+    return Principal(seat=seat)
 
 
 def require_admin() -> Principal:

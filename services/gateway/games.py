@@ -92,7 +92,9 @@ def join(game_id: int) -> ResponseReturnValue:
 def start(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_seat(game)
-    return game_view(usecases.start(rt().recorder, game))
+    started = usecases.start(rt().recorder, game)
+    rt().dispatcher.warm(started.id)
+    return game_view(started)
 
 
 @bp.get("/games/<int:game_id>/state")
@@ -149,6 +151,7 @@ def import_record() -> ResponseReturnValue:
     record = load(RecordIn, json_body())
     args = query(ImportQuery)
     game, tokens = usecases.import_record(rt().recorder, record, args["visibility"])
+    rt().dispatcher.warm(game.id)
     seats = [{"seat": s.seat_index, "player_id": s.player_id, "token": t}
              for s, t in zip(rt().recorder.seats(game.id), tokens, strict=True)]
     return ImportOut().dump({"game": game_view(game), "seats": seats}), 201, {"Location": game_url(game.id)}

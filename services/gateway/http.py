@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from flask import request
@@ -10,6 +11,12 @@ from marshmallow import Schema
 from services.gateway.errors import ApiError
 from services.gateway.runtime import rt
 from shared.eventstore.records import Game
+
+
+@cache
+def _instance(schema: type[Schema]) -> Schema:
+    """One instance per schema class: building a marshmallow schema costs more than using it."""
+    return schema()
 
 
 def json_body() -> Any:
@@ -24,11 +31,11 @@ def json_body() -> Any:
 def load(schema: type[Schema], data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "malformed_json", "the request body must be a JSON object")
-    return schema().load(data)
+    return _instance(schema).load(data)
 
 
 def query(schema: type[Schema]) -> dict[str, Any]:
-    return schema().load(request.args.to_dict())
+    return _instance(schema).load(request.args.to_dict())
 
 
 def game_or_404(game_id: int) -> Game:

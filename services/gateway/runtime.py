@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from flask import current_app
 
 from services.config import Config
 from services.play.dispatch import Dispatcher
 from services.play.sessions import SessionCache
+from services.play.signals import SettleSignals
 from shared.eventstore import SqlRecorder
+from shared.eventstore.records import Seat
 
 
 @dataclass
@@ -18,6 +20,8 @@ class Runtime:
     recorder: SqlRecorder
     dispatcher: Dispatcher
     sessions: SessionCache
+    signals: SettleSignals
+    seat_tokens: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (see auth._seat)
 
 
 def rt() -> Runtime:

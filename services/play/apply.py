@@ -17,6 +17,7 @@ from typing import Any
 from services.config import Config
 from services.metrics import ACCEPT_TO_COMMIT, ACTIONS_APPLIED, ACTIONS_REFUSED, APPLY_SECONDS, QUEUE_LATENCY
 from services.play.sessions import SessionCache
+from services.play.signals import SettleSignals
 from shared.engine import EngineError, GameSession, MalformedAction
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder, state_summary
 from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Receipt
@@ -33,16 +34,23 @@ class Refusal:
     http_status: int
 
 
-def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int) -> int:
-    """Settle every queued command of one game, oldest expected version first. Returns how many settled."""
+def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
+                  signals: SettleSignals | None = None) -> int:
+    """Settle every queued command of one game, oldest expected version first. Returns how many settled.
+
+    Each settled command is announced on `signals` after its commit, waking the gateway's long-poll. The
+    loop stops as soon as the last transaction saw no other queued command: one queued after that read has
+    its own task published after its commit, so no extra empty transaction is needed per task."""
     settled = 0
-    while True:
+    more = True
+    while more:
         started = time.perf_counter()
         try:
             with recorder.game_transaction(game_id) as tx:
                 receipt = tx.next_queued()
                 if receipt is None:
                     return settled
+                more = tx.more_queued
                 QUEUE_LATENCY.observe(max(0.0, time.time() - receipt.created_at))
                 outcome = _settle(tx, receipt, sessions, config)
                 if config.test_sleep_before_commit:
@@ -50,6 +58,8 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
         except BaseException:
             sessions.forget(game_id)
             raise
+        if signals is not None:
+            signals.announce(game_id, [{"command_id": c, **fields} for c, fields in tx.settled.items()])
         elapsed = time.perf_counter() - started
         APPLY_SECONDS.observe(elapsed)
         settled += 1
@@ -62,6 +72,7 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
             ACCEPT_TO_COMMIT.observe(max(0.0, time.time() - receipt.created_at))
             log.info("applied", extra={"game_id": game_id, "command_id": receipt.command_id, "version": outcome,
                                        "apply_ms": round(elapsed * 1000, 2)})
+    return settled
 
 
 def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config) -> int | Refusal:

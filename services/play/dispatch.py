@@ -13,15 +13,21 @@ from typing import Protocol
 from services.config import Config
 from services.play.apply import apply_pending
 from services.play.sessions import SessionCache
+from services.play.signals import SettleSignals
 from shared.eventstore import SqlRecorder
 
 log = logging.getLogger("railpost.dispatch")
 APPLY_TASK = "railpost.apply"
 SWEEP_TASK = "railpost.sweep"
+WARM_TASK = "railpost.warm"
 
 
 class Dispatcher(Protocol):
     def publish(self, game_id: int, command_id: str) -> None: ...
+
+    def warm(self, game_id: int) -> None:
+        """A hint that commands for this game will follow (it just started): build its session now, where
+        its commands will be applied, rather than on the first move."""
 
     def close(self) -> None: ...
 
@@ -36,10 +42,13 @@ class CeleryDispatcher:
         from services.rules_worker.celery_app import make_celery
 
         self._celery = make_celery(config)
-        self._queue = config.celery_queue
+        self._config = config
 
     def publish(self, game_id: int, command_id: str) -> None:
-        self._celery.send_task(APPLY_TASK, args=[game_id, command_id], queue=self._queue)
+        self._celery.send_task(APPLY_TASK, args=[game_id, command_id], queue=self._config.queue_for(game_id))
+
+    def warm(self, game_id: int) -> None:
+        self._celery.send_task(WARM_TASK, args=[game_id], queue=self._config.queue_for(game_id))
 
     def close(self) -> None:
         self._celery.close()
@@ -49,9 +58,10 @@ class InProcessDispatcher:
     """The embedded default: a daemon thread in the gateway process applies queued commands in order.
     Same code path as the Celery task; the sweep also picks up receipts left by a previous process."""
 
-    def __init__(self, recorder: SqlRecorder, config: Config) -> None:
+    def __init__(self, recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None) -> None:
         self._recorder = recorder
         self._config = config
+        self._signals = signals
         self._sessions = SessionCache(recorder, config.session_cache_size)
         self._queue: queue.Queue[int | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="railpost-rules", daemon=True)
@@ -59,6 +69,9 @@ class InProcessDispatcher:
 
     def publish(self, game_id: int, command_id: str) -> None:
         self._queue.put(game_id)
+
+    def warm(self, game_id: int) -> None:
+        pass  # the embedded thread builds a session on first use
 
     def close(self) -> None:
         self._queue.put(None)
@@ -75,14 +88,14 @@ class InProcessDispatcher:
                 return
             try:
                 if game_id >= 0:
-                    apply_pending(self._recorder, self._sessions, self._config, game_id)
+                    apply_pending(self._recorder, self._sessions, self._config, game_id, self._signals)
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self._config.sweep_interval_seconds
                     for stale in stale_games(self._recorder, self._config):
-                        apply_pending(self._recorder, self._sessions, self._config, stale)
+                        apply_pending(self._recorder, self._sessions, self._config, stale, self._signals)
             except Exception:
                 log.exception("apply failed", extra={"game_id": game_id})
 
 
-def make_dispatcher(recorder: SqlRecorder, config: Config) -> Dispatcher:
-    return InProcessDispatcher(recorder, config) if config.embedded else CeleryDispatcher(config)
+def make_dispatcher(recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None) -> Dispatcher:
+    return InProcessDispatcher(recorder, config, signals) if config.embedded else CeleryDispatcher(config)

@@ -1,9 +1,9 @@
 """The Celery application, configured from `services.config` like every other process.
 
 `celery -A services.rules_worker.celery_app worker --beat` runs the worker (and the redelivery sweep).
-Delivery is at-least-once: acks are late, a task whose worker process dies is re-queued, and Redis hands
-an unacknowledged message out again after the visibility timeout; `services.play.apply` makes repeats
-harmless.
+Delivery is at-least-once in effect: every command is a queued receipt in the store, and a task only says
+"drain this game". A task lost with its worker (Redis hands a message out once unless
+BROKER_ACK_EMULATION is set) is re-published by the sweep; `services.play.apply` makes repeats harmless.
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ def make_celery(config: Config) -> Celery:
         task_serializer="json",
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": 300},
+        # The receipts table, not the broker, is the durable queue: a message is only a doorbell for "this
+        # game has queued commands". Without ack emulation Redis hands a message out once (no unacked-set
+        # bookkeeping per task, a large share of the worker's CPU per command); a doorbell lost with a
+        # dying worker is rung again by the sweep for receipts queued over SWEEP_AFTER_SECONDS.
+        broker_transport_options={"visibility_timeout": 300, "ack_emulation": config.broker_ack_emulation},
         worker_hijack_root_logger=False,
         beat_schedule={
             "redeliver-stale-receipts": {

@@ -5,44 +5,63 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 
 from celery import current_app, shared_task
 
 from services.config import Config
 from services.logs import setup_logging
 from services.play.apply import apply_pending
-from services.play.dispatch import APPLY_TASK, SWEEP_TASK, stale_games
+from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, stale_games
 from services.play.sessions import SessionCache
+from services.play.signals import SettleSignals, make_signals
 from shared.eventstore import SqlRecorder, open_recorder
+from shared.eventstore.records import ACTIVE
 
 log = logging.getLogger("railpost.worker")
-_runtime: dict[int, tuple[SqlRecorder, SessionCache, Config]] = {}
+_runtime: dict[int, tuple[SqlRecorder, SessionCache, Config, SettleSignals]] = {}
+_runtime_lock = threading.Lock()
 
 
-def runtime() -> tuple[SqlRecorder, SessionCache, Config]:
+def runtime() -> tuple[SqlRecorder, SessionCache, Config, SettleSignals]:
     pid = os.getpid()
-    if pid not in _runtime:
-        config: Config = current_app.conf.railpost_config
-        setup_logging(config.log_level)
-        recorder = open_recorder(config.database_url, pool_size=2)
-        _runtime.clear()
-        _runtime[pid] = (recorder, SessionCache(recorder, config.session_cache_size), config)
-    return _runtime[pid]
+    if pid in _runtime:
+        return _runtime[pid]
+    with _runtime_lock:  # a thread pool's first tasks arrive together
+        if pid not in _runtime:
+            config: Config = current_app.conf.railpost_config
+            setup_logging(config.log_level)
+            recorder = open_recorder(config.database_url, pool_size=config.db_pool_size)
+            _runtime.clear()
+            _runtime[pid] = (recorder, SessionCache(recorder, config.session_cache_size), config,
+                             make_signals(config.redis_url, config.celery_queue))
+        return _runtime[pid]
 
 
 @shared_task(name=APPLY_TASK, acks_late=True, reject_on_worker_lost=True, autoretry_for=(OSError,),
              retry_backoff=True, max_retries=5)
 def apply_commands(game_id: int, command_id: str) -> int:
     """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery."""
-    recorder, sessions, config = runtime()
-    return apply_pending(recorder, sessions, config, game_id)
+    recorder, sessions, config, signals = runtime()
+    return apply_pending(recorder, sessions, config, game_id, signals)
+
+
+@shared_task(name=WARM_TASK)
+def warm(game_id: int) -> int:
+    """Build (or catch up) the session of a game that just started, so its first command finds it hot."""
+    recorder, sessions, _, _ = runtime()
+    game = recorder.get_game(game_id)
+    if game is None or game.status != ACTIVE:
+        return 0
+    with sessions.use(game) as session:
+        return session.version
 
 
 @shared_task(name=SWEEP_TASK, acks_late=True)
 def sweep() -> int:
-    recorder, _, config = runtime()
+    recorder, _, config, _ = runtime()
     stale = stale_games(recorder, config)
     for game_id, command_id in stale.items():
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})
-        current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.celery_queue)
+        current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.queue_for(game_id))
     return len(stale)

@@ -122,11 +122,9 @@ def _lay_tile(game: Game, round_: OperatingRound, entity: str) -> list[dict[str,
     if lay is None:
         return []
     out = []
-    for hex_id, name, rotation in game.board.legal_lays(entity, set(game.phase.tiles)):
-        copy = game.board.supply.free_copy(name)
-        tile_id = f"{name}-{copy}"
+    for hex_id, name, rotation, result in game.board.legal_lay_results(entity, set(game.phase.tiles)):
+        tile_id = f"{name}-{game.board.supply.free_copy(name)}"
         try:
-            result = game.board.check_lay(entity, hex_id, tile_id, rotation, set(game.phase.tiles))
             upgrade = game.rules.is_upgrade(game, hex_id, result)
             if (upgrade and not lay.get("upgrade")) or (not upgrade and not lay.get("lay")):
                 continue

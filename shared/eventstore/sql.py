@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Protocol
 
 from .errors import Conflict, NotFound
@@ -77,8 +77,9 @@ def _event(row: Row) -> StoredEvent:
 
 
 class GameTx:
-    """One writer's transaction on one locked game. Events and outbox rows are buffered and given their
-    global positions at the very end, so the counter lock is held for the shortest time."""
+    """One writer's transaction on one locked game. Writes (receipt, game row, snapshot) and the events and
+    outbox rows are buffered and sent together at the very end, so the counter lock is held for the shortest
+    time and the writes cost one round trip where the backend pipelines."""
 
     def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game) -> None:
         self._rec = recorder
@@ -86,15 +87,24 @@ class GameTx:
         self.game = game
         self._events: list[tuple[int, NewEvent]] = []
         self._outbox: list[tuple[int | None, str, dict[str, Any]]] = []
+        self._writes: list[tuple[str, Sequence[Any]]] = []
+        self.more_queued = False
+        self.settled: dict[str, dict[str, Any]] = {}  # command id -> fields settled in this transaction
 
     def next_queued(self) -> Receipt | None:
-        row = self._rec._one(
+        """The oldest queued command; `more_queued` then tells whether another one was queued behind it."""
+        rows = self._rec._all(
             self._cur,
             "SELECT * FROM receipts WHERE game_id = %s AND status = %s "
-            "ORDER BY expected_version, created_at LIMIT 1",
+            "ORDER BY expected_version, created_at LIMIT 2",
             (self.game.id, QUEUED),
         )
-        return None if row is None else _receipt(row)
+        self.more_queued = len(rows) > 1
+        self.reads_done()
+        return _receipt(rows[0]) if rows else None
+
+    def reads_done(self) -> None:
+        """Hook: a backend that pipelines the transaction settles the reads here (PostgreSQL)."""
 
     def append(self, version: int, event: NewEvent) -> None:
         expected = self.game.version + len(self._events) + 1
@@ -106,19 +116,21 @@ class GameTx:
         self._outbox.append((version, kind, payload))
 
     def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
-               rule: str | None = None, http_status: int | None = None) -> None:
-        self._rec._exec(
-            self._cur,
+               rule: str | None = None, http_status: int | None = None) -> dict[str, Any]:
+        """Settle a queued receipt; returns the fields stored (they are final once the transaction commits)."""
+        settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
+                   "http_status": http_status, "settled_at": time.time()}
+        self._later(
             "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "
             "settled_at = %s WHERE game_id = %s AND command_id = %s AND status = %s",
-            (status, new_version, reason, rule, http_status, time.time(), receipt.game_id, receipt.command_id,
-             QUEUED),
+            (*settled.values(), receipt.game_id, receipt.command_id, QUEUED),
         )
+        self.settled[receipt.command_id] = settled
+        return settled
 
     def update_game(self, *, version: int | None = None, state: dict[str, Any] | None = None,
                     status: str | None = None, result: dict[str, Any] | None = None) -> None:
-        self._rec._exec(
-            self._cur,
+        self._later(
             "UPDATE games SET version = COALESCE(%s, version), state = COALESCE(%s, state), "
             "status = COALESCE(%s, status), result = COALESCE(%s, result), updated_at = %s WHERE id = %s",
             (version, None if state is None else dumps(state), status, None if result is None else dumps(result),
@@ -126,35 +138,40 @@ class GameTx:
         )
 
     def save_snapshot(self, version: int, blob: bytes) -> None:
-        self._rec._exec(
-            self._cur,
+        self._later(
             "INSERT INTO snapshots (game_id, version, data, created_at) VALUES (%s, %s, %s, %s)",
             (self.game.id, version, blob, time.time()),
         )
 
+    def _later(self, sql: str, params: Sequence[Any]) -> None:
+        self._writes.append((sql, params))
+
     def _flush(self) -> None:
+        with self._rec._pipeline(self._cur):
+            self._write()
+
+    def _write(self) -> None:
+        """Run the buffered writes, then insert the events and outbox rows. Positions come from the counter
+        rows, bumped here and read back inside each INSERT, so no statement waits on another's result: on
+        PostgreSQL the whole tail of the transaction goes out as one pipeline."""
+        for sql, params in self._writes:
+            self._rec._exec(self._cur, sql, params)
         now = time.time()
-        if self._events:
-            last = self._rec._take_positions(self._cur, "event_position", len(self._events))
-            first = last - len(self._events) + 1
-            for offset, (version, ev) in enumerate(self._events):
-                self._rec._exec(
-                    self._cur,
-                    "INSERT INTO events (game_id, version, position, command_id, type, type_version, data, "
-                    "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    (self.game.id, version, first + offset, ev.command_id, ev.type, ev.type_version,
-                     dumps(ev.data), now),
-                )
-        if self._outbox:
-            last = self._rec._take_positions(self._cur, "outbox_position", len(self._outbox))
-            first = last - len(self._outbox) + 1
-            for offset, (version, kind, payload) in enumerate(self._outbox):
-                self._rec._exec(
-                    self._cur,
-                    "INSERT INTO outbox (position, game_id, version, kind, payload, created_at) "
-                    "VALUES (%s, %s, %s, %s, %s, %s)",
-                    (first + offset, self.game.id, version, kind, dumps(payload), now),
-                )
+        for name, table, rows in (
+            ("event_position", "events (game_id, version, position, command_id, type, type_version, data, "
+             "created_at)", [(self.game.id, version, ev.command_id, ev.type, ev.type_version, dumps(ev.data), now)
+                             for version, ev in self._events]),
+            ("outbox_position", "outbox (game_id, version, position, kind, payload, created_at)",
+             [(self.game.id, version, kind, dumps(payload), now) for version, kind, payload in self._outbox]),
+        ):
+            if not rows:
+                continue
+            self._rec._exec(self._cur, "UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name))
+            holes = ", ".join(["%s"] * (len(rows[0]) - 2))
+            sql = (f"INSERT INTO {table} VALUES (%s, %s, (SELECT value FROM counters WHERE name = '{name}') - %s, "
+                   f"{holes})")
+            for offset, row in enumerate(rows):
+                self._rec._exec(self._cur, sql, (row[0], row[1], len(rows) - 1 - offset, *row[2:]))
 
 
 class SqlRecorder:
@@ -171,8 +188,17 @@ class SqlRecorder:
     def _is_unique(self, exc: BaseException) -> bool:
         raise NotImplementedError
 
+    def _statement(self) -> Any:
+        """A cursor for one self-contained writing statement (atomic on its own): backends that can run it
+        without an explicit transaction block save the BEGIN and COMMIT round trips."""
+        return self._tx(write=True)
+
     def _sql(self, sql: str) -> str:
         return sql
+
+    def _pipeline(self, cur: Cursor) -> Any:
+        """Where the backend can, send statements whose results nobody reads without waiting for each."""
+        return nullcontext()
 
     def close(self) -> None:
         """Release pooled connections."""
@@ -362,7 +388,28 @@ class SqlRecorder:
                       player_id: int | None, action: dict[str, Any]) -> tuple[Receipt, bool]:
         """Store a queued receipt; returns (receipt, created). A retry with the same key and body returns the
         first receipt; a different body under the same key, a stale version or a version another queued
-        command already claimed raise Conflict and store nothing."""
+        command already claimed raise Conflict and store nothing.
+
+        The usual case is one statement: insert if the game is active at `expected_version`, and do nothing on
+        either unique key (command id; one queued command per version). Only when nothing was inserted does
+        the transaction below work out why."""
+        now = time.time()
+        try:
+            with self._statement() as cur:
+                row = self._one(
+                    cur,
+                    "INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, player_id, "
+                    "action, created_at) SELECT id, %s, %s, %s, %s, %s, %s, %s FROM games "
+                    "WHERE id = %s AND status = %s AND version = %s ON CONFLICT DO NOTHING RETURNING game_id",
+                    (command_id, body_hash, QUEUED, expected_version, player_id, dumps(action), now, game_id,
+                     ACTIVE, expected_version),
+                )
+            if row is not None:
+                return Receipt(game_id, command_id, body_hash, QUEUED, expected_version, player_id, action,
+                               now), True
+        except Exception as exc:
+            if not self._is_unique(exc):
+                raise
         try:
             with self._tx(write=True) as cur:
                 row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",

@@ -412,9 +412,14 @@ class Board:
         self._changed()
 
     def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
+        return [(hex_id, name, rot) for hex_id, name, rot, _ in self.legal_lay_results(entity, phase_colors)]
+
+    def legal_lay_results(self, entity: str, phase_colors: set[str] | list[str]
+                          ) -> list[tuple[str, str, int, LayResult]]:
+        """Every (hex, tile name, rotation) the board accepts for the entity now, with its LayResult."""
         colors = set(phase_colors)
         reach = self.reach(entity)
-        out: list[tuple[str, str, int]] = []
+        out: list[tuple[str, str, int, LayResult]] = []
         for hex_id in sorted(reach.edges):
             h = self.hexes[hex_id]
             if any(b != entity for b in h.blockers):
@@ -425,10 +430,10 @@ class Board:
                     continue
                 for rot in range(6):
                     try:
-                        self.check_lay(entity, hex_id, f"{name}-{copy}", rot, colors)
+                        result = self.check_lay(entity, hex_id, f"{name}-{copy}", rot, colors)
                     except IllegalAction:
                         continue
-                    out.append((hex_id, name, rot))
+                    out.append((hex_id, name, rot, result))
         return out
 
     def digest_tiles(self) -> dict[str, str]:

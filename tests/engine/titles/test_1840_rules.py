@@ -113,3 +113,25 @@ def test_route_revenue_is_computed_not_read() -> None:
     action["routes"] = [dict(action["routes"][0], revenue=999)]
     s.submit(action)
     assert s.game.corporations["4"].cash == 50
+
+
+def test_three_player_small_map_removes_v_prater_and_six_lines() -> None:
+    s = GameSession.new("1840", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)], 5, ["three_player_small"])
+    game = s.game
+    assert "V" not in game.corporations and "PR" not in game.companies
+    assert not {"9", "10", "13", "14", "16", "17"} & set(game.corporations)
+    assert "A1" not in game.board.hexes and "B10" in game.board.hexes
+    # three majors drawn; the others (never chosen) leave the game
+    assert len(game.extra["majors"]) == 3
+    assert {c.sym for c in game.corporations.values() if c.kind == "major"} == set(game.extra["majors"])
+    assert {p.cash for p in game.players} == {300}
+
+
+def test_loans_cost_200_each_at_the_end() -> None:
+    s = session_at(0)
+    game = s.game
+    player = game.players[0]
+    worth = game.rules.player_value(game, player)
+    game.rules.take_loans(game, player, player.cash + 150)  # short by 150: two loans of 100
+    assert game.extra["loans"][str(player.id)] == 200
+    assert game.rules.player_value(game, player) == worth + 200 - 2 * 200

@@ -113,9 +113,13 @@ class Rules1828(TitleRules):
 
     def par_cells(self, game: Game) -> list[Cell]:
         """Par prices of the groups the phases have opened so far."""
-        groups = set(game.extra["par_groups"])
-        cells = [c for row in game.market.grid for c in row if c is not None and c.types & groups]
-        return sorted(cells, key=lambda c: -c.price)
+        key = tuple(sorted(game.extra["par_groups"]))
+        cache = self.__dict__.setdefault("_par_cells", {})  # a memo of static market data, per definition
+        if key not in cache:
+            groups = set(key)
+            cells = [c for row in game.market.grid for c in row if c is not None and c.types & groups]
+            cache[key] = sorted(cells, key=lambda c: -c.price)
+        return list(cache[key])
 
     def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
         return [c for c in self.par_cells(game) if c.price * 2 <= player.cash]

@@ -1,9 +1,11 @@
 """The concrete actions open in 1840's own rounds (`legal_actions` asks through `Rules1840.legal_options`).
 
-Candidates are generated from the round's state and each is then tried on a copy of the game, so an
-offered action is always one `process` accepts. Ranges are offered at their meaningful points: a bid at
-the lowest allowed amount, a private's price at its minimum and maximum. Dividends are every multiple of
-10 up to the revenue; tram reassignments every distribution with at most one tram per line.
+Candidates are generated from the round's state. Where the handler's checks can be made without acting
+(`CHECKED_ON_THE_SPOT`) the generator makes them itself; every other candidate is tried on a copy of the
+game. Either way an offered action is one `process` accepts (the random-play soak checks this). Ranges are
+offered at their meaningful points: a bid at the lowest allowed amount, a private's price at its minimum and
+maximum. Dividends are every multiple of 10 up to the revenue; tram reassignments every distribution with
+at most one tram per line.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from typing import TYPE_CHECKING, Any
 from ...errors import EngineError
 from .rounds import (
     CITY,
+    LINE_BID_STEP,
+    LINE_MIN_BID,
     NODE_BASE,
     ORANGE,
+    REMOVE_TOKEN_COST,
     AcquisitionRound,
     AuctionRound,
     ChoicesRound,
@@ -55,8 +60,8 @@ def legal_options(game: Game, kind: str, entity: Any) -> list[Option]:
     if make is None:
         return []
     options = make(game, round_, entity)
-    if kind == "lay_tile":
-        return options  # checked on the spot (a copy per candidate tile would be slow)
+    if kind in CHECKED_ON_THE_SPOT:
+        return options
     return [o for o in options if accepted(game, kind, entity, o)]
 
 
@@ -73,7 +78,13 @@ def _scrap(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 
 def _buy_train(game: Game, round_: Any, entity: Any) -> list[Option]:
-    return [{"train": t.id, "price": price, "variant": variant} for t, variant, price in buyable_trams(game)]
+    """Trams on sale now: a major that has trams must afford them; one without borrows if it must."""
+    major = game.corporations[entity]
+    if len(scrappable(game, major)) >= game.phase.train_limit:
+        return []
+    cash = major.cash if scrappable(game, major) else None
+    return [{"train": t.id, "price": price, "variant": variant} for t, variant, price in buyable_trams(game)
+            if cash is None or price <= cash]
 
 
 def _reassign(game: Game, round_: Any, entity: Any) -> list[Option]:
@@ -91,10 +102,14 @@ def _reassign(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 def _bid(game: Game, round_: Any, entity: Any) -> list[Option]:
     if isinstance(round_, AuctionRound):
+        cash = game.player(entity).cash
         syms = [round_.auctioning] if round_.auctioning else list(round_.companies)
-        return [{"company": sym, "price": round_.min_bid(game, sym)} for sym in syms if sym is not None]
+        return [{"company": sym, "price": round_.min_bid(game, sym)} for sym in syms
+                if sym is not None and round_.min_bid(game, sym) <= cash]
     assert isinstance(round_, AcquisitionRound)
-    least = round_.bids[-1][1] + 5 if round_.bids else 20
+    least = round_.bids[-1][1] + LINE_BID_STEP if round_.bids else LINE_MIN_BID
+    if least > game.corporations[entity].cash:
+        return []
     return [{"corporation": round_.auctioning, "price": least}]
 
 
@@ -104,6 +119,8 @@ def _choose(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 
 def _merge(game: Game, round_: Any, entity: Any) -> list[Option]:
+    if game.corporations[entity].cash < LINE_MIN_BID:
+        return []
     return [{"corporation": sym} for sym in game.extra["lines_offered"]]
 
 
@@ -130,18 +147,27 @@ def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
     pending = round_.pending[0] if round_.pending else None
     colors = [pending] if pending else list(game.phase.tiles)
     candidates: list[tuple[str, str]] = []
+    corp = game.corporations[entity]
+    reach = board.reach(entity)
     if pending in ("red", "purple"):
         hexes = extras["red_tiles"]["hexes"] if pending == "red" else \
             [h.id for h in board.hexes.values() if h.tile.color == "purple"]
         names = sorted(n for n, t in board.catalogue.items() if t.color == pending)
         candidates = [(hex_id, name) for hex_id in hexes for name in names]
     else:
-        hexes = set(board.reach(entity).edges)
+        hexes = set(reach.edges)
         if pending is None:
             hexes |= {h.id for h in board.hexes.values() if is_orange(game, h.id)
                       or h.preprinted.stripes == ORANGE}
         for hex_id in sorted(hexes):
             h = board.hexes[hex_id]
+            # one ordinary and one orange-framed lay (orange ones need no connection); extra lays of their
+            # colour go off the orange hexes
+            orange = is_orange(game, hex_id) or h.preprinted.stripes == ORANGE
+            if pending is not None and is_orange(game, hex_id):
+                continue
+            if pending is None and (round_.orange_laid if orange else round_.normal_laid):
+                continue
             for name in sorted(board.upgrade_targets(h)):
                 tile = board.catalogue.get(name)
                 if tile is not None and tile.color in colors:
@@ -155,16 +181,17 @@ def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
         for rotation in range(6):
             option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
             if pending in ("red", "purple"):
-                if accepted(game, "lay_tile", entity, option):
-                    out.append(option)
+                try:
+                    round_.check_special_lay(game, corp, hex_id, option["tile"], rotation)
+                except EngineError:
+                    continue
+                out.append(option)
                 continue
-            # the checks `LineRound.lay_tile` makes, without laying: one ordinary and one orange-framed
-            # lay (orange ones need no connection), extra lays of their colour off the orange hexes
+            # the checks `LineRound.lay_tile` makes, without laying
             orange = is_orange(game, hex_id) or board.hexes[hex_id].preprinted.stripes == ORANGE
-            if pending is not None and is_orange(game, hex_id):
-                continue
-            if pending is None and (round_.orange_laid if orange else round_.normal_laid):
-                continue
+            if (pending is not None or not orange) and \
+                    not board.catalogue[name].rexits[rotation] & reach.edges.get(hex_id, set()):
+                continue  # not connected: the cheap part of `check_lay` first
             try:
                 result = board.check_lay(entity, hex_id, option["tile"], rotation, colors,
                                          must_connect=pending is not None or not orange)
@@ -176,27 +203,48 @@ def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 
 def _place_token(game: Game, round_: Any, entity: Any) -> list[Option]:
+    """The checks `LineRound.place_token` makes, without placing: a free slot, a connected city (not for the
+    home station), a station left and the money for it."""
     assert isinstance(round_, LineRound)
     corp: Corporation = game.corporations[entity]
     board = game.board
-    if round_.pending and round_.pending[0] == "home" and isinstance(corp.home, str):
+    pending = round_.pending[0] if round_.pending else None
+    if pending == "home" and isinstance(corp.home, str):
         h = board.hex(corp.home)
-        return [{"city": board.city_id(corp.home, ci), "slot": si}
-                for ci, slots in enumerate(h.tokens) for si, owner in enumerate(slots) if owner is None]
+        cities = [(ci, False) for ci in range(len(h.tokens))]
+        hex_cities = [(corp.home, ci, connect) for ci, connect in cities]
+    else:
+        hex_cities = []
+        for hex_id, code in sorted(board.reach(entity).nodes):
+            node = board.hexes[hex_id].tile.nodes[code - NODE_BASE]
+            if node.is_city:
+                hex_cities.append((hex_id, node.index, True))
+    price = 0 if pending in ("token", "home") else corp.next_token_price()
+    if price is None or price > round_.major(game).cash:
+        return []
     out = []
-    for hex_id, code in sorted(board.reach(entity).nodes):
-        h = board.hexes[hex_id]
-        node = h.tile.nodes[code - NODE_BASE]
-        if node.is_city:
-            out += [{"city": board.city_id(hex_id, node.index), "slot": si}
-                    for si, owner in enumerate(h.tokens[node.index]) if owner is None]
+    for hex_id, ci, connect in hex_cities:
+        city = board.city_id(hex_id, ci)
+        for si in range(len(board.hexes[hex_id].tokens[ci])):
+            try:
+                board.check_token(entity, city, si, must_connect=connect)
+            except EngineError:
+                continue
+            out.append({"city": city, "slot": si})
     return out
 
 
 def _remove_token(game: Game, round_: Any, entity: Any) -> list[Option]:
+    """Stadtbahn stations outside the protected hexes, if the owning major can pay for the removal."""
+    assert isinstance(round_, LineRound)
+    if round_.major(game).cash < REMOVE_TOKEN_COST:
+        return []
     board = game.board
+    protected = set(rules_of(game).extras(game)["no_token_remove_hexes"])
     out = []
     for h in board.hexes.values():
+        if h.id in protected:
+            continue
         for ci, slots in enumerate(h.tokens):
             for si, owner in enumerate(slots):
                 if owner in game.corporations and game.corporations[owner].kind == CITY:
@@ -213,6 +261,10 @@ def _buy_company(game: Game, round_: Any, entity: Any) -> list[Option]:
             out.append({"company": sym, "price": price})
     return out
 
+
+# generated with the handlers' own checks, no trial on a copy (only a run is tried: its routes are searched)
+CHECKED_ON_THE_SPOT = {"pass", "choose", "merge", "dividend", "bid", "lay_tile", "place_token", "remove_token",
+                       "buy_train", "scrap_train", "reassign_trains", "buy_company"}
 
 OPTIONS = {
     "pass": _pass, "bid": _bid, "choose": _choose, "merge": _merge, "dividend": _dividend,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 ORANGE = "#ffa500"
 REMOVE_TOKEN_COST = 40  # a line clears a Stadtbahn station off an orange-framed city (seen in play)
+LINE_MIN_BID, LINE_BID_STEP = 20, 5  # line auctions open at 20 and rise in steps of 5
 
 
 def rules_of(game: Game) -> Rules1840:
@@ -486,8 +487,6 @@ class CompanyRound(FlowRound):
                     if revenue > 0:
                         self.sub = "dividend"
                         return
-                    for line in rules.lines_of(game, corp):
-                        line.cash = 0
                     rules.move_by_dividend(game, corp, 0)
                 else:
                     if route_possible(game, corp):
@@ -531,7 +530,7 @@ class CompanyRound(FlowRound):
         if amount < 0 or amount > revenue or amount % 10:
             raise IllegalAction(f"pay a multiple of 10 between 0 and {revenue}", "dividend_amount")
         for line in lines:
-            line.cash = 0
+            game.pay(line, None, line.cash)  # the revenue boxes empty into the bank, which pays it all out
         pay_shareholders(game, corp, amount)
         game.pay(None, corp, revenue - amount)
         rules.move_by_dividend(game, corp, amount)
@@ -764,6 +763,8 @@ class AcquisitionRound(FlowRound):
                 return tram_buy_options(game, corp)
             return ["reassign_trains", "pass"]
         if self.auctioning is None:
+            if game.corporations[self.entities[self.index]].cash < LINE_MIN_BID:
+                return ["pass"]  # cannot open an auction it could not bid in
             return ["merge", "pass"]
         if not self.bids:
             return ["bid"]
@@ -785,6 +786,9 @@ class AcquisitionRound(FlowRound):
         sym = action.get("corporation")
         if sym not in game.extra["lines_offered"]:
             raise IllegalAction(f"line {sym!r} is not offered", "merge")
+        major = game.corporations[action["entity"]]
+        if major.cash < LINE_MIN_BID:
+            raise IllegalAction(f"{major.sym} has {major.cash}, less than the lowest bid {LINE_MIN_BID}", "merge_cash")
         self.auctioning = str(sym)
 
     def bid(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
@@ -792,7 +796,7 @@ class AcquisitionRound(FlowRound):
         price = need_int(action, "price")
         if action.get("corporation") != self.auctioning:
             raise IllegalAction(f"{self.auctioning} is being auctioned", "bid")
-        least = self.bids[-1][1] + 5 if self.bids else 20
+        least = self.bids[-1][1] + LINE_BID_STEP if self.bids else LINE_MIN_BID
         if price < least:
             raise IllegalAction(f"the lowest bid is {least}", "bid_price")
         if price > major.cash:
@@ -804,7 +808,7 @@ class AcquisitionRound(FlowRound):
         else:
             self.bids.append((major.sym, price))
         # majors that cannot pay the next lowest bid leave the auction; the last one left wins
-        least = price + 5
+        least = price + LINE_BID_STEP
         self.bidders = [s for s in self.bidders if s == major.sym or game.corporations[s].cash >= least]
         self.bids = [b for b in self.bids if b[0] in self.bidders]
         if len(self.bidders) == 1:
@@ -1032,6 +1036,13 @@ class LineRound(FlowRound):
                     trusted: bool) -> None:
         """The extra lay an orange yellow tile grants: red centre tiles and purple tiles go on their own
         hexes in any rotation; a yellow or green one is an ordinary connected lay of that colour."""
+        self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
+        self.pending.pop(0)
+        game.board.lay(hex_id, tile_id, rotation)
+
+    def check_special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
+                          trusted: bool = False) -> None:
+        """Refuse an extra lay `special_lay` would not make; changes nothing."""
         color = self.pending[0]
         extras = rules_of(game).extras(game)
         board = game.board
@@ -1040,6 +1051,8 @@ class LineRound(FlowRound):
         tile = board.catalogue.get(name)
         if tile is None:
             raise MalformedAction(f"unknown tile {name!r}", "tile_id")
+        if not 0 <= rotation <= 5:
+            raise MalformedAction(f"rotation {rotation!r} is not 0-5", "rotation")
         if is_orange(game, hex_id):
             raise IllegalAction("the extra lay may not go on an orange-framed hex", "special_lay")
         if color in ("red", "purple"):
@@ -1062,8 +1075,6 @@ class LineRound(FlowRound):
                     raise IllegalAction(f"tile {name} belongs on another hex", "special_lay")
         else:
             board.check_lay(corp.sym, hex_id, tile_id, rotation, [color], must_connect=not trusted)
-        self.pending.pop(0)
-        board.lay(hex_id, tile_id, rotation)
 
     def place_token(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)

@@ -1,0 +1,153 @@
+"""Waking long-polls when a command settles, instead of polling the store.
+
+The applier announces each settled command right after its transaction commits, with the outcome it stored
+(status, new version, refusal, settle time); a gateway thread waiting on that receipt wakes at once and
+answers from it without reading the store again. An announcement is only a hint: it is sent after commit, so
+it never names an outcome that was not stored, and a waiter that hears nothing re-reads its receipt at least
+every `RECHECK_SECONDS`, so a lost announcement (worker killed between commit and publish, Redis restarted,
+subscriber reconnecting) costs latency, never correctness.
+
+- `LocalSignals`: one process (the embedded in-process queue).
+- `RedisSignals`: the Celery set-up. Workers PUBLISH on one channel per deployment (named after the Celery
+  queue: Redis pub/sub ignores the DB number); each gateway process runs one subscriber thread, started on
+  first use (after gunicorn forks), that wakes the local waiters.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+log = logging.getLogger("railpost.signals")
+RECHECK_SECONDS = 0.5
+
+
+Outcome = dict[str, Any]  # command_id plus the settled receipt fields (status, new_version, ...)
+
+
+class Watch:
+    """One waiter: `event` is set when its command is announced, with the announced `outcome`."""
+
+    __slots__ = ("event", "outcome")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.outcome: Outcome | None = None
+
+
+class SettleSignals(Protocol):
+    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None: ...
+
+    def watch(self, game_id: int, command_id: str) -> Any: ...  # context manager yielding a Watch
+
+    def close(self) -> None: ...
+
+
+class LocalSignals:
+    """Waiters of this process, keyed by (game, command)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._waiters: dict[tuple[int, str], list[Watch]] = {}
+
+    @contextmanager
+    def watch(self, game_id: int, command_id: str) -> Iterator[Watch]:
+        """Register before reading the receipt, so a settle between the read and the wait is not missed."""
+        key = (game_id, command_id)
+        watch = Watch()
+        with self._guard:
+            self._waiters.setdefault(key, []).append(watch)
+        try:
+            yield watch
+        finally:
+            with self._guard:
+                watches = self._waiters.get(key, [])
+                if watch in watches:
+                    watches.remove(watch)
+                if not watches:
+                    self._waiters.pop(key, None)
+
+    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
+        self._wake(game_id, outcomes)
+
+    def _wake(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
+        with self._guard:
+            for outcome in outcomes:
+                for watch in self._waiters.get((game_id, outcome["command_id"]), ()):
+                    watch.outcome = outcome
+                    watch.event.set()
+
+    def close(self) -> None:
+        pass
+
+
+class RedisSignals(LocalSignals):
+    def __init__(self, redis_url: str, channel: str) -> None:
+        super().__init__()
+        self._url = redis_url
+        self._channel = f"railpost:settled:{channel}"
+        self._client: Any = None
+        self._listener: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._closed = False
+
+    def _redis(self) -> Any:
+        if self._client is None:
+            import redis
+
+            self._client = redis.Redis.from_url(self._url, socket_timeout=5, socket_connect_timeout=5)
+        return self._client
+
+    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
+        """Called after commit: a failure here is logged, never raised (the outcome is already stored)."""
+        try:
+            self._redis().publish(self._channel, json.dumps([game_id, list(outcomes)]))
+        except Exception:
+            log.warning("settle announcement failed", exc_info=True, extra={"game_id": game_id})
+
+    @contextmanager
+    def watch(self, game_id: int, command_id: str) -> Iterator[Watch]:
+        self._listen()
+        with super().watch(game_id, command_id) as watch:
+            yield watch
+
+    def _listen(self) -> None:
+        if self._listener is None:
+            with self._guard:
+                if self._listener is None:
+                    self._listener = threading.Thread(target=self._run, name="railpost-settled", daemon=True)
+                    self._listener.start()
+            self._ready.wait(1.0)  # first waiter: give the subscription a moment; rechecks cover the rest
+
+    def _run(self) -> None:
+        import redis
+
+        while not self._closed:
+            try:
+                client = redis.Redis.from_url(self._url, socket_connect_timeout=5)
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(self._channel)
+                pubsub.get_message(timeout=1.0)  # the subscribe confirmation
+                self._ready.set()
+                while not self._closed:
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    game_id, outcomes = json.loads(message["data"])
+                    self._wake(int(game_id), outcomes)
+            except Exception:
+                self._ready.clear()
+                if not self._closed:
+                    log.warning("settle subscription lost; reconnecting", exc_info=True)
+                    threading.Event().wait(1.0)
+
+    def close(self) -> None:
+        self._closed = True
+
+
+def make_signals(redis_url: str | None, channel: str) -> SettleSignals:
+    return RedisSignals(redis_url, channel) if redis_url else LocalSignals()
