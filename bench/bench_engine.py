@@ -34,10 +34,19 @@ def replay_once(record: dict, timings: list[float] | None = None) -> float:
     flags = final_active_flags(record["actions"])
     started = time.process_time()
     for i, action in enumerate(record["actions"]):
-        t0 = time.process_time()
+        t0 = time.perf_counter()
         session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
         if timings is not None:
-            timings.append(time.process_time() - t0)
+            timings.append(time.perf_counter() - t0)
+    return time.process_time() - started
+
+
+def replay_fold(record: dict) -> float:
+    """The product's replay (`railpost replay`, imports): set-up excluded, every surviving action checked."""
+    GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                    record["settings"].get("optional_rules") or [], record["id"])  # warm the definition
+    started = time.process_time()
+    GameSession.from_record(record)
     return time.process_time() - started
 
 
@@ -46,7 +55,7 @@ def main() -> None:
     for name, path, reference in games():
         record = json.loads(path.read_text())
         try:
-            best = min(replay_once(record) for _ in range(3))
+            best = min(replay_fold(record) for _ in range(3))
         except EngineError as err:
             print(f"{name:58} not playable: {err.message[:60]}")
             continue
@@ -54,7 +63,7 @@ def main() -> None:
             print(f"{name:58} replay stops: {type(err).__name__}: {str(err)[:60]}")
             continue
         timings: list[float] = []
-        replay_once(record, timings)
+        replay_once(record, timings)  # step by step, undo and redo included: the latency a live game sees
         timings.sort()
         p50 = statistics.median(timings) * 1000
         p99 = timings[int(len(timings) * 0.99) - 1] * 1000

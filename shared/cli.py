@@ -37,7 +37,8 @@ def replay(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        session = GameSession.from_record(record, progress=_progress, on_action=on_action)
+        session = GameSession.from_record(record, progress=_progress,
+                                          on_action=on_action if trace_file is not None else None)
     except EngineError as err:
         print(f"cannot set up {path.name}: {err.message}", file=sys.stderr)
         print(json.dumps({"error": err.message, "rule": err.rule}))

@@ -89,6 +89,9 @@ class GameSession:
         actions = record.get("actions") or []
         survivors = final_active_flags(actions)
         total = len(actions)
+        if on_action is None:
+            session._fold_survivors(actions, survivors, progress)
+            return session
         for index, action in enumerate(actions):
             try:
                 session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
@@ -99,6 +102,35 @@ class GameSession:
             if progress is not None:
                 progress(index + 1, total)
         return session
+
+    def _fold_survivors(self, actions: list[dict[str, Any]], survivors: list[bool],
+                        progress: Callable[[int, int], None] | None) -> None:
+        """Replay only what stays active, validating each such action (as the reference loads a game).
+
+        Actions undone later change nothing in the end, so they are stored but never applied; the log,
+        the active flags and the redo stack come out exactly as a step-by-step replay leaves them.
+        """
+        assert self.state is not None
+        total = len(actions)
+        for index, action in enumerate(actions):
+            stored = dict(action)
+            if not isinstance(stored.get("id"), int):
+                stored["id"] = self.next_id()
+            if survivors[index]:
+                try:
+                    self.state.process(stored, trusted=False)
+                    for auto in stored.get("auto_actions") or []:
+                        self.state.process(auto, trusted=False)
+                except EngineError as err:
+                    raise ReplayError(index, action, err) from err
+                self.entries.append(_Entry(stored))
+                self._active_count += 1
+                self._maybe_checkpoint()
+            else:
+                self.entries.append(_Entry(stored, active=False))
+            if progress is not None:
+                progress(index + 1, total)
+        self.redo_stack = final_redo_stack(actions)
 
     # -- the checked door ---------------------------------------------------------------------------------
     def submit(self, action: dict[str, Any], *, trusted: bool = False, keep_id: bool = False,
@@ -280,8 +312,18 @@ class GameSession:
         return session
 
 
+def final_redo_stack(actions: list[dict[str, Any]]) -> list[list[int]]:
+    """The redo stack (groups of action positions) left after the whole list."""
+    return _resolve(actions)[1]
+
+
 def final_active_flags(actions: list[dict[str, Any]]) -> list[bool]:
     """Which recorded actions are still active after the whole list (undo/redo resolved)."""
+    return _resolve(actions)[0]
+
+
+def _resolve(actions: list[dict[str, Any]]) -> tuple[list[bool], list[list[int]]]:
+    """Walk undo/redo over the list: the final active flags and the final redo stack."""
     active = [False] * len(actions)
     stack: list[list[int]] = []
     for i, action in enumerate(actions):
@@ -308,4 +350,4 @@ def final_active_flags(actions: list[dict[str, Any]]) -> list[bool]:
         else:
             active[i] = True
             stack.clear()
-    return active
+    return active, stack

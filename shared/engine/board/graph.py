@@ -52,38 +52,45 @@ def compute_reach(board: Board, entity: str) -> Reach:
                     reach.nodes.add((hex_id, NODE_BASE + i))
                     stack.append((hex_id, NODE_BASE + i))
     allowed = getattr(board, "allowed_track", {}).get(entity)
+    # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
     seen_arrivals: set[tuple[str, int]] = set(stack)
-    walked: set[tuple[str, int, int]] = set()  # (hex, path, entry end): a path may be walked both ways
+    nodes_add, paths_add = reach.nodes.add, reach.paths.add
+    node_blocks = board.node_blocks
     while stack:
         hex_id, end = stack.pop()
         state = hexes[hex_id]
         tile, rot = state.tile, state.rotation
         paths = tile.rpaths[rot]
+        neighbors = state.neighbors
         for pi in tile.by_end[rot].get(end, ()):
-            if (hex_id, pi, end) in walked:
-                continue
-            walked.add((hex_id, pi, end))
             path = paths[pi]
             if allowed is not None and path.track not in allowed:
                 continue
-            reach.paths.add((hex_id, pi))
-            for e in path.ends():
+            paths_add((hex_id, pi))
+            a, b = path.a, path.b
+            for e in (a, b):
                 if e < NODE_BASE:
-                    edges.setdefault(hex_id, set()).add(e)
-                    nb = state.neighbors.get(e)
+                    hex_edges = edges.get(hex_id)
+                    if hex_edges is None:
+                        hex_edges = edges[hex_id] = set()
+                    hex_edges.add(e)
+                    nb = neighbors.get(e)
                     if nb is not None:
-                        edges.setdefault(nb, set()).add(invert(e))
-            other = path.other(end)
+                        nb_edges = edges.get(nb)
+                        if nb_edges is None:
+                            nb_edges = edges[nb] = set()
+                        nb_edges.add((e + 3) % 6)
+            other = b if a == end else a
             if other >= NODE_BASE:
-                reach.nodes.add((hex_id, other))
-                if path.terminal or board.node_blocks(hex_id, other, entity):
+                nodes_add((hex_id, other))
+                if path.terminal or node_blocks(hex_id, other, entity):
                     continue
                 arrival = (hex_id, other)
             else:
-                nb = state.neighbors.get(other)
+                nb = neighbors.get(other)
                 if nb is None:
                     continue
-                arrival = (nb, invert(other))
+                arrival = (nb, (other + 3) % 6)
             if arrival not in seen_arrivals:
                 seen_arrivals.add(arrival)
                 stack.append(arrival)

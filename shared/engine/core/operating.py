@@ -58,6 +58,11 @@ class OperatingRound(Round):
             return None  # a corporation that closed mid-turn does nothing more
         return super().active_step(game)
 
+    def settle(self, game: Game) -> Step | None:
+        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
+            return None
+        return super().settle(game)
+
     def _crowded(self, game: Game) -> bool:
         return any(isinstance(s, DiscardTrain) and s.crowded(game) for s in self.steps)
 
@@ -81,8 +86,8 @@ class OperatingRound(Round):
             game.rules.start_operating(game, corp)
             for step in self.steps:
                 step.setup(game, self)
-            self.skip_steps(game)
-            if self.done or game.finished or self.active_step(game) is not None:
+            step = self.settle(game)
+            if self.done or game.finished or step is not None:
                 return
             if not self._advance(game):
                 return
@@ -99,8 +104,7 @@ class OperatingRound(Round):
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
         if game.finished:
             return
-        self.skip_steps(game)
-        if not self.done and self.active_step(game) is None:
+        if self.settle(game) is None and not self.done:
             if self._advance(game):
                 self._start_operating(game)
 
@@ -319,6 +323,10 @@ class DiscardTrain(Step):
         pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
+        if game.rules.uniform_train_limit:
+            limit = game.phase.train_limit
+            if all(len(c.trains) <= limit for c in game.corporations.values()):
+                return []
         out = []
         for corp in game.corporations.values():
             # cheap test first: most corporations hold fewer train cards than any limit

@@ -35,8 +35,7 @@ class StockRound(Round):
         self.turn_actions = []
         for step in self.steps:
             step.setup(game, self)
-        self.skip_steps(game)
-        if not self.done and self.active_step(game) is None:
+        if self.settle(game) is None and not self.done:
             self.next_entity(game)
 
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
@@ -44,8 +43,7 @@ class StockRound(Round):
             if game.rules.sets_priority(action):
                 self.last_to_act = action["entity"]
             self.turn_actions.append(action)
-        self.skip_steps(game)
-        if not self.done and self.active_step(game) is None:
+        if self.settle(game) is None and not self.done:
             self.next_entity(game)
 
     def next_entity(self, game: Game) -> None:
@@ -61,8 +59,8 @@ class StockRound(Round):
             self.turn_actions = []
             for step in self.steps:
                 step.setup(game, self)
-            self.skip_steps(game)
-            if self.done or self.active_step(game) is not None:
+            step = self.settle(game)
+            if self.done or step is not None:
                 return
 
     def bought(self) -> bool:

@@ -324,6 +324,13 @@ class TitleRules:
     def train_limit(self, game: Game, corp: Corporation) -> int:
         return game.phase.train_limit
 
+    @property
+    def uniform_train_limit(self) -> bool:
+        """True when every corporation's limit is the phase's and every card counts (the shared rule), so
+        a crowded corporation can be ruled out by counting cards alone."""
+        cls = type(self)
+        return cls.train_limit is TitleRules.train_limit and cls.limit_trains is TitleRules.limit_trains
+
     def room_for_train(self, game: Game, corp: Corporation) -> bool:
         return len(self.limit_trains(game, corp)) < game.train_limit(corp)
 
