@@ -125,7 +125,8 @@ class GameSession:
                     raise ReplayError(index, action, err) from err
                 self.entries.append(_Entry(stored))
                 self._active_count += 1
-                self._maybe_checkpoint()
+                if index >= total - 2 * CHECKPOINT_EVERY:  # earlier ones would be thinned out anyway
+                    self._maybe_checkpoint()
             else:
                 self.entries.append(_Entry(stored, active=False))
             if progress is not None:
@@ -323,31 +324,44 @@ def final_active_flags(actions: list[dict[str, Any]]) -> list[bool]:
 
 
 def _resolve(actions: list[dict[str, Any]]) -> tuple[list[bool], list[list[int]]]:
-    """Walk undo/redo over the list: the final active flags and the final redo stack."""
+    """Walk undo/redo over the list: the final active flags and the final redo stack.
+
+    Undo always takes a suffix of the active actions and redo gives back the last suffix taken (any new
+    action empties the redo stack), so the active positions stay one ordered list cut and re-extended at
+    its end.
+    """
     active = [False] * len(actions)
+    live: list[int] = []
+    position = {a.get("id"): j for j, a in enumerate(actions)}
     stack: list[list[int]] = []
     for i, action in enumerate(actions):
         kind = action.get("type")
         if kind == "message":
             continue
         if kind == "undo":
-            live = [j for j in range(i) if active[j]]
             target = action.get("action_id")
             if target is None:
-                group = live[-1:]
+                cut = max(len(live) - 1, 0)
             elif target == 0:
-                group = live
+                cut = 0
             else:
-                pos = next((j for j in range(i) if actions[j].get("id") == target), -1)
-                group = [j for j in live if j > pos]
+                pos = position.get(target, -1)
+                cut = len(live)
+                while cut > 0 and live[cut - 1] > pos:
+                    cut -= 1
+            group = live[cut:]
+            del live[cut:]
             for j in group:
                 active[j] = False
             stack.append(group)
         elif kind == "redo":
             if stack:
-                for j in stack.pop():
+                group = stack.pop()
+                for j in group:
                     active[j] = True
+                live.extend(group)
         else:
             active[i] = True
+            live.append(i)
             stack.clear()
     return active, stack

@@ -325,7 +325,10 @@ class DiscardTrain(Step):
     def crowded(self, game: Game) -> list[Corporation]:
         if game.rules.uniform_train_limit:
             limit = game.phase.train_limit
-            if all(len(c.trains) <= limit for c in game.corporations.values()):
+            for corp in game.corporations.values():
+                if len(corp.trains) > limit:
+                    break
+            else:
                 return []
         out = []
         for corp in game.corporations.values():

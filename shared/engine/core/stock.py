@@ -13,6 +13,13 @@ if TYPE_CHECKING:
     from ..game import Game
 
 PURCHASES = frozenset({"buy_shares", "par", "buy_company"})
+UNLIMITED_CERTS = 99  # the data writes "no certificate limit" (1828) as 99
+
+
+def below_cert_limit(game: Game, player: Player) -> bool:
+    """Room for one more certificate (cheap when the title has no limit)."""
+    limit = game.rules.cert_limit(game)
+    return limit >= UNLIMITED_CERTS or game.num_certs(player) < limit
 
 
 class StockRound(Round):
@@ -104,16 +111,20 @@ class BuySellParShares(Step):
         return out
 
     def must_sell(self, game: Game, player: Player) -> bool:
-        return game.num_certs(player) > game.rules.cert_limit(game)
+        limit = game.rules.cert_limit(game)
+        return limit < UNLIMITED_CERTS and game.num_certs(player) > limit
 
     def _may_sell_now(self, game: Game, round_: StockRound) -> bool:
         return game.rules.sell_allowed_this_round(game)
 
     def room_for_cert(self, game: Game, player: Player, corp: Corporation) -> bool:
+        limit = game.rules.cert_limit(game)
+        if limit >= UNLIMITED_CERTS:
+            return True
         cell = game.market.cell(corp.share_cell) if corp.share_cell is not None else None
         if cell is not None and "no_cert_limit" in cell.types:
             return True
-        return game.num_certs(player) < game.rules.cert_limit(game)
+        return game.num_certs(player) < limit
 
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         """None when the purchase is allowed, else the reason."""
@@ -171,10 +182,10 @@ class BuySellParShares(Step):
         return [c for c in game.corporations.values()
                 if not c.ipoed and not c.closed and game.rules.can_start(game, c)
                 and game.rules.par_prices(game, c, player)
-                and game.num_certs(player) < game.rules.cert_limit(game)]
+                and below_cert_limit(game, player)]
 
     def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
-        if round_.bought() or player.cash <= 0 or game.num_certs(player) >= game.rules.cert_limit(game):
+        if round_.bought() or player.cash <= 0 or not below_cert_limit(game, player):
             return []
         return [c for c in game.rules.companies_for_sale(game) if c.value <= player.cash]
 
@@ -270,7 +281,7 @@ class BuySellParShares(Step):
             raise IllegalAction(f"{player.name} has {player.cash}, the director's certificate costs {cost}", "cash")
         if cell.price not in [c.price for c in game.rules.par_prices(game, corp, player)]:
             raise IllegalAction(f"{cell.price} is not a par price {corp.sym} may start at", "par_price")
-        if game.num_certs(player) >= game.rules.cert_limit(game):
+        if not below_cert_limit(game, player):
             raise IllegalAction(f"{player.name} is at the certificate limit", "cert_limit")
         corp.par_price = cell.price
         corp.share_cell = (cell.row, cell.column)

@@ -319,6 +319,7 @@ class TitleRules:
             corp.share_cell = game.market.left(corp.share_cell)
 
     def limit_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """The trains that count against the limit: always a subset of `corp.trains`."""
         return [t for t in corp.trains if not t.obsolete and not t.rusted]
 
     def train_limit(self, game: Game, corp: Corporation) -> int:
@@ -328,8 +329,8 @@ class TitleRules:
     def uniform_train_limit(self) -> bool:
         """True when every corporation's limit is the phase's and every card counts (the shared rule), so
         a crowded corporation can be ruled out by counting cards alone."""
-        cls = type(self)
-        return cls.train_limit is TitleRules.train_limit and cls.limit_trains is TitleRules.limit_trains
+        # `limit_trains` always returns some of the corporation's trains, so only the limit itself matters
+        return type(self).train_limit is TitleRules.train_limit
 
     def room_for_train(self, game: Game, corp: Corporation) -> bool:
         return len(self.limit_trains(game, corp)) < game.train_limit(corp)

@@ -199,4 +199,6 @@ def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporati
 
 def can_merge_any(game: Game, round_: StockRound, player: int) -> bool:
     corps = [c for c in game.corporations.values() if c.kind == "major"]
-    return any(merge_candidate(game, round_, player, a, b) for a in corps for b in corps)
+    # the test is symmetric and needs the player to preside over one of the two
+    mine = [c for c in corps if c.president == player]
+    return any(merge_candidate(game, round_, player, a, b) for a in mine for b in corps)
