@@ -42,6 +42,8 @@ class BoardRules:
     through_bonus_tiles: tuple[str, ...] = ()
     through_bonus_min_phase: int = 3
     through_bonus_excluded_trains: tuple[str, ...] = ()
+    # 1833NE: (places A, places B, value by phase name) of the bonuses a route may be extended to collect
+    extension_bonuses: tuple[tuple[frozenset[str], frozenset[str], tuple[tuple[str, int], ...]], ...] = ()
 
     @classmethod
     def from_title_data(cls, title_dir: FsPath) -> BoardRules:
@@ -132,6 +134,8 @@ class Board:
         self.homes: dict[str, list[tuple[str, int | None]]] = {}
         # entity -> track kinds it may use (1840: lines broad, Stadtbahnen narrow); absent = any track
         self.allowed_track: dict[str, frozenset[str]] = {}
+        # entity -> stops it builds and runs from as if it had a station there (1833NE P4/P6 off-boards)
+        self.virtual_stations: dict[str, frozenset[tuple[str, int]]] = {}
         for h in hexes.values():
             self._where[(h.tile.name, h.copy)] = h.id
 
@@ -217,6 +221,7 @@ class Board:
         new._where = dict(self._where)
         new.homes = self.homes
         new.allowed_track = getattr(self, "allowed_track", {})
+        new.virtual_stations = getattr(self, "virtual_stations", {})
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -252,7 +257,16 @@ class Board:
     def has_token(self, hex_id: str, code: int, entity: str) -> bool:
         h = self.hexes[hex_id]
         node = h.tile.nodes[code - NODE_BASE]
-        return node.is_city and entity in h.tokens[node.index]
+        if node.is_city and entity in h.tokens[node.index]:
+            return True
+        virtual = getattr(self, "virtual_stations", {}).get(entity)
+        return bool(virtual) and (hex_id, code) in virtual
+
+    def set_virtual_stations(self, stations: dict[str, frozenset[tuple[str, int]]]) -> None:
+        """Stops each entity builds and runs from as if it had a station there (not a token: nothing
+        blocks, nothing can be placed there)."""
+        self.virtual_stations = {k: frozenset(v) for k, v in stations.items() if v}
+        self._changed()
 
     # -- tiles ------------------------------------------------------------------------------------------
     def upgrade_targets(self, h: HexState) -> set[str]:
@@ -359,6 +373,7 @@ class Board:
                             h.reservations, h.tile_reservations, h.blockers) for hid, h in self.hexes.items()},
             "on_map": self.supply.on_map,
             "allowed_track": self.allowed_track,
+            "virtual_stations": getattr(self, "virtual_stations", {}),
         }
 
     def with_dynamic_state(self, state: dict[str, Any]) -> Board:
@@ -370,6 +385,7 @@ class Board:
             h.tile_reservations, h.blockers = tile_res, blockers
         new.supply.on_map = state["on_map"]
         new.allowed_track = state["allowed_track"]
+        new.virtual_stations = state.get("virtual_stations", {})
         new._where = {(h.tile.name, h.copy): h.id for h in new.hexes.values()}
         return new
 

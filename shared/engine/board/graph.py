@@ -51,6 +51,11 @@ def compute_reach(board: Board, entity: str) -> Reach:
                 if node.is_city and (city_index is None or node.index == city_index):
                     reach.nodes.add((hex_id, NODE_BASE + i))
                     stack.append((hex_id, NODE_BASE + i))
+    for hex_id, code in sorted(getattr(board, "virtual_stations", {}).get(entity, ())):
+        # a stop the entity builds and runs from as if it had a station there (1833NE P4/P6)
+        reach.token_nodes.add((hex_id, code))
+        reach.nodes.add((hex_id, code))
+        stack.append((hex_id, code))
     allowed = getattr(board, "allowed_track", {}).get(entity)
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
     seen_arrivals: set[tuple[str, int]] = set(stack)

@@ -38,6 +38,14 @@ class Route:
     revenue: int = 0
     double_header_of: int | None = None  # index of the partner route whose shared stop it does not pay
     in_double_header: bool = False
+    # stops at the start / end of the run that extend it past the train's length (1833NE bonuses)
+    extension: tuple[int, int] = (0, 0)
+
+    @property
+    def core(self) -> list[NodeRef]:
+        """The stops the train itself runs (and is paid for): all of them unless the run is extended."""
+        head, tail = self.extension
+        return self.stops[head:len(self.stops) - tail]
 
 
 @dataclass
@@ -159,6 +167,16 @@ def _node_from_name(board: Board, name: str) -> NodeRef:
     return (hex_id, code)
 
 
+def _extension(record: dict[str, Any], train_id: str) -> tuple[int, int]:
+    raw = record.get("extension")
+    if raw is None:
+        return (0, 0)
+    if not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(n, int) and n >= 0 for n in raw):
+        raise MalformedAction(f"route of train {train_id}: extension is [stops before, stops after]",
+                              "route_shape")
+    return (raw[0], raw[1])
+
+
 def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey]) -> Route:
     """Resolve a route record. The record's node list usually gives the travel order; when it does not
     (a route may list its chains both starting from a shared middle stop), the chains are walked in
@@ -188,7 +206,7 @@ def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: 
     wanted: list[NodeRef] | None = None
     if use_nodes and isinstance(names, list) and len(names) == len(chains) + 1:
         wanted = [_node_from_name(board, n) for n in names]
-    route = Route(train_id, kind, [])
+    route = Route(train_id, kind, [], extension=_extension(record, train_id))
     prev_end: NodeRef | None = None
     for i, chain in enumerate(chains):
         chain = list(chain)
@@ -229,7 +247,7 @@ def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: 
 
 # -- distance and payment -------------------------------------------------------------------------------
 def check_distance(ctx: RouteContext, route: Route, kind: TrainKind) -> None:
-    stops = [ctx.node(s) for s in route.stops]
+    stops = [ctx.node(s) for s in route.core]
     if isinstance(kind.distance, int):
         used = sum(n.visit_cost for n in stops)
         if used > kind.distance:
@@ -254,10 +272,10 @@ def check_distance(ctx: RouteContext, route: Route, kind: TrainKind) -> None:
 def paid_revenue(ctx: RouteContext, route: Route, kind: TrainKind, value: Callable[[NodeRef], int]) -> int:
     """Sum of the paid stops: every stop for a plain N train, else the best stops each part pays for."""
     if isinstance(kind.distance, int):
-        return sum(value(s) for s in route.stops) * kind.multiplier
+        return sum(value(s) for s in route.core) * kind.multiplier
     capacity = [p.pay for p in kind.distance]
     total = 0
-    for s in sorted(route.stops, key=value, reverse=True):
+    for s in sorted(route.core, key=value, reverse=True):
         nk = ctx.node(s).kind
         for i, part in sorted(enumerate(kind.distance), key=lambda ip: len(ip[1].nodes)):
             if nk in part.nodes and capacity[i] > 0:
@@ -285,6 +303,11 @@ class DefaultRouteRules:
 
     def check_title(self, ctx: RouteContext, routes: list[Route], i: int) -> None:
         """Title-specific refusals."""
+
+    def check_extension(self, ctx: RouteContext, route: Route) -> None:
+        """Refuse a run extended past the train's length unless the title allows it."""
+        if route.extension != (0, 0):
+            raise IllegalAction(f"train {route.train_id}: routes cannot be extended in this game", "route_extension")
 
     def stop_value(self, ctx: RouteContext, route: Route, stop: NodeRef) -> int:
         return ctx.node(stop).revenue_for(ctx.colors, ctx.phase_name)
@@ -395,7 +418,40 @@ class Rules1825(DefaultRouteRules):
         return paid_revenue(ctx, route, kind, lambda s: 0 if s in shared else self.stop_value(ctx, route, s))
 
 
-ROUTE_RULES: dict[str, DefaultRouteRules] = {"default": DefaultRouteRules(), "1825": Rules1825()}
+class Rules1833NE(DefaultRouteRules):
+    """1833NE: a run may be extended past the train's length to collect an interconnection bonus
+    (`BoardRules.extension_bonuses`). The record's `extension` is [stops before, stops after] the train's own
+    part; that part must be a legal run by itself and alone is paid. The extension needs only track no other
+    route uses (checked for every run) and may pass through full cities; each extended end must be a place
+    of a bonus (worth something in this phase) that the train's own part does not collect."""
+
+    @staticmethod
+    def _bonus_places(ctx: RouteContext, stops: list[NodeRef]) -> dict[int, frozenset[str]]:
+        hexes = {s[0] for s in stops}
+        out = {}
+        for i, (a, b, values) in enumerate(ctx.board.rules.extension_bonuses):
+            if dict(values).get(ctx.phase_name, 0) > 0 and hexes & a and hexes & b:
+                out[i] = a | b
+        return out
+
+    def check_extension(self, ctx: RouteContext, route: Route) -> None:
+        head, tail = route.extension
+        if not head and not tail:
+            return
+        if head + tail > len(route.stops) - 2:
+            raise IllegalAction(f"train {route.train_id}: the extension leaves fewer than two stops for the "
+                                "train itself", "route_extension")
+        own = self._bonus_places(ctx, route.core)
+        new = [places for i, places in self._bonus_places(ctx, route.stops).items() if i not in own]
+        ends = ([route.stops[0]] if head else []) + ([route.stops[-1]] if tail else [])
+        for end in ends:
+            if not any(end[0] in places for places in new):
+                raise IllegalAction(f"train {route.train_id}: the extension to {ctx.name(end)} collects no "
+                                    "bonus the train's own run does not", "route_extension")
+
+
+ROUTE_RULES: dict[str, DefaultRouteRules] = {"default": DefaultRouteRules(), "1825": Rules1825(),
+                                             "1833NE": Rules1833NE()}
 
 
 def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
@@ -413,18 +469,20 @@ def evaluate(ctx: RouteContext, routes: list[Route], rules: DefaultRouteRules) -
     """Run every check on already-resolved routes and fill in each route's revenue."""
     rules.prepare(ctx, routes)
     for i, route in enumerate(routes):
-        if len(route.stops) < 2:
+        rules.check_extension(ctx, route)
+        if len(route.core) < 2:
             raise IllegalAction(f"train {route.train_id}: a route needs at least two stops", "route_stops")
         if len(set(route.stops)) != len(route.stops):
             raise IllegalAction(f"train {route.train_id}: a route cannot visit a stop twice", "route_cycle")
+        passed = set(route.core[1:-1])  # an extension may pass through full cities
         for s in route.stops[1:-1]:
             node = ctx.node(s)
             if node.kind == "offboard":
                 raise IllegalAction(f"train {route.train_id}: cannot run through off-board {s[0]}", "route_terminal")
-            if rules.check_blocking(ctx, route) and ctx.board.node_blocks(s[0], s[1], ctx.entity):
+            if s in passed and rules.check_blocking(ctx, route) and ctx.board.node_blocks(s[0], s[1], ctx.entity):
                 raise IllegalAction(f"train {route.train_id}: {ctx.name(s)} is full of other companies' "
                                     "tokens and cannot be passed through", "route_blocked")
-        if rules.needs_token(ctx, routes, i) and not any(ctx.tokened(s) for s in route.stops):
+        if rules.needs_token(ctx, routes, i) and not any(ctx.tokened(s) for s in route.core):
             raise IllegalAction(f"train {route.train_id}: the route does not touch a {ctx.entity} token",
                                 "route_no_token")
         kind = rules.effective_kind(ctx, route)

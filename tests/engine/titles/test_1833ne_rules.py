@@ -9,12 +9,19 @@ import pytest
 from play_1833ne import players
 
 from shared.engine import GameSession
+from shared.engine.board.routes import ROUTE_RULES, Route, RouteContext
 from shared.engine.errors import IllegalAction
 from shared.engine.model import POOL
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
 from shared.engine.titles.g1833ne.operating import step_options
-from shared.engine.titles.g1833ne.takeover import complete_takeover
+from shared.engine.titles.g1833ne.takeover import (
+    cash_needed,
+    complete_takeover,
+    pay_kinds,
+    share_payment,
+    takeover_price,
+)
 
 
 def new(n: int = 4, options: list[str] | None = None) -> GameSession:
@@ -286,3 +293,202 @@ def test_options_are_all_accepted() -> None:
         trial = GameSession.new("1833NE", players(4), seed=7)
         trial.submit(option)
     assert K.MIN_START == 40
+
+
+# -- track scenarios ------------------------------------------------------------------------------------
+def track(s: GameSession, hex_id: str, edges: tuple[int, ...]) -> None:
+    """Lay the first yellow tile whose exits are exactly `edges` (scenario set-up, no company pays)."""
+    board = s.game.board
+    for name, tile in sorted(board.catalogue.items()):
+        copy = board.supply.free_copy(name)
+        if tile.color != "yellow" or copy is None:
+            continue
+        for rot in range(6):
+            if set(tile.rexits[rot]) != set(edges):
+                continue
+            try:
+                board.check_lay("B&L", hex_id, f"{name}-{copy}", rot, {"yellow"}, must_connect=False)
+            except IllegalAction:
+                continue
+            board.lay(hex_id, f"{name}-{copy}", rot)
+            return
+    raise AssertionError(f"no yellow tile joins edges {edges} of {hex_id}")
+
+
+def boston_to_portland(s: GameSession) -> None:
+    """Track from Boston's second city through Lowell to Portland (which is reached only from I12)."""
+    s.game.board.remove_blocker(K.P2)
+    for hex_id, edges in (("G20", (0, 3)), ("G18", (0, 3)), ("G16", (0, 3)), ("G14", (0, 4)), ("H13", (1, 4)),
+                          ("I12", (0, 1))):
+        track(s, hex_id, edges)
+    s.game.board.place_home_token("B&L", K.BOSTON, 1)
+
+
+BOSTON_LOWELL_PORTLAND = {"train": "2-0", "connections": [["G22", "G20"], ["G20", "G18", "G16", "G14", "H13", "I12",
+                                                                          "I14"]],
+                          "nodes": ["G22-1", "G20-0", "I14-0"]}
+
+
+def run(s: GameSession, corp: str, routes: list[dict[str, Any]]) -> tuple[int, int]:
+    """(stops paid by the board, bonuses and ferries the title adds) for a run."""
+    g = s.game
+    revenue = g.board.route_revenues(corp, routes, g.rules.train_kinds(g), g.phase.tiles, g.phase.name)
+
+    class R:
+        pass
+
+    R.routes = routes  # type: ignore[attr-defined]
+    return sum(revenue), g.rules.extra_revenue(g, R(), g.corporations[corp])  # type: ignore[arg-type]
+
+
+def test_a_run_extended_past_the_train_collects_the_bonus_but_not_the_extra_stops() -> None:
+    s = new()
+    boston_to_portland(s)
+    with pytest.raises(IllegalAction, match="too many for a 2-train"):
+        run(s, "B&L", [BOSTON_LOWELL_PORTLAND])
+    # the 2-train runs Boston ($30) - Lowell ($20); the extension to Portland pays only Boston-Portland ($50)
+    assert run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])]) == (50, 50)
+    # the train's own part must be legal by itself: Lowell - Portland has no B&L station
+    with pytest.raises(IllegalAction, match="does not touch a B&L token"):
+        run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[1, 0])])
+
+
+def test_an_extension_may_pass_a_full_city_and_must_collect_a_bonus() -> None:
+    s = new()
+    boston_to_portland(s)
+    s.game.board.place_token("BW", s.game.board.city_id("G20", 0), 0)  # Lowell is full for B&L
+    three = dict(BOSTON_LOWELL_PORTLAND, train="3/5-0")
+    s.game.extra["faces"]["3/5-0"] = "3/5"
+    with pytest.raises(IllegalAction, match="cannot be passed through"):
+        run(s, "B&L", [three])
+    assert run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])]) == (50, 50)
+    rules = s.game.board.rules
+    rules.extension_bonuses = tuple((a, b, (("I", 0),)) if K.PORTLAND in a | b else (a, b, v)
+                                    for a, b, v in rules.extension_bonuses)
+    with pytest.raises(IllegalAction, match="collects no bonus"):
+        run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])])
+
+
+def test_other_rule_sets_refuse_extensions() -> None:
+    s = new()
+    g = s.game
+    ctx = RouteContext(g.board, "B&L", ("yellow",), "I")
+    route = Route("2-0", g.rules.train_kinds(g)["2"], [("G22", 0), ("G20", 0), ("I14", 0)], extension=(0, 1))
+    for name in ("default", "1825"):
+        with pytest.raises(IllegalAction, match="cannot be extended"):
+            ROUTE_RULES[name].check_extension(ctx, route)
+
+
+def give_private(s: GameSession, sym: str, corp: str) -> None:
+    g = s.game
+    g.companies[sym].owner = corp
+    g.corporations[corp].companies.append(sym)
+    g.rules.sync_virtual_stations(g)
+
+
+def test_p4_builds_and_runs_from_a6_as_if_it_had_a_station() -> None:
+    s = new()
+    g = s.game
+    launch(s, 1, "HR", 100)
+    g.board.place_home_token("HR", "C24")
+    assert not {h for h, _, _ in g.board.legal_lays("HR", {"yellow"})} & {"B9", "C8"}
+    track(s, "C8", (2, 0))  # St. Albans, joined to the gray B7 that leads to A6
+    route = {"train": "2-0", "connections": [["A6", "B7", "C8"]], "nodes": ["A6-0", "C8-0"]}
+    with pytest.raises(IllegalAction, match="does not touch a HR token"):
+        run(s, "HR", [route])
+    give_private(s, K.P4, "HR")
+    assert {"B9", "C10"} <= {h for h, _, _ in g.board.legal_lays("HR", {"yellow"})}
+    # A6 $10 (phase I) + St. Albans $20; no bonus on this route
+    assert run(s, "HR", [route]) == (30, 0)
+
+
+def test_p6_builds_and_runs_from_a12_which_pays_only_via_montreal() -> None:
+    s = new()
+    g = s.game
+    launch(s, 1, "HR", 100)
+    g.board.place_home_token("HR", "C24")
+    route = {"train": "2-0", "connections": [["A12", "B11"]], "nodes": ["A12-0", "B11-0"]}
+    give_private(s, K.P6, "HR")
+    assert "B9" in {h for h, _, _ in g.board.legal_lays("HR", {"yellow"})}
+    # A12 $40 + Westport $20 on the board; the title takes A12's $40 back (Montreal is not on the route)
+    assert run(s, "HR", [route]) == (60, -40)
+    give_private(s, K.P6, "CV")
+    g.corporations["HR"].companies.remove(K.P6)
+    g.rules.sync_virtual_stations(g)
+    with pytest.raises(IllegalAction, match="does not touch a HR token"):
+        run(s, "HR", [route])
+
+
+def p3_lays(s: GameSession, corp: str, hex_id: str) -> list[dict[str, Any]]:
+    g = s.game
+    return [o for o in g.rules.lay_options(g, g.round, g.corporations[corp], None) if o["hex"] == hex_id]
+
+
+def exits(s: GameSession, hex_id: str) -> set[int]:
+    h = s.game.board.hex(hex_id)
+    return set(h.tile.rexits[h.rotation])
+
+
+def test_p3_lays_join_each_other_and_montreal_in_either_order() -> None:
+    s = new()
+    g = s.game
+    launch(s, 1, "CV", 100)
+    give_private(s, K.P3, "CV")
+    g.board.remove_blocker(K.P3)
+    cv = g.corporations["CV"]
+    c6 = p3_lays(s, "CV", "C6")
+    assert c6 and all(3 in g.board.catalogue[o["tile"].rpartition("-")[0]].rexits[o["rotation"]] for o in c6)
+    g.rules.lay_p3_tile(g, g.round, cv, c6[0])
+    # with C6 laid, every C4 option faces both Montreal (edge 2) and C6 (edge 0)
+    c4 = p3_lays(s, "CV", "C4")
+    assert c4 and all({0, 2} <= set(g.board.catalogue[o["tile"].rpartition("-")[0]].rexits[o["rotation"]])
+                      for o in c4)
+    g.rules.lay_p3_tile(g, g.round, cv, c4[0])
+    assert {0, 2} <= exits(s, "C4") and 3 in exits(s, "C6")
+    assert cv.cash == 200 and g.extra["p3_left"] == 0 and not p3_lays(s, "CV", "C4")
+
+
+def test_p3_lay_must_join_a_tile_already_on_the_other_hex() -> None:
+    s = new()
+    g = s.game
+    launch(s, 1, "CV", 100)
+    give_private(s, K.P3, "CV")
+    g.board.remove_blocker(K.P3)
+    track(s, "C4", (2, 3))  # laid since the blockers went: Montreal - C2, not toward C6
+    assert p3_lays(s, "CV", "C6") == [] and g.rules.p3_lays_left(g, g.corporations["CV"])
+    nine = f"9-{g.board.supply.free_copy('9')}"
+    rot = next(r for r in range(6) if g.board.catalogue["9"].rexits[r] == {0, 3})
+    with pytest.raises(IllegalAction, match="the tile on C4 does not connect to C6"):
+        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], {"type": "lay_tile", "entity": "CV", "hex": "C6",
+                                                                 "tile": nine, "rotation": rot, "ability": K.P3})
+
+
+def test_takeover_paid_in_the_acquirers_own_shares() -> None:
+    s = new(4, ["takeover_game"])
+    g = s.game
+    launch(s, 1, "CV", 100)
+    launch(s, 2, "FRR", 50)
+    cv, frr = g.corporations["CV"], g.corporations["FRR"]
+    frr.give(frr.shares[1], 3)
+    frr.give(frr.shares[2], POOL)
+    # dues at $50 a 10%: player 2 $100, player 3 $50, the market $50
+    assert takeover_price(g, frr) == 200 and share_payment(g, cv, frr) == {2: 1}
+    assert cash_needed(g, cv, frr, "shares") == 100 and pay_kinds(g, cv, frr) == ["cash", "shares"]
+    cv_cash, frr_cash, p2, p3, bank = cv.cash, frr.cash, g.player(2).cash, g.player(3).cash, g.bank_cash
+    complete_takeover(g, cv, frr, "shares")
+    # player 2 gets one CV share worth $100; player 3 ($50, less than a CV share) and the market are paid cash
+    assert cv.percent_owned_by(2) == 10 and g.player(2).cash == p2
+    assert g.player(3).cash == p3 + 50 and g.bank_cash == bank + 50
+    assert cv.cash == cv_cash - 100 + frr_cash and cv.treasury_percent == 70 and cv.president == 1
+
+
+def test_takeover_in_shares_respects_the_60_percent_limit() -> None:
+    s = new(4, ["takeover_game"])
+    g = s.game
+    launch(s, 1, "CV", 40)
+    launch(s, 2, "FRR", 150)
+    cv, frr = g.corporations["CV"], g.corporations["FRR"]
+    for share in cv.shares[1:5]:
+        cv.give(share, 2)
+    # player 2 holds 40% of CV: room for two more shares although his $300 due would buy seven
+    assert share_payment(g, cv, frr) == {2: 2} and cash_needed(g, cv, frr, "shares") == 300 - 80

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...board import Board
+from ...board.tiles import NODE_BASE
 from ...core.market import Cell
 from ...core.operating import HomeToken, OperatingRound
 from ...core.rounds import Round
@@ -45,6 +46,9 @@ class Rules1833NE(TitleRules):
     # -- set-up -------------------------------------------------------------------------------------------
     def load_board(self, data: TitleData) -> Board:
         board = super().load_board(data)
+        board.rules.route_rules = "1833NE"  # runs may be extended to collect a bonus
+        board.rules.extension_bonuses = tuple(
+            (frozenset(b["a"]), frozenset(b["b"]), tuple(sorted(b["value"].items()))) for b in K.BONUSES)
         return board
 
     def takeover(self, game: Game) -> bool:
@@ -159,6 +163,7 @@ class Rules1833NE(TitleRules):
         for train in corp.trains:
             game.extra["faces"].pop(train.id, None)
         game.close_corporation(corp)
+        self.sync_virtual_stations(game)
 
     # -- operating order ----------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
@@ -245,14 +250,9 @@ class Rules1833NE(TitleRules):
         result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=False)
         if result.upgrade:
             raise IllegalAction("the Champlain & St. Lawrence lays are yellow tiles on empty hexes", "p3_tile")
-        exits = game.board.catalogue[name].rexits[rotation]
-        h = game.board.hex(hex_id)
-        toward = {nb: e for e, nb in h.neighbors.items()}
-        other = "C6" if hex_id == "C4" else "C4"
-        if hex_id == "C4" and toward.get(K.MONTREAL) not in exits:
-            raise IllegalAction("the tile on C4 must connect to Montreal", "p3_connect")
-        if toward.get(other) not in exits:
-            raise IllegalAction(f"the tile on {hex_id} must connect to {other}", "p3_connect")
+        refusal = self._p3_connection_refusal(game, hex_id, name, rotation)
+        if refusal:
+            raise IllegalAction(refusal, "p3_connect")
         game.board.lay(hex_id, tile_id, rotation)
         game.extra["p3_left"] -= 1
 
@@ -291,20 +291,32 @@ class Rules1833NE(TitleRules):
         return out
 
     def _p3_ok(self, game: Game, corp: Corporation, action: dict[str, Any]) -> bool:
-        board = game.board
-        h = board.hex(action["hex"])
         name = action["tile"].rpartition("-")[0]
         try:
-            board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
-                            must_connect=False)
+            game.board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
+                                 must_connect=False)
         except IllegalAction:
             return False
-        exits = board.catalogue[name].rexits[action["rotation"]]
-        toward = {nb: e for e, nb in h.neighbors.items()}
-        other = "C6" if action["hex"] == "C4" else "C4"
-        if action["hex"] == "C4" and toward.get(K.MONTREAL) not in exits:
-            return False
-        return toward.get(other) in exits
+        return self._p3_connection_refusal(game, action["hex"], name, action["rotation"]) is None
+
+    @staticmethod
+    def _p3_connection_refusal(game: Game, hex_id: str, name: str, rotation: int) -> str | None:
+        """The two lays join each other and C4's joins Montreal. When the other hex already has a tile (the
+        first P3 lay, or any tile laid there since the blockers went), it must face this one too."""
+        board = game.board
+        exits = board.catalogue[name].rexits[rotation]
+        toward = {nb: e for e, nb in board.hex(hex_id).neighbors.items()}
+        other = "C6" if hex_id == "C4" else "C4"
+        if hex_id == "C4" and toward.get(K.MONTREAL) not in exits:
+            return "the tile on C4 must connect to Montreal"
+        if toward.get(other) not in exits:
+            return f"the tile on {hex_id} must connect to {other}"
+        there = board.hex(other)
+        if there.tile.color != "white":
+            back = {nb: e for e, nb in there.neighbors.items()}[hex_id]
+            if back not in there.tile.rexits[there.rotation]:
+                return f"the tile on {other} does not connect to {hex_id}"
+        return None
 
     # -- stations --------------------------------------------------------------------------------------------
     def station_price(self, game: Game, corp: Corporation, city: str) -> int:
@@ -352,18 +364,18 @@ class Rules1833NE(TitleRules):
             game.extra["p2_free"] = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
         if company.sym == K.P5:
             self._assign_luxury(game, corp)
-        self._sync_virtual_stations(game)
+        self.sync_virtual_stations(game)
 
-    def _sync_virtual_stations(self, game: Game) -> None:
+    def sync_virtual_stations(self, game: Game) -> None:
         """P4 and P6 let their owner build and run from A6 / A12 as if it had a station there."""
-        stations: dict[str, set[str]] = {}
+        stations: dict[str, set[tuple[str, int]]] = {}
         for sym, hex_id in ((K.P4, K.P4_HEX), (K.P6, K.P6_HEX)):
             company = game.companies.get(sym)
             if company and not company.closed and isinstance(company.owner, str) and company.owner in game.corporations:
-                stations.setdefault(company.owner, set()).add(hex_id)
-        if hasattr(game.board, "virtual_stations"):
-            game.board.virtual_stations = stations  # type: ignore[attr-defined]
-            game.board._changed()
+                nodes = game.board.hex(hex_id).tile.nodes
+                code = next(NODE_BASE + i for i, n in enumerate(nodes) if n.kind == "offboard")
+                stations.setdefault(company.owner, set()).add((hex_id, code))
+        game.board.set_virtual_stations({k: frozenset(v) for k, v in stations.items()})
 
     # -- ferries -----------------------------------------------------------------------------------------------
     def buyable_ferries(self, game: Game, corp: Corporation) -> list[str]:
@@ -625,7 +637,7 @@ class Rules1833NE(TitleRules):
                         if (ent == "BW" and h.id == K.WORCESTER) or (ent == "B&P" and h.id == K.BOSTON):
                             h.reservations[ci][i] = None
             game.board._changed()
-        self._sync_virtual_stations(game)
+        self.sync_virtual_stations(game)
 
     def remove_private(self, game: Game, company: Company) -> None:
         company.closed = True

@@ -69,7 +69,7 @@ FERRIES: dict[str, tuple[str, int]] = {
 NEW_FERRY_BONUS = 20
 
 # -- Takeover game ------------------------------------------------------------------------------------
-# the five variable-start corporations (gap: the digest does not name them; placeholders)
+# the five variable-start corporations (gap: neither the digest nor the Dutch seed names them; placeholders)
 VARIABLE_CORPORATIONS = [
     ("NYNH", "New York, New Haven & Hartford"),
     ("B&M", "Boston & Maine"),

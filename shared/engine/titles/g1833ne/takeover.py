@@ -2,9 +2,11 @@
 second operating round of each pair from phase II on.
 
 A takeover buys back every outstanding share of the target (players' and the market's) at the target's
-price, paid in cash from the acquirer's treasury (gap: paying with the acquirer's own shares is not offered
-yet). The target's president may refuse unless the target has no train or only obsolete ones. The acquirer
-inherits trains, treasury, ferries, privates and stations, and its train limit rises by one.
+price, "with cash or own shares" (digest): a merge with `pay: "shares"` hands each player as many of the
+acquirer's treasury shares (at the acquirer's price) as his due covers, within the 60% limit and while the
+treasury has them, and the rest in cash; market shares are always bought for cash. The target's president
+may refuse unless the target has no train or only obsolete ones. The acquirer inherits trains, treasury,
+ferries, privates and stations, and its train limit rises by one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...board.tiles import NODE_BASE
 from ...core.operating import OperatingRound
 from ...core.rounds import Round, Step
+from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation
 from . import constants as K
@@ -105,6 +108,35 @@ def takeover_price(game: Game, target: Corporation) -> int:
     return sum(price * s.percent // 10 for s in outstanding(target))
 
 
+PAY_KINDS = ("cash", "shares")
+
+
+def share_payment(game: Game, acquirer: Corporation, target: Corporation) -> dict[int, int]:
+    """Player -> how many of the acquirer's treasury shares he receives when the acquirer pays in shares."""
+    a_price = game.share_price(acquirer) or 0
+    t_price = game.share_price(target) or 0
+    left = sum(1 for s in acquirer.shares if s.owner == acquirer.sym and not s.president and s.percent == 10)
+    dues: dict[int, int] = {}
+    for share in outstanding(target):
+        if isinstance(share.owner, int):
+            dues[share.owner] = dues.get(share.owner, 0) + t_price * share.percent // 10
+    out: dict[int, int] = {}
+    for pid in sorted(dues):
+        room = (K.MAX_HOLDING - acquirer.percent_owned_by(pid)) // 10
+        n = min(dues[pid] // a_price if a_price else 0, left, max(room, 0))
+        if n:
+            out[pid] = n
+            left -= n
+    return out
+
+
+def cash_needed(game: Game, acquirer: Corporation, target: Corporation, pay: str = "cash") -> int:
+    if pay == "cash":
+        return takeover_price(game, target)
+    a_price = game.share_price(acquirer) or 0
+    return takeover_price(game, target) - a_price * sum(share_payment(game, acquirer, target).values())
+
+
 def connected_targets(game: Game, acquirer: Corporation) -> list[Corporation]:
     """Corporations with a station the acquirer's track reaches."""
     reach = game.board.reach(acquirer.sym)
@@ -129,7 +161,17 @@ def may_acquire(game: Game, acquirer: Corporation) -> bool:
 def targets(game: Game, acquirer: Corporation) -> list[Corporation]:
     if not may_acquire(game, acquirer):
         return []
-    return [t for t in connected_targets(game, acquirer) if takeover_price(game, t) <= acquirer.cash]
+    return [t for t in connected_targets(game, acquirer) if pay_kinds(game, acquirer, t)]
+
+
+def pay_kinds(game: Game, acquirer: Corporation, target: Corporation) -> list[str]:
+    """The ways the acquirer can pay for the target: cash, and own shares when that gives any share."""
+    out = []
+    if takeover_price(game, target) <= acquirer.cash:
+        out.append("cash")
+    if share_payment(game, acquirer, target) and cash_needed(game, acquirer, target, "shares") <= acquirer.cash:
+        out.append("shares")
+    return out
 
 
 def may_refuse(game: Game, target: Corporation) -> bool:
@@ -141,7 +183,7 @@ class TakeoverRound(Round):
 
     def __init__(self, game: Game) -> None:
         super().__init__([TakeoverStep()], 1)
-        self.pending: tuple[str, str] | None = None  # (acquirer, target) awaiting the target's answer
+        self.pending: tuple[str, str, str] | None = None  # (acquirer, target, pay) awaiting the target's answer
 
     def start(self, game: Game) -> None:
         order = sorted((c for c in game.corporations.values() if c.floated and not c.closed),
@@ -192,23 +234,27 @@ class TakeoverStep(Step):
     def merge(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
         acquirer = game.corporations[action["entity"]]
         target = game.corporation(action.get("corporation"))
-        if target not in targets(game, acquirer):
-            raise IllegalAction(f"{acquirer.sym} cannot take over {target.sym} (not connected, or it cannot pay "
-                                f"{takeover_price(game, target)})", "takeover_target")
+        pay = action.get("pay", "cash")
+        if pay not in PAY_KINDS:
+            raise MalformedAction(f"pay for a takeover with {' or '.join(PAY_KINDS)}, not {pay!r}", "pay")
+        if target not in targets(game, acquirer) or pay not in pay_kinds(game, acquirer, target):
+            raise IllegalAction(f"{acquirer.sym} cannot take over {target.sym} paying {pay} (not connected, or it "
+                                f"cannot pay {cash_needed(game, acquirer, target, pay)})", "takeover_target")
         if target.president == acquirer.president or not may_refuse(game, target):
-            complete_takeover(game, acquirer, target)
+            complete_takeover(game, acquirer, target, pay)
             return
-        round_.pending = (acquirer.sym, target.sym)
+        round_.pending = (acquirer.sym, target.sym, pay)
 
     def choose(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
         assert round_.pending is not None
         choice = action.get("choice")
         if choice not in ("accept", "refuse"):
             raise MalformedAction("answer a takeover with choice 'accept' or 'refuse'", "choice")
-        acquirer, target = (game.corporations[s] for s in round_.pending)
+        acquirer, target = game.corporations[round_.pending[0]], game.corporations[round_.pending[1]]
+        pay = round_.pending[2]
         round_.pending = None
         if choice == "accept":
-            complete_takeover(game, acquirer, target)
+            complete_takeover(game, acquirer, target, pay)
 
     def pass_turn(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
         pass
@@ -220,18 +266,34 @@ class TakeoverStep(Step):
             return [{"type": "choose", "entity": entity, "choice": c} for c in ("accept", "refuse")]
         if not kinds:
             return []
-        out = [{"type": "merge", "entity": entity, "corporation": t.sym}
-               for t in targets(game, game.corporations[entity])]
+        acquirer = game.corporations[entity]
+        out = [{"type": "merge", "entity": entity, "corporation": t.sym} if pay == "cash" else
+               {"type": "merge", "entity": entity, "corporation": t.sym, "pay": pay}
+               for t in targets(game, acquirer) for pay in pay_kinds(game, acquirer, t)]
         return out + [{"type": "pass", "entity": entity}]
 
 
-def complete_takeover(game: Game, acquirer: Corporation, target: Corporation) -> None:
+def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pay: str = "cash") -> None:
     """Buy back the target's outstanding shares and fold everything it owns into the acquirer."""
     price = game.share_price(target) or 0
+    a_price = game.share_price(acquirer) or 0
+    in_shares = share_payment(game, acquirer, target) if pay == "shares" else {}
+    for pid, n in in_shares.items():
+        treasury = [s for s in acquirer.shares if s.owner == acquirer.sym and not s.president and s.percent == 10]
+        for share in treasury[:n]:
+            acquirer.give(share, pid)
+    if in_shares:
+        change_presidency(acquirer, game.player_order, acquirer.president)
+    credit = {pid: n * a_price for pid, n in in_shares.items()}
     for share in outstanding(target):
         amount = price * share.percent // 10
         receiver = game.player(share.owner) if isinstance(share.owner, int) else None
-        game.pay(acquirer, receiver, amount)
+        if receiver is not None and credit.get(receiver.id):
+            covered = min(credit[receiver.id], amount)
+            credit[receiver.id] -= covered
+            amount -= covered
+        if amount:
+            game.pay(acquirer, receiver, amount)
         target.give(share, target.sym)
     game.pay(target, acquirer, target.cash)
     for train in list(target.trains):
@@ -245,6 +307,7 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation) ->
         game.companies[sym].owner = acquirer.sym
         acquirer.companies.append(sym)
     target.companies = []
+    game.rules.sync_virtual_stations(game)  # type: ignore[attr-defined]
     for h in game.board.hexes.values():
         for slots in h.tokens:
             for i, ent in enumerate(slots):
