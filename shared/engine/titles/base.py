@@ -295,14 +295,19 @@ class TitleRules:
     def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
         return ["payout", "withhold"]
 
+    @staticmethod
+    def pay_shareholders(game: Game, corp: Corporation, per_share: int) -> None:
+        """The bank pays each player his dividend: `per_share` for every 10% he holds."""
+        for player in game.players:
+            pct = corp.percent_owned_by(player.id)
+            if pct:
+                game.pay(None, player, per_share * pct // 10)
+
     def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
         revenue = round_.revenue
         if kind == "payout" and revenue > 0:
             per_share = revenue // 10
-            for player in game.players:
-                pct = corp.percent_owned_by(player.id)
-                if pct:
-                    game.pay(None, player, per_share * pct // 10)
+            self.pay_shareholders(game, corp, per_share)
             pool = corp.percent_owned_by(POOL)
             if pool:
                 game.pay(None, corp, per_share * pool // 10)

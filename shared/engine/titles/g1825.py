@@ -411,10 +411,7 @@ class Rules1825(TitleRules):
         revenue = round_.revenue
         if kind == "payout" and revenue > 0:
             per_share = revenue // 10
-            for player in game.players:
-                pct = corp.percent_owned_by(player.id)
-                if pct:
-                    game.pay(None, player, per_share * pct // 10)
+            self.pay_shareholders(game, corp, per_share)
         elif revenue > 0:
             # spending on credit in receivership is repaid first out of the withheld revenue
             game.pay(None, corp, revenue - round_.receivership_loan)

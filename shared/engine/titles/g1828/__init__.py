@@ -96,6 +96,8 @@ class Rules1828(TitleRules):
         return AuctionRound(game)
 
     def stock_round(self, game: Game) -> Round:
+        if game.phase.name == "Purple":
+            self._remove_unparred(game)
         return stock_round(game, [DiscardTrain1828(), Merger()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
@@ -135,21 +137,8 @@ class Rules1828(TitleRules):
                 for ability in company.abilities:
                     if ability.get("type") == "revenue_change" and ability.get("when") == "auction_end":
                         company.revenue = ability["revenue"]
-            return self.new_stock_round(game)
-        if isinstance(previous, StockRound):
-            game.operating_rounds = game.phase.operating_rounds
-            self.reorder_players(game, previous)
-            return self.operating_round(game, 1)
-        assert isinstance(previous, OperatingRound)
-        if previous.round_num < game.operating_rounds:
-            return self.operating_round(game, previous.round_num + 1)
-        game.turn += 1
-        return self.new_stock_round(game)
-
-    def new_stock_round(self, game: Game) -> Round:
-        if game.phase.name == "Purple":
-            self._remove_unparred(game)
-        return self.stock_round(game)
+            return self.stock_round(game)
+        return super().next_round(game, previous)
 
     def _remove_unparred(self, game: Game) -> None:
         """Purple: corporations never started leave the game; their home slots get blocking tokens."""
@@ -444,10 +433,7 @@ class Rules1828(TitleRules):
             return
         if kind == "payout" and revenue > 0:
             per_share = revenue // 10
-            for player in game.players:
-                pct = corp.percent_owned_by(player.id)
-                if pct:
-                    game.pay(None, player, per_share * pct // 10)
+            self.pay_shareholders(game, corp, per_share)
             # market shares pay the corporation; a System is also paid for the share its president gave it
             own = corp.percent_owned_by(POOL)
             unbuyable = game.extra.get("unbuyable", [])
