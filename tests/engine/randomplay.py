@@ -46,7 +46,9 @@ def total_money(session: GameSession) -> int:
     return game.bank_cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations.values())
 
 
-def check_invariants(session: GameSession, money: int) -> None:
+def check_invariants(session: GameSession, money: int, totals: dict[str, int] | None = None) -> None:
+    """`totals` remembers each corporation's certificate total the first time it is seen (100% for most;
+    a minor without certificates has none, a merged system its own): it may never change."""
     game = session.game
     assert total_money(session) == money, "money is neither created nor destroyed"
     players = {p.id for p in game.players}
@@ -54,7 +56,11 @@ def check_invariants(session: GameSession, money: int) -> None:
         owners = {s.owner for s in corp.shares}
         allowed = players | {corp.sym, POOL} | ({None} if corp.closed else set())
         assert owners <= allowed, f"{corp.sym} certificates held by unknown owners {owners - allowed}"
-        assert sum(s.percent for s in corp.shares) == 100
+        total = sum(s.percent for s in corp.shares)
+        if totals is None:
+            assert total == 100
+        else:
+            assert totals.setdefault(corp.sym, total) == total, f"{corp.sym} certificates changed"
         if not corp.closed:
             assert corp.percent_owned_by(POOL) <= game.rules.market_share_limit
             assert corp.cash >= 0
@@ -69,6 +75,7 @@ def play(title: str, options: list[str], players: int, seed: int, max_actions: i
     money = total_money(session)
     stats = PlayStats()
     cautious: set[Any] = set()
+    totals: dict[str, int] = {}
     while not session.finished and stats.actions < max_actions:
         game = session.game
         types = game.action_types()
@@ -100,7 +107,7 @@ def play(title: str, options: list[str], players: int, seed: int, max_actions: i
         session.submit(action)
         stats.actions += 1
         stats.by_type[action["type"]] = stats.by_type.get(action["type"], 0) + 1
-        check_invariants(session, money)
+        check_invariants(session, money, totals)
     stats.finished = session.finished
     stats.reason = session.game.game_end_reason
     return stats
