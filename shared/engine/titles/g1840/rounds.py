@@ -15,7 +15,7 @@ from ...board.routes import DefaultRouteRules, Route, RouteContext, evaluate, lo
 from ...board.tiles import NODE_BASE, parse_tile_id
 from ...core.rounds import Round
 from ...core.stock import BuySellParShares, StockRound
-from ...errors import IllegalAction, MalformedAction
+from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
 from .rules import CITY, LINE, MAJOR, Rules1840
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 ORANGE = "#ffa500"
 REMOVE_TOKEN_COST = 40  # a line clears a Stadtbahn station off an orange-framed city (seen in play)
 LINE_MIN_BID, LINE_BID_STEP = 20, 5  # line auctions open at 20 and rise in steps of 5
+MAX_LINES = 3  # lines one Tram Company may own
 
 
 def rules_of(game: Game) -> Rules1840:
@@ -291,6 +292,11 @@ class BuySellParShares1840(BuySellParShares):
         price = game.share_price(corp)
         assert price is not None
         return price * share.percent // 10
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        if action["type"] == "pass" and not rules_of(game).all_majors_started(game):
+            return IllegalAction("every Tram Company must be started before anyone passes", "must_par")
+        return super().refusal(game, round_, action)
 
     def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         super().par(game, round_, action, trusted)
@@ -732,11 +738,21 @@ class AcquisitionRound(FlowRound):
         self.bought: set[str] = set()
         self.full_skip(game)
 
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A Tram Company with three lines may neither open a line auction nor bid (before the turn check,
+        so the refusal names the rule rather than the turn)."""
+        entity = action.get("entity")
+        major = game.corporations.get(entity) if isinstance(entity, str) else None
+        if action["type"] in ("merge", "bid") and major is not None and major.kind == MAJOR \
+                and len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
+            raise IllegalAction(f"{major.sym} already owns {MAX_LINES} lines", "line_limit")
+        super().process(game, action, trusted)
+
     def full_skip(self, game: Game) -> None:
         """Majors with three lines take no part."""
         rules = rules_of(game)
         for sym in self.entities:
-            if len(rules.lines_of(game, game.corporations[sym])) >= 3:
+            if len(rules.lines_of(game, game.corporations[sym])) >= MAX_LINES:
                 self.passed.add(sym)
         if len(self.passed) == len(self.entities):
             # every major is full: the round is skipped, nobody buys or reassigns trams
@@ -886,7 +902,7 @@ class AcquisitionRound(FlowRound):
     def restock(self, game: Game) -> None:
         rules = rules_of(game)
         extra = game.extra
-        if all(len(rules.lines_of(game, m)) >= 3 for m in rules.majors(game)):
+        if all(len(rules.lines_of(game, m)) >= MAX_LINES for m in rules.majors(game)):
             owned = {s for lines in extra["owned_lines"].values() for s in lines}
             for sym in extra["lines_offered"] + extra["lines_reserve"]:
                 if sym not in owned:
