@@ -53,18 +53,26 @@ def load(name: str) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any
     return record, trace, setup
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_every_digest_line_matches_the_golden_trace(name: str) -> None:
+def replay_against_trace(name: str, lines: int | None = None) -> GameSession:
+    """Replay a recorded game action by action, asserting the set-up digest and every digest line."""
     record, trace, setup = load(name)
     assert len(trace) == len(record["actions"])
     session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
                               record["settings"]["optional_rules"], record["id"])
-    assert first_diff(setup, session.digest()) is None
+    diff = first_diff(setup, session.digest())
+    assert diff is None, f"{name}: set-up differs: {diff}"
     survivors = final_active_flags(record["actions"])
-    for index, action in enumerate(record["actions"]):
+    for index, action in enumerate(record["actions"][:lines]):
         session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
         diff = first_diff(trace[index], session.digest(action))
-        assert diff is None, f"action id {action['id']} ({action['type']}) index {index}: {diff}"
+        assert diff is None, f"{name}: action id {action['id']} ({action['type']}) index {index}: {diff}"
+    return session
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_digest_line_matches_the_golden_trace(name: str) -> None:
+    record, _, _ = load(name)
+    session = replay_against_trace(name)
     assert session.finished
     assert session.result == record["result"]
 

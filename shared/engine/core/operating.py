@@ -139,14 +139,18 @@ class HomeToken(Step):
         round_.pending_homes.pop(0)
 
 
-class TrackAndToken(Step):
+class SpecialBuy(Step):
+    """Steps during which the title sells something special (1825: a leased train; 1828: the coal marker)."""
+
+    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
+
+
+class TrackAndToken(SpecialBuy):
     """1825-style combined step: lay up to the allowed tiles and place one station, in any order."""
 
     handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
                 "special_buy": "special_buy"}
-
-    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -242,11 +246,8 @@ class TrackAndToken(Step):
         self.passed = True
 
 
-class RunRoutes(Step):
+class RunRoutes(SpecialBuy):
     handlers = {"run_routes": "run_routes", "special_buy": "special_buy"}
-
-    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)

@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from shared.engine import GameSession
-from shared.engine.session import final_active_flags
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_conformance import first_diff, load  # noqa: E402
+from test_conformance import load, replay_against_trace  # noqa: E402
 
 GAMES = [
     "generated/1828/gen1828_3p_318877",
@@ -26,18 +25,7 @@ GAMES = [
 
 
 def replay(name: str) -> GameSession:
-    record, trace, setup = load(name)
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"], record["id"])
-    found = first_diff(setup, session.digest())
-    assert found is None, f"setup differs: {found}"
-    flags = final_active_flags(record["actions"])
-    assert len(trace) == len(record["actions"])
-    for i, action in enumerate(record["actions"]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-        found = first_diff(trace[i], session.digest(action))
-        assert found is None, f"{name}: index {i} (id {action['id']}, {action['type']}): {found}"
-    return session
+    return replay_against_trace(name)
 
 
 @pytest.mark.parametrize("name", GAMES)

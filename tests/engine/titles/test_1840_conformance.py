@@ -12,23 +12,13 @@ from shared.engine import GameSession
 from shared.engine.session import final_active_flags
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from test_conformance import first_diff, load  # noqa: E402
+from test_conformance import load, replay_against_trace  # noqa: E402
 
 FULL_GAMES = ["1840/2player", "generated/1840/gen1840_4p_3333"]
 
 
 def replay_prefix(name: str, lines: int) -> GameSession:
-    record, trace, setup = load(name)
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"], record["id"])
-    found = first_diff(setup, session.digest())
-    assert found is None, f"setup differs: {found}"
-    flags = final_active_flags(record["actions"])
-    for i, action in enumerate(record["actions"][:lines]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-        found = first_diff(trace[i], session.digest(action))
-        assert found is None, f"{name}: index {i} (id {action['id']}, {action['type']}): {found}"
-    return session
+    return replay_against_trace(name, lines)
 
 
 @pytest.mark.parametrize("name", FULL_GAMES)
