@@ -46,6 +46,17 @@ def total_money(session: GameSession) -> int:
     return game.bank_cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations.values())
 
 
+def in_transit(session: GameSession) -> set[Any]:
+    """Holders of certificates on their way out while an 1828 merger runs: the merger's markers and the
+    treasuries the exchanges trade through."""
+    merger = getattr(session.game.round, "merger", None)
+    if merger is None:
+        return set()
+    from shared.engine.titles.g1828.systems import DISCARD, USED
+
+    return {USED, DISCARD, merger.initiator, merger.target, merger.system}
+
+
 def check_invariants(session: GameSession, money: int, totals: dict[str, int] | None = None) -> None:
     """`totals` remembers each corporation's certificate total the first time it is seen (100% for most;
     a minor without certificates has none, a merged system its own): it may never change."""
@@ -54,7 +65,7 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
     players = {p.id for p in game.players}
     for corp in game.corporations.values():
         owners = {s.owner for s in corp.shares}
-        allowed = players | {corp.sym, POOL} | ({None} if corp.closed else set())
+        allowed = players | {corp.sym, POOL} | ({None} if corp.closed else set()) | in_transit(session)
         assert owners <= allowed, f"{corp.sym} certificates held by unknown owners {owners - allowed}"
         total = sum(s.percent for s in corp.shares)
         if totals is None:
@@ -68,7 +79,10 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
         assert player.cash >= 0, f"{player.name} has negative cash"
 
 
-def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000) -> PlayStats:
+def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000,
+         weights: dict[str, float] | None = None) -> PlayStats:
+    """`weights` replaces WEIGHTS for a title with action types of its own."""
+    weights = WEIGHTS if weights is None else weights
     rng = random.Random(seed)
     session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
                               options)
@@ -81,7 +95,7 @@ def play(title: str, options: list[str], players: int, seed: int, max_actions: i
         types = game.action_types()
         assert types, f"nobody can act in {game.round.kind} round but the game is not over"
         options_ = []
-        order = sorted(types, key=lambda t: -WEIGHTS.get(t, 1.0) * rng.random())
+        order = sorted(types, key=lambda t: -weights.get(t, 1.0) * rng.random())
         for kind in order:
             options_ = game.legal_actions(kinds={kind})
             if options_:

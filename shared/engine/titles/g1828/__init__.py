@@ -113,6 +113,9 @@ class Rules1828(TitleRules):
     def cert_limit_includes_privates(self) -> bool:
         return False
 
+    def can_start(self, game: Game, corp: Corporation) -> bool:
+        return corp.kind == "major"  # the C&P minor comes with its private and has no shares to par
+
     def par_cells(self, game: Game) -> list[Cell]:
         """Par prices of the groups the phases have opened so far."""
         key = tuple(sorted(game.extra["par_groups"]))
@@ -410,6 +413,9 @@ class Rules1828(TitleRules):
             return bool(shells_with_room(game, corp))
         return super().room_for_train(game, corp)
 
+    def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
+        return seller.kind != "minor"  # the C&P's 2-train never changes hands
+
     def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
         if corp.kind == "minor":
             return []  # the C&P keeps its one 2-train
@@ -481,6 +487,11 @@ class Rules1828(TitleRules):
         from .legal import legal_options
 
         return legal_options(game, kind, entity)
+
+    def enumerates_itself(self, game: Game, kind: str) -> bool:
+        from .legal import enumerates_itself
+
+        return enumerates_itself(game, kind)
 
     def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
         return [{"description": coal.DESCRIPTION, "cost": coal.cost(game)}] if coal.may_buy(game, corp) else []

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 MIN_INCREMENT = 5
 FOUNDING_VALUE = 250
+BID_RAISES = (0, MIN_INCREMENT, 5 * MIN_INCREMENT)  # offered bids: minimum, a nudge, a jump, all affordable
 
 
 class AuctionRound(Round):
@@ -94,6 +95,23 @@ class AuctionRound(Round):
         bids = self.bids.get(company, [])
         high = max((price for _, price in bids), default=None)
         return (high if high is not None else value) + MIN_INCREMENT
+
+    def bid_options(self, game: Game, player: int) -> list[dict[str, Any]]:
+        """The bids `player` may make now, at their meaningful prices: the minimum, a nudge and a jump above
+        it, and as much as the player can commit (an outright purchase is at face value)."""
+        active = self.active_auction()
+        out: list[dict[str, Any]] = []
+        for sym in [active] if active is not None else self.companies:
+            high = self.max_bid(game, player, sym)
+            if active is None and self.may_purchase(game, sym):
+                low = game.companies[sym].value
+                prices = {low}
+            else:
+                low = self.min_bid(game, sym)
+                prices = {low + raise_ for raise_ in BID_RAISES}
+                prices.add(low + (high - low) // MIN_INCREMENT * MIN_INCREMENT)
+            out.extend({"company": sym, "price": p} for p in sorted(prices) if low <= p <= high)
+        return out
 
     # -- resolution ----------------------------------------------------------------------------------------
     def resolve_bids(self, game: Game) -> None:
@@ -195,7 +213,7 @@ class WaterfallAuction(Step):
         assert isinstance(round_, AuctionRound)
         if not round_.companies or entity != round_.current_entity(game):
             return []
-        return ["bid", "pass"]
+        return ["bid", "pass"] if round_.bid_options(game, entity) else ["pass"]
 
     def bid(self, game: Game, round_: AuctionRound, action: dict[str, Any], trusted: bool) -> None:
         pid = action["entity"]

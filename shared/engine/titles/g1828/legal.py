@@ -1,36 +1,314 @@
-"""Concrete options of 1828's own action types (the shared ones are enumerated by engine/legal.py):
-starting a merger and its choices, the partner to merge with, moving a System's train between shells,
-and declaring bankruptcy."""
+"""The concrete actions open in 1828's rounds (`legal_actions` asks through `Rules1828.legal_options`).
+
+1828 enumerates every type itself: where its steps are the shared ones (stock purchases and sales, pars
+in the stock round, track, stations, routes, dividends) the shared enumerators of engine/legal.py do the
+work; the title adds what its own steps open: bids and the founding par in the waterfall auction, Mohawk &
+Hudson's share exchange, starting a merger and its choices, a System's partner and its trains' shells,
+coal markers, privates bought by corporations and the tiles and stations they lay, train purchases with
+the president's money and the emergency share sales that raise it, and bankruptcy.
+
+Options whose acceptance depends on more than a cheap check (a private's lay, a train bought with the
+president's help, an emergency sale) are tried on a copy of the game, so what is offered is accepted.
+"""
 
 from __future__ import annotations
 
+import pickle
 from typing import TYPE_CHECKING, Any
 
-from .stock import StockRound1828, merge_candidate
-from .systems import is_system
+from ...board.routes import ROUTE_RULES
+from ...errors import EngineError, IllegalAction
+from ...model import POOL
+from . import coal
+from .auction import AuctionRound
+from .operating import (
+    BuyCompany,
+    BuyTrain1828,
+    OperatingRound1828,
+    company_ability,
+    pending_company,
+    track_ability,
+)
+from .privates import _in_track_step
+from .stock import BuySellParShares1828, StockRound1828, merge_candidate
+from .systems import is_system, shells_with_room
 
 if TYPE_CHECKING:
     from ...game import Game
+    from ...model import Company, Corporation
 
 Option = dict[str, Any]
+ROTATIONS = range(6)
+
+
+def enumerates_itself(game: Game, kind: str) -> bool:
+    return isinstance(game.round, (AuctionRound, StockRound1828, OperatingRound1828))
 
 
 def legal_options(game: Game, kind: str, entity: Any) -> list[Option]:
     round_ = game.round
-    if kind == "choose" and isinstance(round_, StockRound1828):
-        if round_.merger is not None:
-            choice = round_.merger.choice
+    if isinstance(round_, AuctionRound):
+        return _auction(game, round_, kind, entity)
+    if isinstance(round_, StockRound1828):
+        return _stock(game, round_, kind, entity)
+    if isinstance(round_, OperatingRound1828):
+        return _operating(game, round_, kind, entity)
+    return []
+
+
+def _shared(game: Game, kind: str, entity: Any) -> list[Option]:
+    from ...legal import ENUMERATORS
+
+    enumerate_ = ENUMERATORS.get(kind)
+    return enumerate_(game, game.round, entity) if enumerate_ is not None else []
+
+
+def _accepted(game: Game, kind: str, entity: Any, options: list[Option]) -> list[Option]:
+    """The options `process` accepts, each tried on a copy of the game."""
+    blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+    out = []
+    for option in options:
+        action = {"type": kind, "entity": entity, **option}
+        try:
+            pickle.loads(blob).process(action)
+        except EngineError:
+            continue
+        out.append(option)
+    return out
+
+
+def _discard_train(game: Game, entity: Any) -> list[Option]:
+    """Only a train over the limit goes (a System's from its crowded shell)."""
+    corp = game.corporations[entity]
+    return [{"train": t.id} for t in game.rules.limit_trains(game, corp)]
+
+
+# -- the waterfall auction ---------------------------------------------------------------------------------
+def _auction(game: Game, round_: AuctionRound, kind: str, entity: Any) -> list[Option]:
+    if kind == "pass":
+        return [{}]
+    if kind == "par":
+        company = game.companies[round_.pending_par[0]]
+        ability = next(a for a in company.abilities if a.get("type") == "shares")
+        target = ability["shares"][0].rpartition("_")[0]
+        return [{"corporation": target, "share_price": cell.id} for cell in game.rules.par_cells(game)]
+    return round_.bid_options(game, entity) if kind == "bid" else []
+
+
+# -- the stock round ---------------------------------------------------------------------------------------
+def _stock(game: Game, round_: StockRound1828, kind: str, entity: Any) -> list[Option]:
+    merger = round_.merger
+    if kind == "choose":
+        if merger is not None:
+            choice = merger.choice
             return [{"choice": label} for label in choice.labels] if choice and choice.chooser == entity else []
         corps = [c for c in game.corporations.values() if c.kind == "major"]
         return [{"choice": c.sym} for c in corps
                 if any(merge_candidate(game, round_, entity, c, other) for other in corps)]
-    if kind == "merge" and isinstance(round_, StockRound1828) and round_.merger is not None:
-        merger = round_.merger
+    if kind == "merge":
+        if merger is None:
+            return []
         initiator = game.corporations[merger.initiator]
-        return [{"corporation": c.sym} for c in game.corporations.values()
+        return [{"entity": initiator.sym, "entity_type": "corporation", "corporation": c.sym}
+                for c in game.corporations.values()
                 if merge_candidate(game, round_, merger.acting_player, initiator, c)]
-    if kind == "swap_train" and entity in game.corporations and is_system(game, game.corporations[entity]):
-        return [{"train": t.id} for t in game.corporations[entity].trains if not t.rusted]
+    if kind == "buy_shares":
+        return _buy_shares(game, round_, entity)
+    if kind == "discard_train":
+        return _discard_train(game, entity)
+    return _shared(game, kind, entity)
+
+
+def _buy_shares(game: Game, round_: StockRound1828, entity: Any) -> list[Option]:
+    """The shared purchases, and Mohawk & Hudson's exchange for a treasury or market share (the private acts)."""
+    out = _shared(game, "buy_shares", entity)
+    step = next(s for s in round_.steps if isinstance(s, BuySellParShares1828))
+    company = step.exchange_company(game, entity) if not round_.bought() else None
+    if company is None:
+        return out
+    for corp in game.corporations.values():
+        if not corp.ipoed or corp.closed:
+            continue
+        for holder in (corp.sym, POOL):
+            share = next((s for s in corp.shares if s.owner == holder and not s.president), None)
+            if share is not None:
+                out.append({"entity": company.sym, "entity_type": "company", "shares": [share.id],
+                            "percent": share.percent})
+    return out
+
+
+# -- the operating round -----------------------------------------------------------------------------------
+def _operating(game: Game, round_: OperatingRound1828, kind: str, entity: Any) -> list[Option]:
+    company = pending_company(game, entity)
+    if company is not None:
+        return _company_turn(game, round_, kind, company)
+    corp = game.corporations[entity]
+    if kind == "lay_tile":
+        return _lay_tile(game, round_, corp) + _private_lays(game, round_, corp)
+    if kind == "buy_train":
+        return _buy_train(game, round_, corp)
+    if kind == "sell_shares":
+        return _emergency_sales(game, round_, corp)
+    if kind == "buy_company":
+        return _buy_company(game, corp)
+    if kind == "discard_train":
+        return _discard_train(game, entity)
+    if kind == "swap_train":
+        return [{"train": t.id} for t in corp.trains if not t.rusted] if is_system(game, corp) else []
     if kind == "bankrupt":
         return [{}]
+    if kind == "run_routes":
+        return _run_routes(game, corp)
+    return _shared(game, kind, entity)
+
+
+class _AvoidCoalfields:
+    """The board's route rules, refusing routes into the coalfields (for a corporation without a marker)."""
+
+    def __init__(self, base: Any, coalfields: str) -> None:
+        self.base = base
+        self.coalfields = coalfields
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.base, name)
+
+    def check_title(self, ctx: Any, routes: list[Any], i: int) -> None:
+        if any(self.coalfields in chain for chain in routes[i].chains):
+            raise IllegalAction(f"a route to {self.coalfields} needs a coal marker", "coal_marker")
+        self.base.check_title(ctx, routes, i)
+
+
+def _run_routes(game: Game, corp: Corporation) -> list[Option]:
+    """The best run there is (around the coalfields without a coal marker), if it is accepted."""
+    trains = game.rules.route_trains(game, game.round, corp)
+    kinds = game.rules.train_kinds(game)
+    by_id = {t.id: kinds[t.name] for t in trains}
+    limits: dict[str, Any] = {}
+    if not coal.has_marker(game, corp):
+        base = ROUTE_RULES.get(game.board.rules.route_rules, ROUTE_RULES["default"])
+        limits["rules"] = _AvoidCoalfields(base, coal.coalfields(game))
+    routes = game.board.best_routes(corp.sym, by_id, game.rules.revenue_colors(game), game.phase.name,
+                                    **limits) if by_id else []
+    return _accepted(game, "run_routes", corp.sym, [{"routes": routes, "extra_revenue": 0, "subsidy": 0}])
+
+
+def _lay_tile(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
+    """The shared lays; a lay with its own price (B&M's and NYH's $40 extra) is tried on a copy."""
+    if not _track_step_open(game, round_):
+        return []
+    lays = _shared(game, "lay_tile", corp.sym)
+    lay_rules = game.rules.tile_lays(game)
+    index = len(round_.laid_hexes)
+    if index < len(lay_rules) and int(lay_rules[index].get("cost") or 0):
+        lays = _accepted(game, "lay_tile", corp.sym, lays)
+    return lays
+
+
+def _track_step_open(game: Game, round_: OperatingRound1828) -> bool:
+    step = next((s for s in round_.steps if type(s).__name__ == "Track1828"), None)
+    return step is not None and round_.active_step(game) is step
+
+
+def _company_turn(game: Game, round_: OperatingRound1828, kind: str, company: Company) -> list[Option]:
+    if game.extra.get("pending_token") == [company.sym]:
+        if kind == "pass":
+            return [{}]
+        if kind != "place_token":
+            return []
+        h = game.board.hex(game.extra["pending_token_hex"])
+        options = [{"city": game.board.city_id(h.id, index), "slot": slot}
+                   for index, slots in enumerate(h.tokens) for slot in range(len(slots))]
+        return _accepted(game, kind, company.sym, options)
+    if kind == "lay_tile" and company.sym in game.extra.get("pending_lays", []):
+        ability = next(a for a in company.abilities if a.get("type") == "tile_lay" and a.get("when") == "sold")
+        return _ability_lays(game, company, ability)
     return []
+
+
+def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list[Option]:
+    """A private's lays on its named hexes (each try on a copy of the game), or anywhere its corporation
+    may build when it names none."""
+    assert isinstance(company.owner, str)
+    names = set(ability.get("tiles", []))
+    if ability.get("hexes"):
+        candidates = [(hex_id, name, rotation) for hex_id in ability["hexes"] for name in names
+                      for rotation in ROTATIONS]
+    else:
+        candidates = [(hex_id, name, rotation)
+                      for hex_id, name, rotation, _ in game.board.legal_lay_results(company.owner, names)]
+    options = []
+    for hex_id, name, rotation in candidates:
+        copy = game.board.supply.free_copy(name)
+        if copy is not None:
+            options.append({"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation})
+    return [dict(o, entity=company.sym, entity_type="company")
+            for o in _accepted(game, "lay_tile", company.sym, options)]
+
+
+def _private_lays(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
+    """Lays by the corporation's privates: E&K's extra yellow tile in the track step, C&St.L's free tile
+    at any time, D&H's tile on F20."""
+    out: list[Option] = []
+    for sym in corp.companies:
+        company = game.companies[sym]
+        if company.closed:
+            continue
+        ability = company_ability(game, company, "owning_corp_or_turn")
+        if ability is None and company is track_ability(game, corp) and _in_track_step(game, round_):
+            ability = company_ability(game, company, "track")
+        teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
+        if ability is None and teleport is not None \
+                and f"{sym}/teleport" not in game.extra.setdefault("used_abilities", []):
+            ability = teleport
+        if ability is not None:
+            out.extend(_ability_lays(game, company, ability))
+    return out
+
+
+def _buy_train(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
+    """Depot trains the treasury pays for, the cheapest one with the president's help, and other
+    corporations' trains at their meaningful prices (lowest, face value, all the money there is)."""
+    step = next(s for s in round_.steps if isinstance(s, BuyTrain1828))
+    president = game.rules.acting_player_for(game, corp)
+    helps = step.may_contribute(game, corp) and president is not None
+    purse = corp.cash + (game.player(president).cash if helps else 0)
+    cheapest = step.cheapest(game, corp)
+    options: list[Option] = []
+    for train in game.rules.depot_trains_for(game, corp):
+        if train.price <= corp.cash or (train.price == cheapest and train.price <= purse):
+            options.append({"train": train.id, "price": train.price})
+    low = game.rules.min_train_price_from_corporation(game)
+    for train in game.rules.other_trains(game, corp):
+        seller = game.corporations[train.owner]  # type: ignore[index]
+        if not game.rules.may_buy_from(game, corp, seller):
+            continue
+        prices = {low, min(train.price, corp.cash), corp.cash}
+        if helps:
+            prices.add(min(train.price, purse))
+        options.extend({"train": train.id, "price": p} for p in sorted(prices) if low <= p <= max(corp.cash, purse))
+    if is_system(game, corp):
+        options = [dict(o, shell=shell) for o in options for shell in shells_with_room(game, corp)]
+    return _accepted(game, "buy_train", corp.sym, options)
+
+
+def _emergency_sales(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
+    """What the president may sell to pay for the train the corporation must buy."""
+    president = game.rules.acting_player_for(game, corp)
+    if president is None:
+        return []
+    options = []
+    for other in game.corporations.values():
+        held = [s for s in other.shares if s.owner == president and not s.president]
+        for n in range(1, len(held) + 1):
+            options.append({"shares": [s.id for s in held[:n]], "percent": sum(s.percent for s in held[:n])})
+    return [dict(o, entity=president, entity_type="player")
+            for o in _accepted(game, "sell_shares", president, options)]
+
+
+def _buy_company(game: Game, corp: Corporation) -> list[Option]:
+    out = []
+    for company in BuyCompany.purchasable(game):
+        prices = {company.min_price, company.max_price, corp.cash}
+        out.extend({"company": company.sym, "price": p} for p in sorted(prices)
+                   if company.min_price <= p <= min(company.max_price, corp.cash))
+    return out

@@ -15,6 +15,7 @@ from .systems import add_to_shell, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ...game import Game
+    from ...model import Corporation
 
 
 class Track1828(TrackAndToken):
@@ -94,6 +95,32 @@ def may_buy_track_company(game: Game, corp: Any) -> bool:
 
 def any_time_ability(game: Game, corp: Any) -> Any:
     return next((c for c in owned_companies(game, corp) if company_ability(game, c, "owning_corp_or_turn")), None)
+
+
+def pending_company(game: Game, entity: Any) -> Any:
+    """The private acting for its corporation (a compulsory lay when bought, a station it may place)."""
+    company = game.companies.get(entity) if isinstance(entity, str) else None
+    if company is None or (entity in game.corporations and not game.corporations[entity].closed):
+        return None
+    return company
+
+
+def may_lay_with_private(game: Game, corp: Corporation) -> bool:
+    """A private of `corp` could lay a tile now outside the track step (C&St.L, D&H)."""
+    if any_time_ability(game, corp) is not None:
+        return True
+    return any(a.get("type") == "teleport" and f"{c.sym}/teleport" not in game.extra.get("used_abilities", [])
+               for c in (game.companies[s] for s in corp.companies if not game.companies[s].closed)
+               for a in c.abilities)
+
+
+def may_sell_in_emergency(game: Game, round_: OperatingRound, corp: Corporation) -> bool:
+    """The corporation must buy a train its treasury and president cannot pay for without selling."""
+    step = round_.active_step(game)
+    if not isinstance(step, BuyTrain1828) or not step.must_buy(game, corp):
+        return False
+    president = game.rules.acting_player_for(game, corp)
+    return president is not None and corp.cash + game.player(president).cash < step.cheapest(game, corp)
 
 
 class Token1828(TrackAndToken):
@@ -204,7 +231,18 @@ class OperatingRound1828(OperatingRound):
         return super().current_entity(game)
 
     def actions_for(self, game: Game, entity: Any) -> list[str]:
+        company = pending_company(game, entity)
+        if company is not None:  # a private acting for its corporation
+            if self.done or entity != self.current_entity(game):
+                return []
+            return ["place_token", "pass"] if game.extra.get("pending_token") == [entity] else ["lay_tile"]
         out = super().actions_for(game, entity)
+        if out and entity in game.corporations and not self.pending_homes:
+            corp = game.corporations[entity]
+            if "lay_tile" not in out and may_lay_with_private(game, corp):
+                out.insert(0, "lay_tile")
+            if may_sell_in_emergency(game, self, corp):
+                out.append("sell_shares")
         if out and entity in game.corporations and not self.pending_homes \
                 and coal.may_buy(game, game.corporations[entity]) and "special_buy" not in out:
             out.append("special_buy")
@@ -317,7 +355,11 @@ class BuyTrain1828(BuyTrain):
         if self.must_buy(game, corp):
             return ["buy_train"]
         if not out and self.may_contribute(game, corp) and game.rules.room_for_train(game, corp):
-            return ["buy_train", "pass"]  # a System's empty shell may be filled with the president's help
+            # a System's empty shell may be filled with the president's help; the step waits for the
+            # president's decision even when no train is within reach
+            return ["buy_train", "pass"] if self.within_reach(game, corp) else ["pass"]
+        if "buy_train" in out and not self.within_reach(game, corp, helped=False):
+            return [kind for kind in out if kind != "buy_train"] or ["pass"]  # nothing affordable: pass on
         return out
 
     @staticmethod
@@ -333,6 +375,16 @@ class BuyTrain1828(BuyTrain):
         if self.must_buy(game, corp):
             return True
         return is_system(game, corp) and not all(shells(game, corp).values()) and bool(game.depot.upcoming())
+
+    def within_reach(self, game: Game, corp: Any, helped: bool = True) -> bool:
+        """The treasury (with the president's money when `helped`) can pay for the cheapest depot train, or
+        for another corporation's train."""
+        president = game.rules.acting_player_for(game, corp)
+        purse = corp.cash + (game.player(president).cash if helped and president is not None else 0)
+        low = game.rules.min_train_price_from_corporation(game)
+        return purse >= self.cheapest(game, corp) or (purse >= low and any(
+            game.rules.may_buy_from(game, corp, game.corporations[t.owner])
+            for t in game.rules.other_trains(game, corp)))
 
     @staticmethod
     def cheapest(game: Game, corp: Any) -> int:

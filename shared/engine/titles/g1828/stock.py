@@ -49,6 +49,8 @@ class StockRound1828(StockRound):
             if action.get("type") not in offered:
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
             step.process(game, self, action, trusted)
+            if self.merger is None and self.settle(game) is None and not self.done:
+                self.next_entity(game)  # the merger was the turn's purchase; nothing else to do ends the turn
             return
         company = game.companies.get(entity) if isinstance(entity, str) else None
         if company is not None and action.get("type") == "buy_shares":

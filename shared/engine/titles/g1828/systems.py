@@ -74,8 +74,8 @@ class Merger(Step):
         state = getattr(round_, "merger", None)
         if state is None:
             return []
-        if state.phase == "select_target":
-            return ["merge"] if entity == state.initiator else []
+        if state.phase == "select_target":  # the starting corporation names its partner, its player acting
+            return ["merge"] if entity in (state.initiator, state.acting_player) else []
         return ["choose"] if state.choice is not None and entity == state.choice.chooser else []
 
     def blocking(self, game: Game, round_: Round) -> bool:
@@ -496,7 +496,13 @@ def shells(game: Game, corp: Corporation) -> dict[str, list[Any]]:
 
 
 def add_to_shell(game: Game, corp: Corporation, shell: str, train_id: str) -> None:
-    game.extra["shells"][corp.sym][shell].append(train_id)
+    """Put the train in `shell`, and only there: a train that left the System and came back, or moved
+    between shells, is never counted twice."""
+    table = game.extra["shells"][corp.sym]
+    for ids in table.values():
+        while train_id in ids:
+            ids.remove(train_id)
+    table[shell].append(train_id)
 
 
 def shells_with_room(game: Game, corp: Corporation) -> list[str]:
@@ -528,8 +534,7 @@ class SwapTrain(Step):
         if current is None:
             raise IllegalAction(f"{corp.sym} has no train {train_id}", "swap_train")
         other = next(name for name in table if name != current)
-        table[current].remove(train_id)
-        table[other].append(train_id)
+        add_to_shell(game, corp, other, train_id)
 
     def pass_step(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
