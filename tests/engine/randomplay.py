@@ -80,8 +80,9 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
 
 
 def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000,
-         weights: dict[str, float] | None = None) -> PlayStats:
-    """`weights` replaces WEIGHTS for a title with action types of its own."""
+         weights: dict[str, float] | None = None, depot_preference: float = 0.0) -> PlayStats:
+    """`weights` replaces WEIGHTS for a title with action types of its own; `depot_preference` is the
+    chance that a train purchase is redrawn among the bank's trains."""
     weights = WEIGHTS if weights is None else weights
     rng = random.Random(seed)
     session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
@@ -118,6 +119,10 @@ def play(title: str, options: list[str], players: int, seed: int, max_actions: i
         action = rng.choice(options_)
         if action["type"] == "dividend" and rng.random() < 0.85:
             action = next((o for o in options_ if o.get("kind") == "payout"), action)
+        if action["type"] == "buy_train" and rng.random() < depot_preference:
+            # mostly from the bank, so phases move on instead of trains circling between corporations
+            depot = [o for o in options_ if game.depot.by_id(o["train"]).owner is None]
+            action = rng.choice(depot) if depot else action
         session.submit(action)
         stats.actions += 1
         stats.by_type[action["type"]] = stats.by_type.get(action["type"], 0) + 1

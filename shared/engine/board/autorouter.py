@@ -89,11 +89,19 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
     if rules is None:
         rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
     blocking = rules.check_blocking(ctx, Route(train_id, kind, []))
+    needs_token = rules.needs_token(ctx, [Route(train_id, kind, [])], 0)
+    # a run scores the same both ways round on direction-free rules: score only the way round found first
+    # (the DFS starts from the stops in sorted order), which halves the work and keeps the result
+    one_way = getattr(rules, "direction_free", False)
     stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
     found: dict[tuple, Route] = {}
     budget = [limit]
 
     def score(seq: list[NodeRef], used: list[Connection]) -> None:
+        if one_way and seq[-1] < seq[0]:
+            return
+        if needs_token and not any(ctx.tokened(s) for s in seq):
+            return  # every check would pass but the token one
         route = Route(train_id, kind, list(seq), [p for c in used for p in c.paths],
                       [k for c in used for k in c.keys], [list(c.hexes) for c in used])
         try:
@@ -127,9 +135,12 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
 
 def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
                 phase_name: str = "", *, per_train: int = 40, search_limit: int = 20000,
-                max_stops: int = 8, rules: DefaultRouteRules | None = None) -> list[dict[str, Any]]:
+                max_stops: int = 8, rules: DefaultRouteRules | None = None,
+                combination_limit: int = 10_000) -> list[dict[str, Any]]:
     """The best edge-disjoint set of routes (one per train at most), as recorded-route dicts. `rules`
-    replaces the board's registered route rules (titles whose checks need game state)."""
+    replaces the board's registered route rules (titles whose checks need game state).
+    `combination_limit` bounds the combination search (many trains on a dense network would otherwise
+    take minutes); when reached, the best set found so far is returned, which is still a legal run."""
     ctx = RouteContext(board, entity, colors, phase_name)
     conns = _connections(board, entity)
     options: list[tuple[str, list[Route]]] = []
@@ -138,21 +149,31 @@ def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors:
         options.append((train_id, cands))
     best: list[Any] = [0, []]
     ceilings = [max((r.revenue for r in c), default=0) for _, c in options]
+    still_possible = [sum(ceilings[i:]) for i in range(len(options) + 1)]
+    keysets = [[frozenset(r.keys) for r in c] for _, c in options]
+    # trains whose candidates are the same runs (two 4-trains) are interchangeable: the later one only
+    # takes a candidate at or after the earlier one's, so each combination is searched once, not k! times
+    shapes = [tuple((tuple(r.stops), r.revenue) for r in c) for _, c in options]
+    twin = [i > 0 and shapes[i] == shapes[i - 1] for i in range(len(options))]
+    budget = [combination_limit]
 
-    def search(i: int, keys: frozenset, total: int, chosen: list[Route]) -> None:
-        if total + sum(ceilings[i:]) <= best[0]:
+    def search(i: int, keys: frozenset, total: int, chosen: list[Route], after: int) -> None:
+        if total + still_possible[i] <= best[0] or budget[0] <= 0:
             return
+        budget[0] -= 1
         if i == len(options):
             best[0], best[1] = total, list(chosen)
             return
-        for route in options[i][1]:
-            rk = frozenset(route.keys)
+        cands = options[i][1]
+        first = after if twin[i] else 0
+        for index in range(first, len(cands)):
+            route, rk = cands[index], keysets[i][index]
             if keys & rk:
                 continue
-            search(i + 1, keys | rk, total + route.revenue, chosen + [route])
-        search(i + 1, keys, total, chosen)
+            search(i + 1, keys | rk, total + route.revenue, chosen + [route], index)
+        search(i + 1, keys, total, chosen, len(cands))  # this train stays home, and so do its twins after it
 
-    search(0, frozenset(), 0, [])
+    search(0, frozenset(), 0, [], 0)
     return [_to_record(ctx, r) for r in best[1]]
 
 

@@ -6,7 +6,6 @@ input (the Game calls them after checking, or while replaying undone actions).
 
 from __future__ import annotations
 
-import copy as _copy
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -105,12 +104,17 @@ class HexState:
     location: str | None = None
 
     def clone(self) -> HexState:
-        new = _copy.copy(self)
-        new.tokens = [list(s) for s in self.tokens]
-        new.reservations = [list(s) for s in self.reservations]
-        new.tile_reservations = list(self.tile_reservations)
-        new.blockers = list(self.blockers)
-        return new
+        return self.with_state(self.tile, self.rotation, self.copy, [list(s) for s in self.tokens],
+                               [list(s) for s in self.reservations], list(self.tile_reservations),
+                               list(self.blockers))
+
+    def with_state(self, tile: TileDef, rotation: int, copy: int, tokens: list[list[str | None]],
+                   reservations: list[list[str | None]], tile_reservations: list[str],
+                   blockers: list[str]) -> HexState:
+        """This hex's fixed facts with the given changing ones (a plain constructor call: clones of the
+        whole board happen at every checkpoint and every trial copy, so they must be cheap)."""
+        return HexState(self.id, self.x, self.y, self.neighbors, self.preprinted, tile, rotation, copy, tokens,
+                        reservations, tile_reservations, blockers, self.location)
 
 
 def _slots_for(tile: TileDef) -> list[list[str | None]]:
@@ -211,11 +215,17 @@ class Board:
         return board
 
     def clone(self) -> Board:
+        new = self._frame()
+        new.hexes = {k: h.clone() for k, h in self.hexes.items()}
+        return new
+
+    def _frame(self) -> Board:
+        """A copy of everything but the hexes."""
         new = Board.__new__(Board)
         new.rules = self.rules
         new.catalogue = self.catalogue
         new.preprinted_upgrades = self.preprinted_upgrades
-        new.hexes = {k: h.clone() for k, h in self.hexes.items()}
+        new.hexes = {}
         new.supply = Supply(self.supply.counts, {k: set(v) for k, v in self.supply.on_map.items()})
         new._reach = {}
         new._where = dict(self._where)
@@ -377,12 +387,15 @@ class Board:
         }
 
     def with_dynamic_state(self, state: dict[str, Any]) -> Board:
-        new = self.clone()
-        for hid, (name, rotation, copy, tokens, reservations, tile_res, blockers) in state["hexes"].items():
-            h = new.hexes[hid]
-            h.tile = h.preprinted if name is None else self.catalogue[name]
-            h.rotation, h.copy, h.tokens, h.reservations = rotation, copy, tokens, reservations
-            h.tile_reservations, h.blockers = tile_res, blockers
+        new = self._frame()
+        changing = state["hexes"]
+        for hid, h in self.hexes.items():
+            if hid not in changing:
+                new.hexes[hid] = h.clone()
+                continue
+            name, rotation, copy, tokens, reservations, tile_res, blockers = changing[hid]
+            tile = h.preprinted if name is None else self.catalogue[name]
+            new.hexes[hid] = h.with_state(tile, rotation, copy, tokens, reservations, tile_res, blockers)
         new.supply.on_map = state["on_map"]
         new.allowed_track = state["allowed_track"]
         new.virtual_stations = state.get("virtual_stations", {})

@@ -289,6 +289,10 @@ def paid_revenue(ctx: RouteContext, route: Route, kind: TrainKind, value: Callab
 class DefaultRouteRules:
     """Generic 18xx checks: >= 2 stops, a token of the entity, distance, no passing through full cities."""
 
+    # every check and the revenue are the same whichever end a run starts from (the auto-router then
+    # scores each run one way round); a rule set that looks at ends or extensions says False
+    direction_free = True
+
     def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
         """Hook for rules that look at the whole run (1825 double-headers)."""
 
@@ -320,6 +324,8 @@ class DefaultRouteRules:
 class Rules1825(DefaultRouteRules):
     """1825 (extras.json `route_rules`, tile_200_rule): town ends, one stop per hex, HALTs, double-headers,
     and the tile-200 pass-through bonus."""
+
+    direction_free = False
 
     T_TRAINS = ("3T", "4T")
     FREE_END_TRAINS = ("3T", "4T", "U3", "2+2")
@@ -424,6 +430,8 @@ class Rules1833NE(DefaultRouteRules):
     part; that part must be a legal run by itself and alone is paid. The extension needs only track no other
     route uses (checked for every run) and may pass through full cities; each extended end must be a place
     of a bonus (worth something in this phase) that the train's own part does not collect."""
+
+    direction_free = False
 
     @staticmethod
     def _bonus_places(ctx: RouteContext, stops: list[NodeRef]) -> dict[int, frozenset[str]]:

@@ -367,8 +367,13 @@ class BuyTrain(Step):
     def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
 
-    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        corp = game.corporations[action["entity"]]
+    def check_purchase(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any],
+                       purse: int | None = None) -> tuple[Train, Corporation | None]:
+        """Every reason to refuse a purchase, asked before anything changes hands, so that `legal_actions`
+        can ask the same question of each candidate without playing it. `purse` is what the buyer may
+        spend when a title lets someone else help (its treasury otherwise). Returns the train and the
+        selling corporation (None for the bank)."""
+        purse = corp.cash if purse is None else purse
         train_id, price = action.get("train"), action.get("price")
         if not isinstance(train_id, str) or not isinstance(price, int):
             raise MalformedAction("buy_train needs train and price", "buy_train_shape")
@@ -382,15 +387,22 @@ class BuyTrain(Step):
                 raise IllegalAction(f"train {train_id} is not for sale by the bank now", "train_unavailable")
             if price != train.price:
                 raise IllegalAction(f"train {train_id} costs {train.price}, not {price}", "train_price")
-            if corp.cash < price:
-                raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train_id} costs {price}", "cash")
-            game.buy_train_from_depot(corp, train, price)
+            if purse < price:
+                raise IllegalAction(f"{corp.sym} has {purse}, train {train_id} costs {price}", "cash")
+            return train, None
+        seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
+        if seller is None or seller is corp or not game.rules.may_buy_from(game, corp, seller):
+            raise IllegalAction(f"train {train_id} cannot be bought from {train.owner}", "train_owner")
+        game.rules.check_train_from_corporation(game, corp, seller, train, price, purse)
+        return train, seller
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train, seller = self.check_purchase(game, round_, corp, action)
+        if seller is None:
+            game.buy_train_from_depot(corp, train, action["price"])
         else:
-            seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
-            if seller is None or seller is corp:
-                raise IllegalAction(f"train {train_id} cannot be bought from {train.owner}", "train_owner")
-            game.rules.check_train_from_corporation(game, corp, seller, train, price)
-            game.move_train(train, seller, corp, price)
+            game.move_train(train, seller, corp, action["price"])
         game.rules.after_buy_train(game, round_, corp, train)
         if not game.rules.buy_train_actions(game, round_, corp):
             self.passed = True

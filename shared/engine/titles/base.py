@@ -372,9 +372,10 @@ class TitleRules:
         pass
 
     def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
-                                     price: int) -> None:
-        if price < 1 or price > buyer.cash:
-            raise IllegalAction(f"price {price} must be between 1 and {buyer.cash}", "train_price")
+                                     price: int, purse: int) -> None:
+        """`purse`: what the buyer may spend (its treasury, or more where a title lets its president help)."""
+        if price < 1 or price > purse:
+            raise IllegalAction(f"price {price} must be between 1 and {purse}", "train_price")
 
     def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
         return False

@@ -478,12 +478,12 @@ class Rules1825(TitleRules):
             game.buy_train_from_depot(corp, trains[0], trains[0].price)
 
     def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
-                                     price: int) -> None:
+                                     price: int, purse: int) -> None:
         if self.receivership(game, buyer):
             raise IllegalAction(f"{buyer.sym} is in receivership and buys only from the bank", "receivership")
         low = int(self.rule(game, "TRAIN_PRICE_MIN", 10))
-        if not low <= price <= buyer.cash:
-            raise IllegalAction(f"price must be between {low} and {buyer.cash}", "train_price")
+        if not low <= price <= purse:
+            raise IllegalAction(f"price must be between {low} and {purse}", "train_price")
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:

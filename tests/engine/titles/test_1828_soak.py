@@ -28,12 +28,14 @@ GAMES = int(os.environ.get("SOAK_1828", "2"))
 MAX_ACTIONS = 8000
 # the shared weights, plus 1828's own types: bidding moves the auction on, mergers and train swaps are rarer
 WEIGHTS = {**randomplay.WEIGHTS, "bid": 4.0, "choose": 0.5, "merge": 3.0, "swap_train": 0.3, "bankrupt": 0.2}
+DEPOT_PREFERENCE = 0.8
 ENDS = {"stock_market", "final_phase", "bankrupt"}
 
 
 def play(seed: int) -> dict[str, Any]:
     players = 3 + seed % 3
-    stats = randomplay.play("1828.Games", [], players, seed, max_actions=MAX_ACTIONS, weights=WEIGHTS)
+    stats = randomplay.play("1828.Games", [], players, seed, max_actions=MAX_ACTIONS, weights=WEIGHTS,
+                            depot_preference=DEPOT_PREFERENCE)
     return {"seed": seed, "players": players, "finished": stats.finished, "reason": stats.reason,
             "actions": stats.actions, "undos": stats.undos, "types": set(stats.by_type)}
 

@@ -7,8 +7,9 @@ Hudson's share exchange, starting a merger and its choices, a System's partner a
 coal markers, privates bought by corporations and the tiles and stations they lay, train purchases with
 the president's money and the emergency share sales that raise it, and bankruptcy.
 
-Options whose acceptance depends on more than a cheap check (a private's lay, a train bought with the
-president's help, an emergency sale) are tried on a copy of the game, so what is offered is accepted.
+Train purchases are filtered by the buying step's own checks (`check_purchase`, asked without playing
+them); options whose acceptance depends on more than such a check (a private's lay, an emergency sale) are
+tried on a copy of the game, so what is offered is accepted.
 """
 
 from __future__ import annotations
@@ -229,13 +230,14 @@ def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list
     """A private's lays on its named hexes (each try on a copy of the game), or anywhere its corporation
     may build when it names none."""
     assert isinstance(company.owner, str)
-    names = set(ability.get("tiles", []))
+    names = list(dict.fromkeys(ability.get("tiles", [])))  # the data's order: options never depend on hashing
     if ability.get("hexes"):
         candidates = [(hex_id, name, rotation) for hex_id in ability["hexes"] for name in names
                       for rotation in ROTATIONS]
     else:
         candidates = [(hex_id, name, rotation)
-                      for hex_id, name, rotation, _ in game.board.legal_lay_results(company.owner, names)]
+                      for hex_id, name, rotation, _ in game.board.legal_lay_results(company.owner, game.phase.tiles)
+                      if name in names]
     options = []
     for hex_id, name, rotation in candidates:
         copy = game.board.supply.free_copy(name)
@@ -288,7 +290,17 @@ def _buy_train(game: Game, round_: OperatingRound1828, corp: Corporation) -> lis
         options.extend({"train": train.id, "price": p} for p in sorted(prices) if low <= p <= max(corp.cash, purse))
     if is_system(game, corp):
         options = [dict(o, shell=shell) for o in options for shell in shells_with_room(game, corp)]
-    return _accepted(game, "buy_train", corp.sym, options)
+    return [o for o in options if _purchase_allowed(game, round_, step, corp, o)]
+
+
+def _purchase_allowed(game: Game, round_: OperatingRound1828, step: BuyTrain1828, corp: Corporation,
+                      option: Option) -> bool:
+    """The step's own checks, asked without playing the purchase."""
+    try:
+        step.check_purchase(game, round_, corp, {"type": "buy_train", "entity": corp.sym, **option})
+    except EngineError:
+        return False
+    return True
 
 
 def _emergency_sales(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:

@@ -390,24 +390,40 @@ class BuyTrain1828(BuyTrain):
     def cheapest(game: Game, corp: Any) -> int:
         return min((t.price for t in game.rules.depot_trains_for(game, corp)), default=0)
 
-    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        corp = game.corporations[action["entity"]]
+    def check_purchase(self, game: Game, round_: OperatingRound, corp: Any, action: dict[str, Any],
+                       purse: int | None = None) -> tuple[Any, Any]:
+        """The shared checks, with the president's help counted in the purse, and a System's shell."""
+        if is_system(game, corp):
+            self.shell(game, corp, action)
         train = game.depot.by_id(str(action.get("train")))
         price = action.get("price")
-        shell = None
-        if is_system(game, corp):
-            room = shells_with_room(game, corp)
-            shell = action.get("shell") or (room[0] if room else None)
-            if shell not in room:
-                raise IllegalAction(f"{corp.sym}'s shell {shell} has no room for a train", "train_limit")
-        if train is not None and isinstance(price, int) and price > corp.cash:
-            self._president_contributes(game, corp, train, price)
+        if purse is None and train is not None and isinstance(price, int) and price > corp.cash:
+            purse = corp.cash + self._contribution(game, corp, train, price)
+        return super().check_purchase(game, round_, corp, action, purse)
+
+    @staticmethod
+    def shell(game: Game, corp: Any, action: dict[str, Any]) -> str:
+        room = shells_with_room(game, corp)
+        shell = action.get("shell") or (room[0] if room else None)
+        if shell not in room:
+            raise IllegalAction(f"{corp.sym}'s shell {shell} has no room for a train", "train_limit")
+        return shell
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        train, _ = self.check_purchase(game, round_, corp, action)
+        shell = self.shell(game, corp, action) if is_system(game, corp) else None
+        price = action["price"]
+        if price > corp.cash:
+            president = game.player(game.rules.acting_player_for(game, corp))
+            game.pay(president, corp, price - corp.cash)
         super().buy_train(game, round_, action, trusted)
-        if shell is not None and train is not None:
+        if shell is not None:
             add_to_shell(game, corp, shell, train.id)
         self.passed = not self.actions(game, round_, corp.sym)
 
-    def _president_contributes(self, game: Game, corp: Any, train: Any, price: int) -> None:
+    def _contribution(self, game: Game, corp: Any, train: Any, price: int) -> int:
+        """What the president must pay towards `price`, or why they may not."""
         if not self.may_contribute(game, corp):
             raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train.id} costs {price}", "cash")
         if train.owner is None and price != self.cheapest(game, corp):
@@ -418,7 +434,7 @@ class BuyTrain1828(BuyTrain):
         need = price - corp.cash
         if president.cash < need:
             raise IllegalAction(f"{president.name} has {president.cash}, {need} is needed", "cash")
-        game.pay(president, corp, need)
+        return need
 
     def emergency_sell(self, game: Game, round_: OperatingRound, action: dict[str, Any]) -> None:
         corp = round_.corp(game)
