@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from shared.engine import GameSession
-from shared.engine.errors import IllegalAction
+from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
 
@@ -249,3 +249,15 @@ def test_stock_market_end_ends_the_game_with_the_round() -> None:
     session = recorded(MARKET, 1423)
     game = session.game
     assert game.finished and game.game_end_reason == "stock_market"
+
+
+def test_the_cp_minors_train_never_changes_hands() -> None:
+    session = recorded(BANKRUPT, 47)  # CPR buys trains; the C&P minor runs its 2-train
+    game = session.game
+    assert game.acting() == ["CPR"] and game.corporations["C&P"].trains[0].id == "2-1"
+    assert all(o.get("train") != "2-1" for o in game.legal_actions(kinds={"buy_train"}))
+    before = (session.version, json.dumps(game.digest({}), sort_keys=True))
+    for price in (1, 80, 710):
+        with pytest.raises(EngineError):
+            session.submit({"type": "buy_train", "entity": "CPR", "train": "2-1", "price": price})
+    assert (session.version, json.dumps(session.game.digest({}), sort_keys=True)) == before
