@@ -5,6 +5,11 @@ expected version and an Idempotency-Key, waiting on the receipt). Two phases:
   paced  — 100 actions/s offered, latency from HTTP accept to event committed (receipt created -> settled)
   flood  — 200 games as fast as the machine allows, sustained actions/s
 Figures are printed as measured; targets: p50 < 15 ms and p99 < 60 ms at 100/s, >= 300 actions/s.
+A tailing reader polls the outbox every 50 ms during the phases, as the notifier would (on PostgreSQL it
+numbers the rows committed since its last poll, so that cost is in the figures), and checks it sees every
+position once, in order. Each phase also prints the CPU time spent per action by each part of the stack (from /proc and Redis INFO):
+unlike the rates, that figure barely moves when other jobs share the machine, and it says how many actions/s
+the two cores can carry at all.
 """
 
 from __future__ import annotations
@@ -112,6 +117,94 @@ class Stack:
         redis.Redis.from_url(REDIS_URL).flushdb()
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(stat: str) -> float:
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
+
+
+class CpuMeter:
+    """CPU seconds used so far by the client, the gateway and worker process trees, the PostgreSQL backends
+    of the bench database and Redis."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.redis = redis.Redis.from_url(REDIS_URL)
+
+    def sample(self) -> dict[str, float]:
+        parents: dict[int, int] = {}
+        cpu: dict[int, float] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+                cpu[int(entry.name)] = _cpu_seconds(stat)
+
+        def tree(root: int) -> float:
+            todo, total = [root], 0.0
+            while todo:
+                pid = todo.pop()
+                total += cpu.get(pid, 0.0)
+                todo += [child for child, parent in parents.items() if parent == pid]
+            return total
+
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            backends = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
+                                                   (self.stack.db,))]
+        info = self.redis.info("cpu")
+        own = os.times()
+        return {
+            "client": own.user + own.system,
+            "gateway": tree(self.stack.procs[0].pid),
+            "workers": sum(tree(p.pid) for p in self.stack.procs[1:]),
+            "postgres": sum(cpu.get(pid, 0.0) for pid in backends),
+            "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+        }
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], actions: int) -> str:
+    if not actions:
+        return ""
+    per = {k: (after[k] - before.get(k, 0.0)) / actions * 1000 for k in after}
+    total = sum(per.values())
+    parts = ", ".join(f"{k} {v:.2f}" for k, v in per.items())
+    return f"       cpu per action (ms): {parts}; total {total:.2f} -> 2 cores carry at most {2000 / total:.0f}/s"
+
+
+class OutboxTail:
+    """A reader tailing `position > N` on a thread, like the notifier's loop (which numbers, then reads)."""
+
+    def __init__(self, url: str, interval: float = 0.05) -> None:
+        from shared.eventstore import open_recorder
+
+        self.recorder = open_recorder(url, pool_size=2)
+        self.interval = interval
+        self.cursor = 0
+        self.rows = 0
+        self.gaps = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.interval):
+            for item in self.recorder.read_outbox(self.cursor, 5000):
+                self.gaps += item.position != self.cursor + 1
+                self.cursor = item.position
+                self.rows += 1
+
+    def close(self) -> str:
+        self.stop.set()
+        self.thread.join()
+        self.recorder.close()
+        return f"outbox tail: {self.rows} rows read, {self.gaps} out of order"
+
+
 class Table:
     """One game being played through the API by one driver thread at a time."""
 
@@ -178,7 +271,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_phase(name: str, tables: list[Table], script: list, rate: float | None, seconds: float,
-              threads: int) -> None:
+              threads: int, meter: CpuMeter) -> None:
     samples: list[tuple[float, float]] = []
     errors: list[str] = []
     stop_at = time.monotonic() + seconds
@@ -208,16 +301,19 @@ def run_phase(name: str, tables: list[Table], script: list, rate: float | None, 
             if sample:
                 samples.append(sample)
 
+    cpu_before = meter.sample()
     started = time.monotonic()
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(driver, range(threads)))
     elapsed = time.monotonic() - started
+    cpu_after = meter.sample()
     server = [s for s, _ in samples]
     client = [c for _, c in samples]
     print(f"{name:6s} games={len(tables)} actions={len(samples)} in {elapsed:.1f}s -> {len(samples) / elapsed:.0f} "
           f"actions/s | accept->commit p50 {pct(server, .5):.1f} ms p99 {pct(server, .99):.1f} ms | "
           f"client round trip p50 {pct(client, .5):.1f} ms p99 {pct(client, .99):.1f} ms"
           + (f" | offered {rate:.0f}/s" if rate else ""), flush=True)
+    print(cpu_line(cpu_before, cpu_after, len(samples)), flush=True)
     if errors:
         print(f"       errors: {len(errors)}; first: {errors[0][:300]}", flush=True)
 
@@ -235,13 +331,19 @@ def main() -> None:
     stack = Stack()
     try:
         http = requests.Session()
+        meter = CpuMeter(stack)
+        tail = OutboxTail(stack.url)
         # a fresh stack pays one-off costs (connections, title data, first queries per process): play them
         # off first, on games of their own, and report them apart from the measured phases
-        run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20)
+        run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20,
+                  meter=meter)
         paced = [Table(http, record) for _ in range(20)]
-        run_phase("paced", paced, script, rate=100, seconds=PHASE_SECONDS, threads=20)
+        run_phase("paced", paced, script, rate=100, seconds=PHASE_SECONDS, threads=20,
+                  meter=meter)
         flood = [Table(http, record) for _ in range(200)]
-        run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64)
+        run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64,
+                  meter=meter)
+        print("       " + tail.close(), flush=True)
     finally:
         stack.close()
 

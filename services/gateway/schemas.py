@@ -116,7 +116,7 @@ class EventsQuery(Strict):
 
 class EventOut(Schema):
     version = fields.Integer()
-    position = fields.Integer()
+    position = fields.Integer(allow_none=True)  # null for a moment: committed, not yet numbered
     type = fields.String()
     type_version = fields.Integer()
     data = fields.Dict()

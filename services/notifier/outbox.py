@@ -2,7 +2,9 @@
 
 Only committed rows are ever visible here, which is the whole point: a notification can never announce an
 event whose transaction rolled back. The event store guarantees positions become visible in order, so
-"everything after my tracking position" is a complete, gap-free read.
+"everything after my tracking position" is a complete, gap-free read. On PostgreSQL rows are committed
+unnumbered (position NULL, which `position > N` never matches) and numbered in batches: the loop calls
+`number_pending` before each read so it is never behind the writers.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+
+from shared.eventstore.postgres import NUMBER_PENDING, SEQUENCER_LOCK
 
 outbox_table = sa.table(
     "outbox",
@@ -64,6 +68,18 @@ def _as_payload(value: Any) -> Mapping[str, Any]:
         decoded = json.loads(value or "{}")
         return decoded if isinstance(decoded, dict) else {"value": decoded}
     return value if isinstance(value, Mapping) else {"value": value}
+
+
+def number_pending(engine: sa.Engine) -> None:
+    """Number the outbox rows (and events) committed so far, in a transaction of its own, exactly as the
+    event store's `PostgresRecorder.number_pending` does (same lock, same statement): before the read, not
+    inside the batch transaction, so the numbering lock is held for milliseconds, not for a whole batch.
+    SQLite numbers in the writing transaction: nothing to do there."""
+    if engine.dialect.name != "postgresql":
+        return
+    with engine.connect().execution_options(isolation_level="READ COMMITTED") as conn, conn.begin():
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SEQUENCER_LOCK})
+        conn.execute(sa.text(NUMBER_PENDING))
 
 
 def read_after(conn: sa.Connection, position: int, limit: int) -> list[OutboxRecord]:

@@ -31,6 +31,7 @@ class OutboxProcessor:
 
     def run_once(self) -> int:
         """Process one batch; returns how many outbox records it consumed (0 when caught up)."""
+        outbox.number_pending(self.engine)
         with self.engine.begin() as conn:
             current = conn.execute(
                 sa.select(tracking.c.position).where(tracking.c.name == TRACKING_NAME).with_for_update()

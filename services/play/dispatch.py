@@ -91,6 +91,7 @@ class InProcessDispatcher:
                     apply_pending(self._recorder, self._sessions, self._config, game_id, self._signals)
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self._config.sweep_interval_seconds
+                    self._recorder.number_pending()  # positions for rows nobody has read yet (as the Celery sweep)
                     for stale in stale_games(self._recorder, self._config):
                         apply_pending(self._recorder, self._sessions, self._config, stale, self._signals)
             except Exception:

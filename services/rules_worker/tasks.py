@@ -59,7 +59,13 @@ def warm(game_id: int) -> int:
 
 @shared_task(name=SWEEP_TASK, acks_late=True)
 def sweep() -> int:
+    """Re-publish stale receipts, and give positions to events and outbox rows committed since the last
+    numbering: tailing readers (the notifier) number before they read, this bounds the delay for everyone
+    else (a reader that only reads, a notifier that is down)."""
     recorder, _, config, _ = runtime()
+    numbered = recorder.number_pending()
+    if numbered:
+        log.info("numbered positions", extra={"rows": numbered})
     stale = stale_games(recorder, config)
     for game_id, command_id in stale.items():
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})

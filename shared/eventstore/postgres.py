@@ -1,6 +1,9 @@
 """PostgreSQL recorder: psycopg 3 with a connection pool; a game's writers queue on its row lock
 (`SELECT ... FOR UPDATE`), so unrelated games commit in parallel. Reads are single statements on
-autocommit connections; every write goes through an explicit transaction."""
+autocommit connections; every write goes through an explicit transaction.
+
+Positions are numbered after commit, in batches (`number_pending`, see `sql.py`): a global lock in the
+write path, held through each commit's WAL flush, would put every game's commits in one queue."""
 
 from __future__ import annotations
 
@@ -14,16 +17,47 @@ from psycopg_pool import ConnectionPool
 
 from .sql import Cursor, GameTx, SqlRecorder
 
+# One key for the numbering transactions, in the advisory-lock space of this database.
+SEQUENCER_LOCK = 0x7261696C706F7374  # "railpost"
+
+# Number every committed, unnumbered row, in one statement: events in (game, version) order, so a game's
+# events keep their version order; outbox rows in insertion order (`id`), so a transaction's rows keep
+# theirs. A counter is bumped only when something is pending: with nothing to number the statement writes
+# nothing, the transaction gets no xid and its COMMIT needs no WAL flush.
+_PART = """
+{t}_pending AS (
+    SELECT {key}, row_number() OVER (ORDER BY {key}) AS n FROM {table} WHERE position IS NULL
+), {t}_base AS (
+    UPDATE counters SET value = value + (SELECT count(*) FROM {t}_pending)
+    WHERE name = '{counter}' AND EXISTS (SELECT 1 FROM {t}_pending)
+    RETURNING value - (SELECT count(*) FROM {t}_pending) AS base
+), {t}_done AS (
+    UPDATE {table} AS t SET position = {t}_base.base + {t}_pending.n FROM {t}_pending, {t}_base
+    WHERE {join} RETURNING 1
+)"""
+NUMBER_PENDING = "WITH " + ",".join((
+    _PART.format(t="ev", table="events", key="game_id, version", counter="event_position",
+                 join="t.game_id = ev_pending.game_id AND t.version = ev_pending.version"),
+    _PART.format(t="ob", table="outbox", key="id", counter="outbox_position", join="t.id = ob_pending.id"),
+)) + "\nSELECT (SELECT count(*) FROM ev_done) + (SELECT count(*) FROM ob_done) AS numbered"
+
+
+def _read_committed(conn: psycopg.Connection[Any]) -> None:
+    """Every write transaction runs at READ COMMITTED whatever the server default: the game row lock and
+    the numbering lock rely on each statement taking a fresh snapshot once the lock is granted."""
+    conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
+
 
 class PostgresRecorder(SqlRecorder):
     _lock_suffix = " FOR UPDATE"
+    _numbers_in_transaction = False
 
     def __init__(self, conninfo: str, max_size: int = 8) -> None:
         # autocommit: a read is its single statement (one round trip, no BEGIN/COMMIT); a write opens an
         # explicit transaction block
         self._pool = ConnectionPool(
             conninfo, min_size=1, max_size=max_size, kwargs={"row_factory": dict_row, "autocommit": True},
-            open=True,
+            configure=_read_committed, open=True,
         )
 
     @contextmanager
@@ -44,14 +78,25 @@ class PostgresRecorder(SqlRecorder):
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
         """As the portable one, but the whole transaction is one psycopg pipeline: the reads are settled
         when done (the session is then idle in transaction while the engine decides), and the buffered
-        writes go out together with the COMMIT. The position counters' row lock is thus held only for the
-        server's own work and WAL flush, never while this process waits for its turn at the CPU."""
+        writes go out together with the COMMIT."""
         with self._pool.connection() as conn, conn.pipeline() as pipeline, conn.transaction():
             cur = conn.cursor()
             tx = GameTx(self, cur, self._lock_game(cur, game_id))
             tx.reads_done = pipeline.sync  # type: ignore[method-assign]
             yield tx
             tx._write()
+
+    def number_pending(self) -> int:
+        """One numbering transaction, sent as one pipeline (one round trip). Correct only because the
+        lock is taken by an earlier statement than the UPDATE: at READ COMMITTED each statement takes a
+        fresh snapshot, so once this transaction holds the lock its UPDATE sees every earlier numbering
+        transaction's commit (Postgres releases the lock after the commit is visible) and every writer's
+        commit that preceded it. Nothing else ever sets a position, so no row can be numbered twice."""
+        with self._pool.connection() as conn, conn.pipeline(), conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SEQUENCER_LOCK,))
+            numbered = conn.execute(NUMBER_PENDING)
+        row = numbered.fetchone()  # the pipeline has been synced by the COMMIT
+        return int(row["numbered"]) if row else 0
 
     def _pipeline(self, cur: Cursor) -> Any:
         return cur.connection.pipeline()  # type: ignore[attr-defined]

@@ -71,7 +71,7 @@ class NewEvent:
 class StoredEvent:
     game_id: int
     version: int
-    position: int
+    position: int | None  # None: committed, not numbered yet (PostgreSQL; see `SqlRecorder.number_pending`)
     type: str
     type_version: int
     data: dict[str, Any]

@@ -1,9 +1,18 @@
 """The recorder contract, written once in portable SQL. Backends (`postgres`, `sqlite`) supply connections,
 the row lock that serialises one game's writers, and the mapping of their uniqueness errors.
 
-Global positions (events and outbox) come from a counter row updated in the writing transaction just before
-it commits: the row lock is held until commit, so positions are handed out in commit order and a reader
-tailing `position > N` can never see N+2 committed before N+1.
+Global positions (events and outbox) are gap-safe: a reader tailing `position > N` never sees N+2 before
+N+1, and a position once seen never changes. Two ways to get there, chosen per backend:
+
+- numbered in the writing transaction (SQLite): a `counters` row bumped just before COMMIT; its lock is held
+  until commit, so positions are handed out in commit order. Free when there is one writer anyway, but on
+  PostgreSQL that lock is held through the commit's WAL flush and serialised every game's commits.
+- numbered later, in batches (PostgreSQL): writers commit their rows with position NULL and take no global
+  lock at all. `number_pending` — a short transaction under one advisory lock — numbers *every* committed
+  unnumbered row at once. Numbering transactions run one at a time and each sees all earlier ones, so
+  positions become visible in order, a whole batch at once. Tailing readers number before they read
+  (`read_all`, `read_outbox`, the notifier's loop), so they are never behind; the rules worker's sweep
+  numbers periodically for everyone else.
 """
 
 from __future__ import annotations
@@ -151,12 +160,14 @@ class GameTx:
             self._write()
 
     def _write(self) -> None:
-        """Run the buffered writes, then insert the events and outbox rows. Positions come from the counter
-        rows, bumped here and read back inside each INSERT, so no statement waits on another's result: on
-        PostgreSQL the whole tail of the transaction goes out as one pipeline."""
+        """Run the buffered writes, then insert the events and outbox rows, in order, so no statement waits on
+        another's result: on PostgreSQL the whole tail of the transaction goes out as one pipeline. Rows get
+        their positions here from the counter rows (bumped, then read back inside each INSERT) where the
+        backend numbers in the writing transaction, else they are left NULL for `number_pending`."""
         for sql, params in self._writes:
             self._rec._exec(self._cur, sql, params)
         now = time.time()
+        in_tx = self._rec._numbers_in_transaction
         for name, table, rows in (
             ("event_position", "events (game_id, version, position, command_id, type, type_version, data, "
              "created_at)", [(self.game.id, version, ev.command_id, ev.type, ev.type_version, dumps(ev.data), now)
@@ -166,8 +177,13 @@ class GameTx:
         ):
             if not rows:
                 continue
-            self._rec._exec(self._cur, "UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name))
             holes = ", ".join(["%s"] * (len(rows[0]) - 2))
+            if not in_tx:
+                sql = f"INSERT INTO {table} VALUES (%s, %s, NULL, {holes})"
+                for row in rows:
+                    self._rec._exec(self._cur, sql, row)
+                continue
+            self._rec._exec(self._cur, "UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name))
             sql = (f"INSERT INTO {table} VALUES (%s, %s, (SELECT value FROM counters WHERE name = '{name}') - %s, "
                    f"{holes})")
             for offset, row in enumerate(rows):
@@ -175,9 +191,17 @@ class GameTx:
 
 
 class SqlRecorder:
-    """Everything but connections and locks. Subclasses implement `_tx`, `_lock_suffix`, `_is_unique`."""
+    """Everything but connections and locks. Subclasses implement `_tx`, `_lock_suffix`, `_is_unique`, and
+    either number positions in the writing transaction or implement `number_pending`."""
 
     _lock_suffix = ""
+    _numbers_in_transaction = True
+
+    def number_pending(self) -> int:
+        """Give positions to committed events and outbox rows that have none; returns how many rows it
+        numbered. A no-op where positions are taken in the writing transaction (nothing is ever pending).
+        Tailing readers call it before reading; the rules worker's sweep calls it periodically."""
+        return 0
 
     # -- backend hooks -----------------------------------------------------------------------------------
     @contextmanager
@@ -479,11 +503,15 @@ class SqlRecorder:
             return [_event(r) for r in self._all(cur, sql, params)]
 
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        """The global log after a position: a tail read, so everything committed so far is numbered first."""
+        self.number_pending()
         with self._tx() as cur:
             return [_event(r) for r in self._all(
                 cur, "SELECT * FROM events WHERE position > %s ORDER BY position LIMIT %s", (after_position, limit))]
 
     def read_outbox(self, after_position: int = 0, limit: int = 1000) -> list[OutboxItem]:
+        """The outbox after a position; numbers everything committed so far first, as `read_all` does."""
+        self.number_pending()
         with self._tx() as cur:
             rows = self._all(cur, "SELECT * FROM outbox WHERE position > %s ORDER BY position LIMIT %s",
                              (after_position, limit))
