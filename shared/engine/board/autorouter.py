@@ -7,7 +7,7 @@ branch and bound. Limits keep it bounded on large networks; the result is always
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
@@ -144,8 +144,13 @@ def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors:
     ctx = RouteContext(board, entity, colors, phase_name)
     conns = _connections(board, entity)
     options: list[tuple[str, list[Route]]] = []
+    by_kind: dict[TrainKind, list[Route]] = {}  # two trains of a kind have the same candidate runs
     for train_id, kind in sorted(trains.items()):
-        cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops, rules)[:per_train]
+        if kind in by_kind:
+            cands = [replace(r, train_id=train_id) for r in by_kind[kind]]
+        else:
+            cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops, rules)[:per_train]
+            by_kind[kind] = cands
         options.append((train_id, cands))
     best: list[Any] = [0, []]
     ceilings = [max((r.revenue for r in c), default=0) for _, c in options]

@@ -133,6 +133,9 @@ class Board:
         self.preprinted_upgrades = preprinted_upgrades
         self._reach: dict[str, Reach] = {}
         self._where: dict[tuple[str, int], str] = {}  # (tile name, copy) -> hex id
+        # answers that depend only on the tiles and the map (upgrade targets, rotation problems), shared by
+        # every copy of this board: tile-lay enumeration asks the same questions thousands of times
+        self._memo: dict[tuple[Any, ...], Any] = {}
         # entity -> [(home hex, city index or None)]; until an entity has a token its homes count as its
         # network, so a minor whose home hex has no track yet (1825) can build there
         self.homes: dict[str, list[tuple[str, int | None]]] = {}
@@ -229,6 +232,7 @@ class Board:
         new.supply = Supply(self.supply.counts, {k: set(v) for k, v in self.supply.on_map.items()})
         new._reach = {}
         new._where = dict(self._where)
+        new._memo = self._memo
         new.homes = self.homes
         new.allowed_track = getattr(self, "allowed_track", {})
         new.virtual_stations = getattr(self, "virtual_stations", {})
@@ -237,6 +241,7 @@ class Board:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_reach"] = {}
+        state["_memo"] = {}
         return state
 
     # -- helpers ----------------------------------------------------------------------------------------
@@ -279,15 +284,26 @@ class Board:
         self._changed()
 
     # -- tiles ------------------------------------------------------------------------------------------
-    def upgrade_targets(self, h: HexState) -> set[str]:
+    def upgrade_targets(self, h: HexState) -> frozenset[str]:
         tile = h.tile
+        key = ("targets", h.id, tile.name)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
         if tile.preprinted:
             targets = set(self.preprinted_upgrades.get(h.id, ()))
         else:
             targets = set(tile.upgrades_to)
         targets.update(self.rules.extra_upgrades.get(tile.name, ()))
         targets.difference_update(self.rules.illegal_upgrades.get(tile.name, ()))
-        return targets
+        self._memo[key] = answer = frozenset(targets)
+        return answer
+
+    def _rotation_problem(self, h: HexState, new: TileDef, rotation: int) -> str | None:
+        key = ("rotation", h.id, h.tile.name, h.rotation, new.name, rotation)
+        if key not in self._memo:
+            self._memo[key] = rotation_problem(h.tile, h.rotation, new, rotation, h.neighbors)
+        return self._memo[key]
 
     def check_lay(self, entity: str, hex_id: str, tile_id: str, rotation: int, phase_colors: set[str] | list[str],
                   *, must_connect: bool = True) -> LayResult:
@@ -317,7 +333,7 @@ class Board:
         if name not in self.upgrade_targets(h):
             msg, code = upgrade_refusal(old, new)
             raise IllegalAction(f"tile {name} cannot replace {old.name} on {hex_id}: {msg}", code)
-        why = rotation_problem(old, h.rotation, new, rotation, h.neighbors)
+        why = self._rotation_problem(h, new, rotation)
         if why:
             raise IllegalAction(f"tile {name} in rotation {rotation} on {hex_id}: {why}", "rotation")
         if must_connect:

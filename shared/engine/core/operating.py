@@ -256,12 +256,13 @@ class RunRoutes(SpecialBuy):
         corp = game.corporations[entity]
         return game.rules.route_actions(game, round_, corp)
 
-    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        corp = game.corporations[action["entity"]]
+    def check_run(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> list[int]:
+        """Every reason to refuse a run, asked before anything is recorded (and by `legal_actions` for the
+        run it offers). Returns each route's revenue."""
         routes = action.get("routes")
         if not isinstance(routes, list):
             raise MalformedAction("run_routes needs a list of routes", "routes_shape")
-        own = {t.id: t for t in game.rules.route_trains(game, round_, corp)}
+        own = {t.id for t in game.rules.route_trains(game, round_, corp)}
         seen: set[str] = set()
         for route in routes:
             if not isinstance(route, dict) or not isinstance(route.get("train"), str):
@@ -272,8 +273,14 @@ class RunRoutes(SpecialBuy):
                 raise IllegalAction(f"train {route['train']} runs twice", "route_train")
             seen.add(route["train"])
         kinds = game.rules.train_kinds(game)
-        revenues = game.board.route_revenues(corp.sym, routes, kinds, game.rules.revenue_colors(game),
-                                             game.phase.name) if routes else []
+        return game.board.route_revenues(corp.sym, routes, kinds, game.rules.revenue_colors(game),
+                                         game.phase.name) if routes else []
+
+    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        revenues = self.check_run(game, round_, corp, action)
+        routes = action["routes"]
+        own = {t.id: t for t in game.rules.route_trains(game, round_, corp)}
         round_.routes = [dict(r, revenue=rev) for r, rev in zip(routes, revenues, strict=True)]
         round_.revenue = sum(revenues) + game.rules.extra_revenue(game, round_, corp)
         for route in routes:

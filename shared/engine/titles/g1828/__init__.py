@@ -397,10 +397,13 @@ class Rules1828(TitleRules):
         return lays
 
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        super().pay_for_track(game, round_, corp, self.track_cost(game, round_, cost))
+
+    def track_cost(self, game: Game, round_: OperatingRound, cost: int) -> int:
+        """A lay's cost with the price of this turn's lay slot (the second lay costs extra in some phases)."""
         lays = self.tile_lays(game)
         index = len(round_.laid_hexes)
-        extra = int(lays[index].get("cost") or 0) if index < len(lays) else 0
-        super().pay_for_track(game, round_, corp, cost + extra)
+        return cost + (int(lays[index].get("cost") or 0) if index < len(lays) else 0)
 
     def limit_trains(self, game: Game, corp: Corporation) -> list[Train]:
         """A System's limit holds per shell: the fullest shell counts."""

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 from ...board.routes import ROUTE_RULES
 from ...errors import EngineError, IllegalAction
 from ...model import POOL
-from . import coal
+from . import coal, privates
 from .auction import AuctionRound
 from .operating import (
     BuyCompany,
     BuyTrain1828,
     OperatingRound1828,
+    RunRoutes1828,
     company_ability,
     pending_company,
     track_ability,
@@ -190,7 +191,15 @@ def _run_routes(game: Game, corp: Corporation) -> list[Option]:
         limits["rules"] = _AvoidCoalfields(base, coal.coalfields(game))
     routes = game.board.best_routes(corp.sym, by_id, game.rules.revenue_colors(game), game.phase.name,
                                     **limits) if by_id else []
-    return _accepted(game, "run_routes", corp.sym, [{"routes": routes, "extra_revenue": 0, "subsidy": 0}])
+    option = {"routes": routes, "extra_revenue": 0, "subsidy": 0}
+    round_ = game.round
+    assert isinstance(round_, OperatingRound1828)
+    step = next(s for s in round_.steps if isinstance(s, RunRoutes1828))
+    try:
+        step.check_run(game, round_, corp, {"type": "run_routes", "entity": corp.sym, **option})
+    except EngineError:
+        return []
+    return [option]
 
 
 def _lay_tile(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
@@ -227,8 +236,8 @@ def _company_turn(game: Game, round_: OperatingRound1828, kind: str, company: Co
 
 
 def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list[Option]:
-    """A private's lays on its named hexes (each try on a copy of the game), or anywhere its corporation
-    may build when it names none."""
+    """A private's lays on its named hexes, or anywhere its corporation may build when it names none, as
+    far as the private's own checks (`privates.check_lay`) allow."""
     assert isinstance(company.owner, str)
     names = list(dict.fromkeys(ability.get("tiles", [])))  # the data's order: options never depend on hashing
     if ability.get("hexes"):
@@ -238,13 +247,20 @@ def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list
         candidates = [(hex_id, name, rotation)
                       for hex_id, name, rotation, _ in game.board.legal_lay_results(company.owner, game.phase.tiles)
                       if name in names]
+    round_ = game.round
+    assert isinstance(round_, OperatingRound1828)
     options = []
     for hex_id, name, rotation in candidates:
         copy = game.board.supply.free_copy(name)
-        if copy is not None:
-            options.append({"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation})
-    return [dict(o, entity=company.sym, entity_type="company")
-            for o in _accepted(game, "lay_tile", company.sym, options)]
+        if copy is None:
+            continue
+        option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
+        try:
+            privates.check_lay(game, round_, company, {"type": "lay_tile", **option})
+        except EngineError:
+            continue
+        options.append(dict(option, entity=company.sym, entity_type="company"))
+    return options
 
 
 def _private_lays(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
@@ -260,7 +276,7 @@ def _private_lays(game: Game, round_: OperatingRound1828, corp: Corporation) -> 
             ability = company_ability(game, company, "track")
         teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
         if ability is None and teleport is not None \
-                and f"{sym}/teleport" not in game.extra.setdefault("used_abilities", []):
+                and f"{sym}/teleport" not in game.extra.get("used_abilities", []):
             ability = teleport
         if ability is not None:
             out.extend(_ability_lays(game, company, ability))

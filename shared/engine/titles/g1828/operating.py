@@ -482,6 +482,6 @@ class DiscardTrain1828(DiscardTrain):
 class RunRoutes1828(RunRoutes):
     """Routes through the Virginia coalfields need a coal marker."""
 
-    def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        coal.check_routes(game, game.corporations[action["entity"]], action.get("routes"))
-        super().run_routes(game, round_, action, trusted)
+    def check_run(self, game: Game, round_: OperatingRound, corp: Any, action: dict[str, Any]) -> list[int]:
+        coal.check_routes(game, corp, action.get("routes"))
+        return super().check_run(game, round_, corp, action)

@@ -67,7 +67,10 @@ def _owner(game: Game, company: Company) -> Corporation:
     return game.corporations[company.owner]
 
 
-def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
+def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any],
+              trusted: bool = False) -> str:
+    """Every reason to refuse a private's tile lay, asked before anything is laid or paid (and by
+    `legal_actions`, which offers only what passes). Returns which of the private's lays this is."""
     hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
     if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
         raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
@@ -80,7 +83,7 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         when = "owning_corp_or_turn"
     elif company_ability(game, company, "track") and _in_track_step(game, round_):
         when = "track"
-    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.setdefault("used_abilities", []):
+    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []):
         when = "teleport"
     else:
         raise IllegalAction(f"{company.sym} has no tile lay to use now", "company_ability")
@@ -91,16 +94,29 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
     if tile_id.rpartition("-")[0] not in ability.get("tiles", []):
         raise IllegalAction(f"{company.sym} lays only tiles {', '.join(ability['tiles'])}", "company_ability")
     connect = when == "track" and not trusted
-    result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=connect)
+    result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, game.phase.tiles, must_connect=connect)
     if when == "track":
         if result.upgrade or round_.upgraded:
             raise IllegalAction(f"{company.sym} lays a yellow tile, and not after an upgrade", "company_ability")
         if hex_id in round_.laid_hexes:
             raise IllegalAction(f"{hex_id} already had a tile laid this turn", "same_hex")
+        cost = game.rules.track_cost(game, round_, EK_EXTRA_COST + result.cost)  # type: ignore[attr-defined]
+        if cost > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
+    elif when == "teleport" and corp.cash < DH_COST:
+        raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
+    return when
+
+
+def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
+    when = check_lay(game, round_, company, action, trusted)
+    hex_id, tile_id, rotation = action["hex"], action["tile"], action["rotation"]
+    corp = _owner(game, company)
+    pending = game.extra.get("pending_lays", [])
+    if when == "track":
+        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, game.phase.tiles, must_connect=False)
         game.rules.pay_for_track(game, round_, corp, EK_EXTRA_COST + result.cost)
     elif when == "teleport":
-        if corp.cash < DH_COST:
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
         game.pay(corp, None, DH_COST)
     game.board.lay(hex_id, tile_id, rotation)
     game.extra.setdefault("used_abilities", []).append(f"{company.sym}/{when}")
