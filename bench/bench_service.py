@@ -265,6 +265,18 @@ class Client:
         raise AssertionError("unreachable")
 
 
+def settle(stack: Stack) -> None:
+    """Wait until the workers have drained their queues: each started game sends a `railpost.warm` task that
+    builds its engine session (a one-off per game, tens of ms of CPU); left running into a phase it would be
+    charged to that phase's first seconds, which steady play never pays."""
+    client = redis.Redis.from_url(REDIS_URL)
+    queues = ["railpost-bench"] + [f"railpost-bench.{shard}" for shard in range(SHARDS)]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(client.llen(q) for q in queues):
+        time.sleep(0.1)
+    time.sleep(1.0)  # the last tasks taken off the queues finish
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
@@ -338,9 +350,11 @@ def main() -> None:
         run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20,
                   meter=meter)
         paced = [Table(http, record) for _ in range(20)]
+        settle(stack)
         run_phase("paced", paced, script, rate=100, seconds=PHASE_SECONDS, threads=20,
                   meter=meter)
         flood = [Table(http, record) for _ in range(200)]
+        settle(stack)
         run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64,
                   meter=meter)
         print("       " + tail.close(), flush=True)
