@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from services.config import Config
+from shared.eventstore import open_recorder
 
 from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess
 from .helpers import Api, as_submitted, load_record
@@ -23,7 +24,12 @@ def started(gateway: LiveServer, worker: WorkerProcess) -> tuple[Api, int, dict[
     return api, game_id, tokens, record["actions"]
 
 
-def stored(api: Api, game_id: int) -> tuple:
+def stored(api: Api, game_id: int, config: Config) -> tuple:
+    """What a refusal must not change. Positions are numbered first: they are handed out after commit (by
+    tailing readers or the worker's sweep, at any moment) and never change once given."""
+    recorder = open_recorder(config.database_url)
+    recorder.number_pending()
+    recorder.close()
     state = api.call("GET", f"/games/{game_id}/state").json()
     events = api.call("GET", f"/games/{game_id}/events").json()["events"]
     return state["version"], state["digest"], [(e["version"], e["position"], e["data"]) for e in events]
@@ -32,7 +38,7 @@ def stored(api: Api, game_id: int) -> tuple:
 def test_refusals_change_nothing(started: tuple, service_config: Config) -> None:
     api, game_id, tokens, actions = started
     (p1, p2) = list(tokens)
-    before = stored(api, game_id)
+    before = stored(api, game_id, service_config)
     second = as_submitted(actions[1])  # player 2's move, at version 1
     path = f"/games/{game_id}/actions?wait=10"
 
@@ -68,7 +74,7 @@ def test_refusals_change_nothing(started: tuple, service_config: Config) -> None
     assert post(tokens[p1], {"action": out_of_turn, "expected_version": 1}, key="reused")[0] == 422
     code, body = post(tokens[p1], {"action": out_of_turn | {"note": 1}, "expected_version": 1}, key="reused")
     assert (code, body["error"]) == (422, "idempotency_key_reused")
-    assert stored(api, game_id) == before
+    assert stored(api, game_id, service_config) == before
     # and the right move still goes through afterwards
     assert api.act(game_id, tokens[p2], second, 1).status_code == 200
 
