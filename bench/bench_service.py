@@ -79,7 +79,7 @@ class Stack:
         migrate(self.url)
         bin_dir = Path(sys.executable).parent
         env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
-               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "1"), "DB_POOL_SIZE": "8",
+               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
                "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(SHARDS), "PYTHONPATH": os.pathsep.join(
                    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.procs = [
