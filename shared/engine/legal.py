@@ -121,15 +121,23 @@ def _lay_tile(game: Game, round_: OperatingRound, entity: str) -> list[dict[str,
     lay = step.next_lay(game, round_)
     if lay is None:
         return []
-    out = []
-    for hex_id, name, rotation, result in game.board.legal_lay_results(entity, set(game.phase.tiles)):
-        tile_id = f"{name}-{game.board.supply.free_copy(name)}"
+
+    def hex_open(hex_id: str) -> bool:
+        """The checks that depend on the hex alone, before any tile is tried there."""
         try:
-            upgrade = game.rules.is_upgrade(game, hex_id, result)
+            upgrade = game.rules.is_upgrade(game, hex_id)
             if (upgrade and not lay.get("upgrade")) or (not upgrade and not lay.get("lay")):
-                continue
+                return False
             if round_.laid_hexes:
                 game.rules.check_second_lay(game, round_, hex_id)
+        except EngineError:
+            return False
+        return True
+
+    out = []
+    for hex_id, name, rotation, result in game.board.legal_lay_results(entity, set(game.phase.tiles), hex_open):
+        tile_id = f"{name}-{game.board.supply.free_copy(name)}"
+        try:
             game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
             if result.cost > game.rules.buying_power(game, corp):
                 continue

@@ -7,7 +7,7 @@ input (the Game calls them after checking, or while replaying undone actions).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -459,13 +459,16 @@ class Board:
     def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
         return [(hex_id, name, rot) for hex_id, name, rot, _ in self.legal_lay_results(entity, phase_colors)]
 
-    def legal_lay_results(self, entity: str, phase_colors: set[str] | list[str]
-                          ) -> list[tuple[str, str, int, LayResult]]:
-        """Every (hex, tile name, rotation) the board accepts for the entity now, with its LayResult."""
+    def legal_lay_results(self, entity: str, phase_colors: set[str] | list[str],
+                          hex_open: Callable[[str], bool] | None = None) -> list[tuple[str, str, int, LayResult]]:
+        """Every (hex, tile name, rotation) the board accepts for the entity now, with its LayResult.
+        `hex_open` rules hexes out before any tile is tried on them (the turn's lay allows no upgrade)."""
         colors = set(phase_colors)
         reach = self.reach(entity)
         out: list[tuple[str, str, int, LayResult]] = []
         for hex_id in sorted(reach.edges):
+            if hex_open is not None and not hex_open(hex_id):
+                continue
             h = self.hexes[hex_id]
             if any(b != entity for b in h.blockers):
                 continue

@@ -152,12 +152,18 @@ class TrackAndToken(SpecialBuy):
     handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
                 "special_buy": "special_buy"}
 
-    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+    def builder(self, game: Game, round_: Round, entity: Any) -> Corporation | None:
+        """The corporation that may build now, if `entity` is it."""
         assert isinstance(round_, OperatingRound)
         if entity != round_.current_entity(game):
-            return []
+            return None
         corp = game.corporations[entity]
-        if not game.rules.may_build(game, corp):
+        return corp if game.rules.may_build(game, corp) else None
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        corp = self.builder(game, round_, entity)
+        if corp is None:
             return []
         out = []
         if self.next_lay(game, round_) is not None:

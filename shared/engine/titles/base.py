@@ -229,8 +229,10 @@ class TitleRules:
     def lay_must_connect(self, game: Game, corp: Corporation, hex_id: str) -> bool:
         return True
 
-    def is_upgrade(self, game: Game, hex_id: str, result: Any) -> bool:
-        return bool(result.upgrade)
+    def is_upgrade(self, game: Game, hex_id: str, result: Any = None) -> bool:
+        """Whether a lay on this hex counts as an upgrade: a question about the hex alone, so that tile-lay
+        enumeration can skip a hex before trying tiles on it."""
+        return game.board.hex(hex_id).tile.color != "white"
 
     def check_second_lay(self, game: Game, round_: OperatingRound, hex_id: str) -> None:
         if hex_id in round_.laid_hexes:

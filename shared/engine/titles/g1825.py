@@ -270,7 +270,7 @@ class Rules1825(TitleRules):
     def buying_power(self, game: Game, corp: Corporation) -> int:
         return corp.cash + (RECEIVERSHIP_CREDIT if self.receivership(game, corp) else 0)
 
-    def is_upgrade(self, game: Game, hex_id: str, result: Any) -> bool:
+    def is_upgrade(self, game: Game, hex_id: str, result: Any = None) -> bool:
         tile = game.board.hex(hex_id).tile
         return tile.color != "white" and not (tile.color == "yellow" and tile.preprinted)
 

@@ -25,10 +25,8 @@ class Track1828(TrackAndToken):
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
-        if entity != round_.current_entity(game):
-            return []
-        corp = game.corporations[entity]
-        if not game.rules.may_build(game, corp):
+        corp = self.builder(game, round_, entity)
+        if corp is None:
             return []
         if self.next_lay(game, round_) is None and track_ability(game, corp) is None \
                 and not may_buy_track_company(game, corp):

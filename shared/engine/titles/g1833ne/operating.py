@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
+from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
@@ -255,24 +255,9 @@ class DividendStep(Dividend):
                 for k in game.rules.dividend_kinds(game, game.corporations[entity])]
 
 
-class DiscardStep(Step):
-    """A corporation above its train limit after a phase change hands back a train of its choice."""
-
-    handlers = {"discard_train": "discard_train"}
-
-    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
-        crowded = self.crowded(game)
-        return ["discard_train"] if crowded and entity == crowded[0].sym else []
-
-    def blocking(self, game: Game, round_: Round) -> bool:
-        return bool(self.crowded(game))
-
-    def crowded(self, game: Game) -> list[Corporation]:
-        return [c for c in game.corporations.values()
-                if not c.closed and len(game.rules.limit_trains(game, c)) > game.train_limit(c)]
-
-    def skip(self, game: Game, round_: Round) -> None:
-        pass  # stays live all turn: another corporation's purchase may crowd someone later
+class DiscardStep(DiscardTrain):
+    """The shared step (a crowded corporation hands back a train of its choice, at any point of the turn),
+    choosing among the trains that count against the limit and forgetting the card's chosen face."""
 
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
