@@ -20,6 +20,7 @@ from ...errors import IllegalAction, MalformedAction
 from .operating import Track1828, company_ability
 
 if TYPE_CHECKING:
+    from ...board.board import LayResult
     from ...game import Game
     from ...model import Company, Corporation
 
@@ -68,9 +69,10 @@ def _owner(game: Game, company: Company) -> Corporation:
 
 
 def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any],
-              trusted: bool = False) -> str:
+              trusted: bool = False) -> tuple[str, LayResult]:
     """Every reason to refuse a private's tile lay, asked before anything is laid or paid (and by
-    `legal_actions`, which offers only what passes). Returns which of the private's lays this is."""
+    `legal_actions`, which offers only what passes). Returns which of the private's lays this is, and
+    what the board says of the tile."""
     hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
     if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
         raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
@@ -105,16 +107,15 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
     elif when == "teleport" and corp.cash < DH_COST:
         raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
-    return when
+    return when, result
 
 
 def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
-    when = check_lay(game, round_, company, action, trusted)
+    when, result = check_lay(game, round_, company, action, trusted)
     hex_id, tile_id, rotation = action["hex"], action["tile"], action["rotation"]
     corp = _owner(game, company)
     pending = game.extra.get("pending_lays", [])
     if when == "track":
-        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, game.phase.tiles, must_connect=False)
         game.rules.pay_for_track(game, round_, corp, EK_EXTRA_COST + result.cost)
     elif when == "teleport":
         game.pay(corp, None, DH_COST)
