@@ -91,7 +91,7 @@ class Stack:
         for shard in range(SHARDS):
             self.procs.append(subprocess.Popen(
                 [str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
-                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL == "threads" else "1", "-n", f"shard{shard}@%h",
+                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL in ("threads", "gevent") else "1", "-n", f"shard{shard}@%h",
                  "-l", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
                 cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         deadline = time.monotonic() + 30

@@ -1,6 +1,8 @@
 """Gunicorn settings for the gateway, derived from the same environment `services.config` reads."""
 
 import multiprocessing
+import os
+from pathlib import Path
 
 from services.config import Config
 
@@ -10,14 +12,21 @@ bind = f"0.0.0.0:{_config.port}"
 wsgi_app = "services.gateway.wsgi:app"
 # the embedded queue is a thread inside the gateway process: keep exactly one process then
 workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())
-worker_class = "gthread"
-threads = _config.web_threads  # long-polls (`?wait=`) park a thread each (they hold no DB connection)
+worker_class = _config.gunicorn_worker_class  # gevent with a broker, gthread when embedded (see Config)
+threads = _config.web_threads  # gthread: long-polls (`?wait=`) park a thread each (no DB connection held)
+worker_connections = _config.web_connections  # gevent: long-polls park a greenlet each
 timeout = 60
 graceful_timeout = 20
 keepalive = 5
 accesslog = None  # the app writes JSON access lines itself
 errorlog = "-"
 loglevel = _config.log_level.lower()
+
+
+def on_starting(server):  # noqa: ANN001 (gunicorn hook signature)
+    """Workers write their metrics files there from their first request: make sure it exists."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
 
 
 def child_exit(server, worker):  # noqa: ANN001 (gunicorn hook signature)
