@@ -35,10 +35,12 @@ class Refusal:
 
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
-                  signals: SettleSignals | None = None) -> int:
+                  signals: SettleSignals | None = None,
+                  reply: tuple[str, str | None] = ("", None)) -> int:
     """Settle every queued command of one game, oldest expected version first. Returns how many settled.
 
-    Each settled command is announced on `signals` after its commit, waking the gateway's long-poll. The
+    Each settled command is announced on `signals` after its commit, waking the gateway's long-poll (the
+    command named in `reply` on that reply channel, any other on the shared one). The
     loop stops as soon as the last transaction saw no other queued command: one queued after that read has
     its own task published after its commit, so no extra empty transaction is needed per task."""
     settled = 0
@@ -59,7 +61,8 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
             sessions.forget(game_id)
             raise
         if signals is not None:
-            signals.announce(game_id, [{"command_id": c, **fields} for c, fields in tx.settled.items()])
+            signals.announce(game_id, [{"command_id": c, **fields} for c, fields in tx.settled.items()],
+                             reply[1] if receipt.command_id == reply[0] else None)
         elapsed = time.perf_counter() - started
         APPLY_SECONDS.observe(elapsed)
         settled += 1

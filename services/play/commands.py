@@ -22,12 +22,12 @@ def body_hash(body: dict[str, Any]) -> str:
 
 
 def submit(recorder: SqlRecorder, dispatcher: Dispatcher, game_id: int, command_id: str,
-           body: dict[str, Any], player_id: int | None) -> tuple[Receipt, bool]:
+           body: dict[str, Any], player_id: int | None, reply_to: str | None = None) -> tuple[Receipt, bool]:
     receipt, created = recorder.queue_command(game_id, command_id, body_hash(body), body["expected_version"],
                                               player_id, body["action"])
     if created:
         ACTIONS_ACCEPTED.inc()
-        dispatcher.publish(game_id, command_id)
+        dispatcher.publish(game_id, command_id, reply_to)
     return receipt, created
 
 
@@ -35,7 +35,8 @@ def submit_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: Sett
                     command_id: str, body: dict[str, Any], player_id: int | None,
                     seconds: float) -> tuple[Receipt, bool]:
     """`submit`, then wait up to `seconds` for the outcome. The settle watch is registered before the command
-    is queued, so its announcement cannot slip by and a new command needs no re-read before the wait."""
+    is queued, so its announcement cannot slip by and a new command needs no re-read before the wait; the
+    doorbell names this process's reply channel, so the outcome is announced to this process alone."""
     if signals is None or not seconds:
         receipt, created = submit(recorder, dispatcher, game_id, command_id, body, player_id)
         if seconds and receipt.status == QUEUED:
@@ -43,7 +44,8 @@ def submit_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: Sett
         return receipt, created
     deadline = time.monotonic() + seconds
     with signals.watch(game_id, command_id) as watch:
-        receipt, created = submit(recorder, dispatcher, game_id, command_id, body, player_id)
+        receipt, created = submit(recorder, dispatcher, game_id, command_id, body, player_id,
+                                  signals.reply_channel())
         if receipt.status == QUEUED:
             receipt = _await(recorder, game_id, command_id, deadline, watch, receipt if created else None) \
                 or receipt

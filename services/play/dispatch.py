@@ -28,7 +28,9 @@ WARM_TASK = "railpost.warm"
 
 
 class Dispatcher(Protocol):
-    def publish(self, game_id: int, command_id: str) -> None: ...
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
+        """Ring the game's doorbell once `command_id` has committed; `reply_to` names the channel of the
+        process waiting for its outcome (see `services.play.signals`)."""
 
     def warm(self, game_id: int) -> None:
         """A hint that commands for this game will follow (it just started): build its session now, where
@@ -98,13 +100,13 @@ class CeleryDispatcher:
                                                 socket_connect_timeout=5)
         return self._client
 
-    def publish(self, game_id: int, command_id: str) -> None:
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
         queue_name = self._config.queue_for(game_id)
+        args: list[Any] = [game_id, command_id] + ([reply_to] if reply_to else [])
         if not self._direct:
-            self._celery.send_task(APPLY_TASK, args=[game_id, command_id], queue=queue_name)
+            self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
-        self._redis().lpush(queue_name, doorbell_message(APPLY_TASK, [game_id, command_id], queue_name,
-                                                         self._origin))
+        self._redis().lpush(queue_name, doorbell_message(APPLY_TASK, args, queue_name, self._origin))
 
     def warm(self, game_id: int) -> None:
         self._celery.send_task(WARM_TASK, args=[game_id], queue=self._config.queue_for(game_id))
@@ -128,7 +130,7 @@ class InProcessDispatcher:
         self._thread = threading.Thread(target=self._run, name="railpost-rules", daemon=True)
         self._thread.start()
 
-    def publish(self, game_id: int, command_id: str) -> None:
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
         self._queue.put(game_id)
 
     def warm(self, game_id: int) -> None:

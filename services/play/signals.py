@@ -8,15 +8,22 @@ every `RECHECK_SECONDS`, so a lost announcement (worker killed between commit an
 subscriber reconnecting) costs latency, never correctness.
 
 - `LocalSignals`: one process (the embedded in-process queue).
-- `RedisSignals`: the Celery set-up. Workers PUBLISH on one channel per deployment (named after the Celery
-  queue: Redis pub/sub ignores the DB number); each gateway process runs one subscriber thread, started on
-  first use (after gunicorn forks), that wakes the local waiters.
+- `RedisSignals`: the Celery set-up. Each gateway process runs one subscriber thread, started on first use
+  (after gunicorn forks), on two channels: its own reply channel and the deployment's shared one (named after
+  the Celery queue: Redis pub/sub ignores the DB number). A request that submits and waits sends its reply
+  channel with the doorbell, and the worker announces that command there, so each announcement is decoded
+  by the one process waiting for it rather than by every gateway process of every host. Anything else (a
+  command submitted without waiting, then long-polled, perhaps elsewhere; one settled by another command's
+  task) is announced on the shared channel, which every gateway hears.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import secrets
+import socket
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -40,9 +47,12 @@ class Watch:
 
 
 class SettleSignals(Protocol):
-    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None: ...
+    def announce(self, game_id: int, outcomes: Sequence[Outcome], reply_to: str | None = None) -> None: ...
 
     def watch(self, game_id: int, command_id: str) -> Any: ...  # context manager yielding a Watch
+
+    def reply_channel(self) -> str | None:
+        """Where this process hears its own commands' outcomes (None: the appliers run in this process)."""
 
     def close(self) -> None: ...
 
@@ -71,8 +81,11 @@ class LocalSignals:
                 if not watches:
                     self._waiters.pop(key, None)
 
-    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
+    def announce(self, game_id: int, outcomes: Sequence[Outcome], reply_to: str | None = None) -> None:
         self._wake(game_id, outcomes)
+
+    def reply_channel(self) -> str | None:
+        return None
 
     def _wake(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
         with self._guard:
@@ -90,6 +103,7 @@ class RedisSignals(LocalSignals):
         super().__init__()
         self._url = redis_url
         self._channel = f"railpost:settled:{channel}"
+        self._own: str | None = None  # this process's reply channel, named after the fork
         self._client: Any = None
         self._listener: threading.Thread | None = None
         self._ready = threading.Event()
@@ -102,10 +116,13 @@ class RedisSignals(LocalSignals):
             self._client = redis.Redis.from_url(self._url, socket_timeout=5, socket_connect_timeout=5)
         return self._client
 
-    def announce(self, game_id: int, outcomes: Sequence[Outcome]) -> None:
-        """Called after commit: a failure here is logged, never raised (the outcome is already stored)."""
+    def announce(self, game_id: int, outcomes: Sequence[Outcome], reply_to: str | None = None) -> None:
+        """Called after commit: a failure here is logged, never raised (the outcome is already stored).
+        `reply_to` is trusted only inside this deployment's namespace: a doorbell cannot make a worker
+        publish on some other channel of the Redis server."""
+        channel = reply_to if reply_to and reply_to.startswith(self._channel + ":") else self._channel
         try:
-            self._redis().publish(self._channel, json.dumps([game_id, list(outcomes)]))
+            self._redis().publish(channel, json.dumps([game_id, list(outcomes)]))
         except Exception:
             log.warning("settle announcement failed", exc_info=True, extra={"game_id": game_id})
 
@@ -115,10 +132,15 @@ class RedisSignals(LocalSignals):
         with super().watch(game_id, command_id) as watch:
             yield watch
 
+    def reply_channel(self) -> str | None:
+        self._listen()
+        return self._own
+
     def _listen(self) -> None:
         if self._listener is None:
             with self._guard:
                 if self._listener is None:
+                    self._own = f"{self._channel}:{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
                     self._listener = threading.Thread(target=self._run, name="railpost-settled", daemon=True)
                     self._listener.start()
             self._ready.wait(1.0)  # first waiter: give the subscription a moment; rechecks cover the rest
@@ -130,8 +152,9 @@ class RedisSignals(LocalSignals):
             try:
                 client = redis.Redis.from_url(self._url, socket_connect_timeout=5)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self._channel)
-                pubsub.get_message(timeout=1.0)  # the subscribe confirmation
+                pubsub.subscribe(self._channel, self._own)
+                for _ in range(2):
+                    pubsub.get_message(timeout=1.0)  # the subscribe confirmations
                 self._ready.set()
                 while not self._closed:
                     message = pubsub.get_message(timeout=1.0)

@@ -40,10 +40,11 @@ def runtime() -> tuple[SqlRecorder, SessionCache, Config, SettleSignals]:
 
 @shared_task(name=APPLY_TASK, acks_late=True, reject_on_worker_lost=True, autoretry_for=(OSError,),
              retry_backoff=True, max_retries=5)
-def apply_commands(game_id: int, command_id: str) -> int:
-    """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery."""
+def apply_commands(game_id: int, command_id: str, reply_to: str | None = None) -> int:
+    """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery.
+    `command_id`'s outcome is announced on `reply_to` when the submitting gateway named one."""
     recorder, sessions, config, signals = runtime()
-    return apply_pending(recorder, sessions, config, game_id, signals)
+    return apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to))
 
 
 @shared_task(name=WARM_TASK)

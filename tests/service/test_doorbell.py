@@ -34,14 +34,16 @@ def test_doorbell_matches_send_task(service_config: Config) -> None:
     dispatcher = CeleryDispatcher(config)
     try:
         queue = config.queue_for(7)
-        dispatcher.publish(7, "cmd-1")
-        dispatcher._celery.send_task(APPLY_TASK, args=[7, "cmd-1"], queue=queue)
-        stored = client.lrange(queue, 0, -1)  # newest first: send_task's, then the doorbell
-        assert len(stored) == 2
-        celery_message, doorbell = (_shape(raw) for raw in stored)
-        assert doorbell == celery_message
-        assert doorbell["body"][0] == [7, "cmd-1"]
-        assert doorbell["properties"]["delivery_info"] == {"exchange": "", "routing_key": queue}
+        for args in ([7, "cmd-1"], [7, "cmd-1", "railpost:settled:q:host:1:ab"]):  # with and without reply_to
+            client.delete(queue)
+            dispatcher.publish(*args)  # type: ignore[arg-type]
+            dispatcher._celery.send_task(APPLY_TASK, args=args, queue=queue)
+            stored = client.lrange(queue, 0, -1)  # newest first: send_task's, then the doorbell
+            assert len(stored) == 2
+            celery_message, doorbell = (_shape(raw) for raw in stored)
+            assert doorbell == celery_message
+            assert doorbell["body"][0] == args
+            assert doorbell["properties"]["delivery_info"] == {"exchange": "", "routing_key": queue}
     finally:
         client.delete(config.queue_for(7))
         dispatcher.close()

@@ -3,14 +3,21 @@ settle announcements waking long-polls, and the worker layout `services.run` sta
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
 import time
 
+import redis
+
 from services.config import Config
 from services.play.commands import wait_for
-from services.play.signals import LocalSignals
+from services.play.signals import LocalSignals, RedisSignals
 from services.run import worker_commands
 from shared.eventstore.records import APPLIED, QUEUED, Receipt
+
+from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess, wait_until
+from .helpers import Api, as_submitted, load_record
 
 
 def test_a_game_always_lands_on_the_same_shard_queue() -> None:
@@ -63,3 +70,60 @@ def test_without_an_announcement_the_waiter_still_finds_the_outcome_in_the_store
     receipt = wait_for(store, 1, "k", 5.0, signals)  # type: ignore[arg-type]
     assert receipt is not None and receipt.status == APPLIED and store.reads >= 2
     assert not signals._waiters  # the watch is gone once the wait ends
+
+
+def _settled(command_id: str) -> dict[str, object]:
+    return {"command_id": command_id, "status": APPLIED, "new_version": 1, "reason": None, "rule": None,
+            "http_status": 200, "settled_at": time.time()}
+
+
+def test_an_outcome_sent_to_a_reply_channel_reaches_only_that_gateway_process(redis_url: str) -> None:
+    """Two gateway processes of one deployment (two RedisSignals on real Redis), both watching the same
+    command: announced with A's reply channel only A hears it; announced without one (or with a channel
+    outside the deployment's namespace) both do."""
+    queue = f"rp-{secrets.token_hex(3)}"
+    a, b = RedisSignals(redis_url, queue), RedisSignals(redis_url, queue)
+    worker = RedisSignals(redis_url, queue)
+    try:
+        with a.watch(1, "k1") as heard_a, b.watch(1, "k1") as heard_b:
+            own = a.reply_channel()
+            assert own is not None and own != b.reply_channel()
+            worker.announce(1, [_settled("k1")], own)
+            assert heard_a.event.wait(2.0) and heard_a.outcome and heard_a.outcome["command_id"] == "k1"
+            assert not heard_b.event.wait(0.3)
+        for reply_to in (None, "railpost:settled:elsewhere"):
+            with a.watch(2, "k2") as heard_a, b.watch(2, "k2") as heard_b:
+                worker.announce(2, [_settled("k2")], reply_to)
+                assert heard_a.event.wait(2.0) and heard_b.event.wait(2.0)
+    finally:
+        for signals in (a, b, worker):
+            signals.close()
+
+
+def test_a_waiting_submit_hears_its_outcome_on_its_own_channel(gateway: LiveServer, worker: WorkerProcess,
+                                                               service_config: Config) -> None:
+    """End to end (gateway, Redis, a real Celery worker): the worker announces the outcome of a command
+    submitted with `?wait` on the submitting process's reply channel, and of one submitted without waiting
+    on the shared channel. A spy subscribed to every settle channel of the deployment sees which."""
+    shared = f"railpost:settled:{service_config.celery_queue}"
+    spy = redis.Redis.from_url(service_config.redis_url or "").pubsub(ignore_subscribe_messages=True)
+    spy.psubscribe(shared + "*")
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    waited, queued = (as_submitted(a) for a in record["actions"][:2])
+    assert api.act(game_id, tokens[waited["entity"]], waited, 0, key="waited").status_code == 200
+    assert api.act(game_id, tokens[queued["entity"]], queued, 1, key="queued", wait=0).status_code == 202
+    heard: dict[str, str] = {}
+
+    def both_heard() -> bool:
+        message = spy.get_message(timeout=0.2)
+        if message is not None and message["type"] == "pmessage":
+            settled_game, outcomes = json.loads(message["data"])
+            if settled_game == game_id:
+                heard.update({o["command_id"]: message["channel"].decode() for o in outcomes})
+        return {"waited", "queued"} <= heard.keys()
+
+    wait_until(both_heard, timeout=20)
+    spy.close()
+    assert heard["waited"].startswith(shared + ":") and heard["queued"] == shared
