@@ -40,7 +40,7 @@ REDIS_URL = os.environ.get("RAILPOST_BENCH_REDIS", "redis://127.0.0.1:6379/8")
 PORT = int(os.environ.get("RAILPOST_BENCH_PORT", "8765"))
 ADMIN = "bench-admin"
 PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
-SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "2"))
+SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "1"))
 POOL = os.environ.get("RAILPOST_BENCH_POOL", "threads")
 THREADS = os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4")
 
@@ -91,7 +91,7 @@ class Stack:
         for shard in range(SHARDS):
             self.procs.append(subprocess.Popen(
                 [str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
-                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL in ("threads", "gevent") else "1", "-n", f"shard{shard}@%h",
+                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL == "threads" else "1", "-n", f"shard{shard}@%h",
                  "-l", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
                 cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         deadline = time.monotonic() + 30
@@ -277,6 +277,18 @@ def settle(stack: Stack) -> None:
     time.sleep(1.0)  # the last tasks taken off the queues finish
 
 
+def calibration_ms() -> float:
+    """CPU milliseconds of a fixed pure-Python loop (dicts, strings, ints, as a request's work is made of).
+    The same code costs more or less CPU as the machine's speed drifts (shared hosts); comparing this figure
+    between runs says whether a change in the CPU per action is the code's or the machine's."""
+    started = time.process_time()
+    table: dict[str, int] = {}
+    for i in range(300_000):
+        key = f"k{i % 1000}"
+        table[key] = table.get(key, 0) + i * i % 7
+    return (time.process_time() - started) * 1000
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
@@ -347,6 +359,7 @@ def main() -> None:
         tail = OutboxTail(stack.url)
         # a fresh stack pays one-off costs (connections, title data, first queries per process): play them
         # off first, on games of their own, and report them apart from the measured phases
+        print(f"       machine: calibration loop {calibration_ms():.0f} ms of CPU", flush=True)
         run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20,
                   meter=meter)
         paced = [Table(http, record) for _ in range(20)]
@@ -358,6 +371,7 @@ def main() -> None:
         run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64,
                   meter=meter)
         print("       " + tail.close(), flush=True)
+        print(f"       machine: calibration loop {calibration_ms():.0f} ms of CPU", flush=True)
     finally:
         stack.close()
 

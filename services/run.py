@@ -34,16 +34,17 @@ def commands(config: Config) -> list[list[str]]:
 
 
 def worker_commands(celery: str, config: Config) -> list[list[str]]:
-    """Rules workers. With WORKER_SHARDS > 1: one single-process worker per shard queue (a thread pool of
-    WORKER_THREADS overlaps one game's commit with another's engine work), so each game's session stays hot
-    in one process; every worker also takes the shared queue (the sweep), the first one runs beat."""
-    base = [celery, "-A", "services.rules_worker.celery_app", "worker", "-l", "INFO"]
+    """Rules workers: single-process workers with a thread pool of WORKER_THREADS (one game's commit overlaps
+    another's engine work, and every game's session stays hot in the one process that has it; a prefork pool
+    would keep a cache per child and catch sessions up from the store). With WORKER_SHARDS > 1: one such
+    worker per shard queue; every worker also takes the shared queue (the sweep), the first one runs beat."""
+    base = [celery, "-A", "services.rules_worker.celery_app", "worker", "-l", "INFO", "--pool", "threads",
+            "-c", str(config.worker_threads)]
     beat = ["--beat", "-s", str(Path("var") / "celerybeat-schedule")]
     if config.worker_shards <= 1:
         return [base + ["-Q", config.celery_queue] + beat]
-    return [base + ["-Q", f"{config.queue_for(shard)},{config.celery_queue}", "-n", f"shard{shard}@%h",
-                    "--pool", "threads", "-c", str(config.worker_threads)] + (beat if shard == 0 else [])
-            for shard in range(config.worker_shards)]
+    return [base + ["-Q", f"{config.queue_for(shard)},{config.celery_queue}", "-n", f"shard{shard}@%h"]
+            + (beat if shard == 0 else []) for shard in range(config.worker_shards)]
 
 
 def main() -> int:

@@ -4,18 +4,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .model import POOL
+from .model import POOL, Corporation
 
 if TYPE_CHECKING:
     from .game import Game
 
 
+def _held(corp: Corporation) -> dict[Any, int]:
+    """Percent held per owner: one pass over the certificates instead of one per owner asked about."""
+    held: dict[Any, int] = {}
+    for share in corp.shares:
+        held[share.owner] = held.get(share.owner, 0) + share.percent
+    return held
+
+
 def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
+    holdings = {corp.sym: _held(corp) for corp in game.corporations.values()}
+    tokens = game.board.token_hexes_by_entity()
     players = {}
     for p in game.players:
         shares: dict[str, int] = {}
         for corp in game.corporations.values():
-            pct = corp.percent_owned_by(p.id)
+            pct = holdings[corp.sym].get(p.id, 0)
             if pct:
                 shares[corp.sym] = pct
         players[str(p.id)] = {
@@ -28,6 +38,7 @@ def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
         players[str(p.id)] = game.rules.digest_player(game, p, players[str(p.id)])
     corporations = {}
     for corp in game.rules.digest_corporations(game):
+        held = holdings.get(corp.sym) or _held(corp)
         cell = corp.share_cell
         corporations[corp.sym] = {
             "cash": corp.cash,
@@ -38,9 +49,9 @@ def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
             "floated": corp.floated,
             "president": corp.president,
             "trains": sorted(t.name for t in corp.trains if not t.rusted),
-            "tokens": game.board.token_hexes(corp.sym),
-            "treasury_percent": corp.treasury_percent,
-            "market_percent": corp.percent_owned_by(POOL),
+            "tokens": tokens.get(corp.sym, []),
+            "treasury_percent": held.get(corp.sym, 0),
+            "market_percent": held.get(POOL, 0),
             "companies": sorted(corp.companies),
             "closed": corp.closed,
         }

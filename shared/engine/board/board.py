@@ -552,6 +552,18 @@ class Board:
     def token_hexes(self, entity: str) -> list[str]:
         return sorted(hid for hid, h in self.hexes.items() for s in h.tokens for e in s if e == entity)
 
+    def token_hexes_by_entity(self) -> dict[str, list[str]]:
+        """`token_hexes` of every entity in one pass over the map (the digest asks it of each corporation)."""
+        out: dict[str, list[str]] = {}
+        for hid, h in self.hexes.items():
+            for slots in h.tokens:
+                for e in slots:
+                    if e is not None:
+                        out.setdefault(e, []).append(hid)
+        for hexes in out.values():
+            hexes.sort()
+        return out
+
     def remove_tokens(self, entity: str) -> None:
         for h in self.hexes.values():
             for slots in h.tokens:
