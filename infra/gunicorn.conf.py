@@ -12,9 +12,10 @@ bind = f"0.0.0.0:{_config.port}"
 wsgi_app = "services.gateway.wsgi:app"
 # the embedded queue is a thread inside the gateway process: keep exactly one process then
 workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())
-worker_class = _config.gunicorn_worker_class  # gevent with a broker, gthread when embedded (see Config)
-threads = _config.web_threads  # gthread: long-polls (`?wait=`) park a thread each (no DB connection held)
-worker_connections = _config.web_connections  # gevent: long-polls park a greenlet each
+# gthread, not gevent: requests such as import, export and legal-actions run the engine in the gateway, which
+# would stall every other request of a cooperative loop; measured equal on the flood (docs/service.md)
+worker_class = "gthread"
+threads = _config.web_threads  # long-polls (`?wait=`) park a thread each (they hold no DB connection)
 timeout = 60
 graceful_timeout = 20
 keepalive = 5

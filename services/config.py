@@ -34,22 +34,9 @@ class Config:
     session_cache_size: int = 256
     log_level: str = "INFO"
     web_concurrency: int = 0  # gunicorn workers; 0: 2 per core (1 in embedded mode)
-    web_threads: int = 16  # gunicorn threads per worker (gthread)
-    web_worker_class: str = ""  # gunicorn worker class; "": gevent with a broker, gthread when embedded
-    web_connections: int = 1000  # simultaneous clients per gevent worker (each long-poll holds one)
+    web_threads: int = 16  # gunicorn threads per worker
     metrics_dir: str = str(Path("var") / "prometheus")
     test_sleep_before_commit: float = 0.0  # test hook: widen the window for killing a worker mid-task
-
-    @property
-    def gunicorn_worker_class(self) -> str:
-        """gevent where the gateway only waits (on PostgreSQL, Redis and long-polls): a request is a greenlet
-        on one event loop, not a hand-off from gthread's poller to a thread pool and back per keep-alive
-        request (the gateway's largest CPU cost per action), and a parked long-poll costs a greenlet, not a
-        thread. The embedded default keeps gthread: its rules thread runs the engine in the gateway process,
-        and CPU-bound work there would stall a cooperative loop."""
-        if self.web_worker_class:
-            return self.web_worker_class
-        return "gthread" if self.embedded else "gevent"
 
     @property
     def embedded(self) -> bool:
@@ -94,8 +81,6 @@ class Config:
             log_level=env.get("LOG_LEVEL") or cls.log_level,
             web_concurrency=num("WEB_CONCURRENCY", 0, int),
             web_threads=num("WEB_THREADS", cls.web_threads, int),
-            web_worker_class=env.get("WEB_WORKER_CLASS") or cls.web_worker_class,
-            web_connections=num("WEB_CONNECTIONS", cls.web_connections, int),
             metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or cls.metrics_dir,
             test_sleep_before_commit=num("RAILPOST_TEST_SLEEP_BEFORE_COMMIT", 0.0),
         )

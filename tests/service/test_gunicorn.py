@@ -1,6 +1,6 @@
-"""The gateway as deployed: gunicorn with `infra/gunicorn.conf.py` (gevent workers when a broker is set),
-on PostgreSQL and Redis, with a real Celery worker. The other service tests serve the same app with werkzeug;
-this one proves the deployed worker class handles concurrent long-polls, races and database work."""
+"""The gateway as deployed: gunicorn with `infra/gunicorn.conf.py` (two gthread workers) on PostgreSQL and
+Redis, with a real Celery worker. The other service tests serve the same app with werkzeug; this one proves
+the deployed server handles concurrent long-polls, races and database work."""
 
 from __future__ import annotations
 
@@ -34,7 +34,6 @@ def gunicorn_url(service_config: Config, tmp_path_factory: pytest.TempPathFactor
     env = worker_env(service_config, PORT=str(port), ADMIN_TOKEN=ADMIN_TOKEN, WEB_CONCURRENCY="2",
                      LOG_LEVEL="INFO", PROMETHEUS_MULTIPROC_DIR=str(tmp / "metrics"),
                      MAX_BODY_BYTES=str(service_config.max_body_bytes))
-    env.pop("WEB_WORKER_CLASS", None)
     gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or "gunicorn"
     with log.open("w") as out:
         proc = subprocess.Popen([gunicorn, "-c", str(ROOT / "infra" / "gunicorn.conf.py")], cwd=ROOT, env=env,
@@ -49,18 +48,12 @@ def gunicorn_url(service_config: Config, tmp_path_factory: pytest.TempPathFactor
 
     try:
         wait_until(healthy, timeout=30, interval=0.2)
-        assert "Using worker: gevent" in log.read_text(), log.read_text()
+        assert "Using worker: gthread" in log.read_text(), log.read_text()
         yield url
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)
-
-
-def test_the_deployed_worker_class_is_gevent_with_a_broker_and_gthread_embedded() -> None:
-    assert Config(redis_url="redis://x").gunicorn_worker_class == "gevent"
-    assert Config(redis_url=None).gunicorn_worker_class == "gthread"
-    assert Config.from_env({"REDIS_URL": "redis://x", "WEB_WORKER_CLASS": "sync"}).gunicorn_worker_class == "sync"
 
 
 def test_twenty_racers_one_winner_on_gunicorn(gunicorn_url: str, worker: WorkerProcess) -> None:
