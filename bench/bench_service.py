@@ -41,8 +41,7 @@ PORT = int(os.environ.get("RAILPOST_BENCH_PORT", "8765"))
 ADMIN = "bench-admin"
 PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
 SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "1"))
-POOL = os.environ.get("RAILPOST_BENCH_POOL", "threads")
-THREADS = os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4")
+THREADS = int(os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4"))
 
 
 def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -79,21 +78,24 @@ class Stack:
         migrate(self.url)
         bin_dir = Path(sys.executable).parent
         env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
-               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": "WARNING", "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
+               "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": os.environ.get("RAILPOST_BENCH_LOG_LEVEL", "WARNING"), "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
                "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(SHARDS), "PYTHONPATH": os.pathsep.join(
                    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.procs = [
             subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
                              cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL),
         ]
-        # one single-process worker per shard queue (as `services.run` starts them), so each game's session
-        # stays hot in one process
-        for shard in range(SHARDS):
-            self.procs.append(subprocess.Popen(
-                [str(bin_dir / "celery"), "-A", "services.rules_worker.celery_app", "worker", "-Q",
-                 f"railpost-bench.{shard},railpost-bench", "--pool", POOL, "-c", THREADS if POOL == "threads" else "1", "-n", f"shard{shard}@%h",
-                 "-l", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
+        # the rules workers exactly as `services.run` starts them (one process with a thread pool per shard,
+        # beat in the first), apart from the log level
+        from services.config import Config
+        from services.run import worker_commands
+
+        layout = Config(redis_url=REDIS_URL, celery_queue="railpost-bench", worker_shards=SHARDS,
+                        worker_threads=THREADS)
+        for command in worker_commands(str(bin_dir / "celery"), layout):
+            command[command.index("-l") + 1] = env["LOG_LEVEL"]
+            self.procs.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                                               stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

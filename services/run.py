@@ -33,13 +33,18 @@ def commands(config: Config) -> list[list[str]]:
     return procs
 
 
+# Tasks are idempotent doorbells and nothing watches Celery's event stream: gossip, mingle and heartbeats
+# would only add broker traffic that grows with the number of workers. Remote control (`celery inspect`) stays.
+QUIET = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
 def worker_commands(celery: str, config: Config) -> list[list[str]]:
     """Rules workers: single-process workers with a thread pool of WORKER_THREADS (one game's commit overlaps
     another's engine work, and every game's session stays hot in the one process that has it; a prefork pool
     would keep a cache per child and catch sessions up from the store). With WORKER_SHARDS > 1: one such
     worker per shard queue; every worker also takes the shared queue (the sweep), the first one runs beat."""
     base = [celery, "-A", "services.rules_worker.celery_app", "worker", "-l", "INFO", "--pool", "threads",
-            "-c", str(config.worker_threads)]
+            "-c", str(config.worker_threads), *QUIET]
     beat = ["--beat", "-s", str(Path("var") / "celerybeat-schedule")]
     if config.worker_shards <= 1:
         return [base + ["-Q", config.celery_queue] + beat]

@@ -34,6 +34,7 @@ def test_each_shard_worker_takes_its_queue_and_the_shared_one_and_only_the_first
     assert len(single) == 1 and single[0][single[0].index("-Q") + 1] == "rp" and "--beat" in single[0]
     for command in commands + single:  # one process per worker, its sessions shared by a thread pool
         assert command[command.index("--pool") + 1] == "threads" and command[command.index("-c") + 1] == "4"
+        assert {"--without-gossip", "--without-mingle", "--without-heartbeat"} <= set(command)
 
 
 class _Store:
