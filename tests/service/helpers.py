@@ -67,3 +67,29 @@ def as_submitted(action: dict[str, Any], actor: int | None = None) -> dict[str, 
     """A recorded action as a client sends it: the server assigns the id, and `user` names the sender, so
     a recorded `user` who was not the sender (a table-mate clicking for the president) is left out."""
     return {k: v for k, v in action.items() if k != "id" and not (k == "user" and v != actor)}
+
+
+def race_first_move(base: str, admin_token: str, racers: int = 20) -> tuple[list[int], list[int]]:
+    """A new game whose first recorded move is sent by `racers` clients at once, all at version 0. Returns
+    the sorted HTTP statuses and the versions stored afterwards."""
+    import threading
+
+    api = Api(base, admin_token)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    codes: list[int] = []
+    barrier = threading.Barrier(racers)
+
+    def race() -> None:
+        client = Api(base, admin_token)
+        barrier.wait()
+        codes.append(client.act(game_id, tokens[first["entity"]], first, 0).status_code)
+
+    threads = [threading.Thread(target=race) for _ in range(racers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
+    return sorted(codes), [e["version"] for e in events]

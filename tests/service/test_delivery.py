@@ -4,7 +4,6 @@ Needs the rules engine (a started game) and starts real Celery worker processes.
 from __future__ import annotations
 
 import secrets
-import threading
 import uuid
 
 import psycopg
@@ -13,30 +12,13 @@ from services.config import Config
 from services.play.dispatch import CeleryDispatcher
 
 from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess, wait_until
-from .helpers import Api, as_submitted, load_record
+from .helpers import Api, as_submitted, load_record, race_first_move
 
 
 def test_twenty_racers_one_winner(gateway: LiveServer, worker: WorkerProcess) -> None:
-    api = Api(gateway.url, ADMIN_TOKEN)
-    record = load_record()
-    game_id, tokens = api.seated_game(record)
-    first = as_submitted(record["actions"][0])
-    codes: list[int] = []
-    barrier = threading.Barrier(20)
-
-    def race() -> None:
-        client = Api(gateway.url, ADMIN_TOKEN)
-        barrier.wait()
-        codes.append(client.act(game_id, tokens[first["entity"]], first, 0).status_code)
-
-    threads = [threading.Thread(target=race) for _ in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(codes) == [200] + [409] * 19
-    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
-    assert [e["version"] for e in events] == [1]
+    codes, versions = race_first_move(gateway.url, ADMIN_TOKEN)
+    assert codes == [200] + [409] * 19
+    assert versions == [1]
 
 
 def test_duplicate_deliveries_and_retries_give_one_event(gateway: LiveServer, worker: WorkerProcess,

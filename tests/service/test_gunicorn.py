@@ -21,7 +21,7 @@ import requests
 from services.config import Config
 
 from .conftest import ADMIN_TOKEN, ROOT, WorkerProcess, wait_until, worker_env
-from .helpers import Api, as_submitted, load_record
+from .helpers import Api, as_submitted, load_record, race_first_move
 
 
 @pytest.fixture(scope="module")
@@ -57,25 +57,9 @@ def gunicorn_url(service_config: Config, tmp_path_factory: pytest.TempPathFactor
 
 
 def test_twenty_racers_one_winner_on_gunicorn(gunicorn_url: str, worker: WorkerProcess) -> None:
-    api = Api(gunicorn_url, ADMIN_TOKEN)
-    record = load_record()
-    game_id, tokens = api.seated_game(record)
-    first = as_submitted(record["actions"][0])
-    codes: list[int] = []
-    barrier = threading.Barrier(20)
-
-    def race() -> None:
-        client = Api(gunicorn_url, ADMIN_TOKEN)
-        barrier.wait()
-        codes.append(client.act(game_id, tokens[first["entity"]], first, 0).status_code)
-
-    threads = [threading.Thread(target=race) for _ in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(codes) == [200] + [409] * 19
-    assert [e["version"] for e in api.call("GET", f"/games/{game_id}/events").json()["events"]] == [1]
+    codes, versions = race_first_move(gunicorn_url, ADMIN_TOKEN)
+    assert codes == [200] + [409] * 19
+    assert versions == [1]
 
 
 def test_games_played_side_by_side_through_long_polls(gunicorn_url: str, worker: WorkerProcess) -> None:
