@@ -38,7 +38,7 @@ def digest(game: Game, action: dict[str, Any]) -> dict[str, Any]:
         players[str(p.id)] = game.rules.digest_player(game, p, players[str(p.id)])
     corporations = {}
     for corp in game.rules.digest_corporations(game):
-        held = holdings.get(corp.sym) or _held(corp)
+        held = holdings[corp.sym]
         cell = corp.share_cell
         corporations[corp.sym] = {
             "cash": corp.cash,

@@ -3,6 +3,9 @@ rules forbid it now). Callers map them to HTTP 400 and 422; both leave the game 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 
 class EngineError(Exception):
     """Base of every refusal. `rule` is a short stable code naming the rule, for clients and tests."""
@@ -14,6 +17,16 @@ class EngineError(Exception):
 
     def to_dict(self) -> dict[str, str]:
         return {"error": type(self).__name__, "rule": self.rule, "message": self.message}
+
+
+def accepts(check: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
+    """Whether a check lets an action through: every check raises the EngineError naming the broken rule,
+    or returns. Legal-action enumeration asks this of each candidate."""
+    try:
+        check(*args, **kwargs)
+    except EngineError:
+        return False
+    return True
 
 
 class MalformedAction(EngineError):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.operating import BuyTrain, HomeToken, OperatingRound, RunRoutes, TrackAndToken
 from .core.stock import BuySellParShares, StockRound
-from .errors import EngineError
+from .errors import EngineError, accepts
 
 if TYPE_CHECKING:
     from .game import Game
@@ -157,22 +157,16 @@ def _place_token(game: Game, round_: OperatingRound, entity: str) -> list[dict[s
                 for slot, holder in enumerate(slots):
                     if holder is None:
                         city = game.board.city_id(home, index)
-                        try:
-                            game.board.check_token(entity, city, slot, must_connect=False)
-                        except EngineError:
-                            continue
-                        out.append({"city": city, "slot": slot})
-                        break
+                        if accepts(game.board.check_token, entity, city, slot, must_connect=False):
+                            out.append({"city": city, "slot": slot})
+                            break
         return out
     out = []
     for city, _ in game.board.reachable_token_cities(entity):
         h, index = game.board._city(city)
         for slot in range(len(h.tokens[index])):
-            try:
-                game.board.check_token(entity, city, slot)
-            except EngineError:
-                continue
-            out.append({"city": city, "slot": slot, "tokener": entity})
+            if accepts(game.board.check_token, entity, city, slot):
+                out.append({"city": city, "slot": slot, "tokener": entity})
     return out
 
 
@@ -184,9 +178,7 @@ def _run_routes(game: Game, round_: OperatingRound, entity: str) -> list[dict[st
     routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
     action = {"type": "run_routes", "entity": entity, "routes": routes, "extra_revenue": 0, "subsidy": 0}
     trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
-    try:
-        trial.process(action)
-    except EngineError:
+    if not accepts(trial.process, action):
         return []  # even the best run is refused (e.g. it cannot repay spending on credit): undo instead
     return [{"routes": routes, "extra_revenue": 0, "subsidy": 0}]
 

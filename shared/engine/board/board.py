@@ -550,10 +550,11 @@ class Board:
         self._changed()
 
     def token_hexes(self, entity: str) -> list[str]:
-        return sorted(hid for hid, h in self.hexes.items() for s in h.tokens for e in s if e == entity)
+        return self.token_hexes_by_entity().get(entity, [])
 
     def token_hexes_by_entity(self) -> dict[str, list[str]]:
-        """`token_hexes` of every entity in one pass over the map (the digest asks it of each corporation)."""
+        """Each entity's station hexes, sorted, in one pass over the map (the digest asks for every
+        corporation's)."""
         out: dict[str, list[str]] = {}
         for hid, h in self.hexes.items():
             for slots in h.tokens:

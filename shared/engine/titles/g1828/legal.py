@@ -15,11 +15,10 @@ tried on a copy of the game, so what is offered is accepted.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...board.routes import ROUTE_RULES
-from ...errors import EngineError, IllegalAction
+from ...errors import IllegalAction, accepts
 from ...model import POOL
 from . import coal, privates
 from .auction import AuctionRound
@@ -66,19 +65,10 @@ def _shared(game: Game, kind: str, entity: Any) -> list[Option]:
     return enumerate_(game, game.round, entity) if enumerate_ is not None else []
 
 
-def _passes(check: Callable[..., object], *args: Any) -> bool:
-    """Whether a check accepts: every check here raises the EngineError naming the broken rule, or returns."""
-    try:
-        check(*args)
-    except EngineError:
-        return False
-    return True
-
-
 def _accepted(game: Game, kind: str, entity: Any, options: list[Option]) -> list[Option]:
     """The options `process` accepts, each tried on a copy of the game."""
     blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
-    return [o for o in options if _passes(pickle.loads(blob).process, {"type": kind, "entity": entity, **o})]
+    return [o for o in options if accepts(pickle.loads(blob).process, {"type": kind, "entity": entity, **o})]
 
 
 def _discard_train(game: Game, entity: Any) -> list[Option]:
@@ -197,7 +187,7 @@ def _run_routes(game: Game, corp: Corporation) -> list[Option]:
     round_ = game.round
     assert isinstance(round_, OperatingRound1828)
     step = next(s for s in round_.steps if isinstance(s, RunRoutes1828))
-    return [option] if _passes(step.check_run, game, round_, corp, {"type": "run_routes", "entity": corp.sym,
+    return [option] if accepts(step.check_run, game, round_, corp, {"type": "run_routes", "entity": corp.sym,
                                                                     **option}) else []
 
 
@@ -254,7 +244,7 @@ def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list
         if copy is None:
             continue
         option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
-        if _passes(privates.check_lay, game, round_, company, {"type": "lay_tile", **option}):
+        if accepts(privates.check_lay, game, round_, company, {"type": "lay_tile", **option}):
             options.append(dict(option, entity=company.sym, entity_type="company"))
     return options
 
@@ -308,7 +298,7 @@ def _buy_train(game: Game, round_: OperatingRound1828, corp: Corporation) -> lis
 def _purchase_allowed(game: Game, round_: OperatingRound1828, step: BuyTrain1828, corp: Corporation,
                       option: Option) -> bool:
     """The step's own checks, asked without playing the purchase."""
-    return _passes(step.check_purchase, game, round_, corp, {"type": "buy_train", "entity": corp.sym, **option})
+    return accepts(step.check_purchase, game, round_, corp, {"type": "buy_train", "entity": corp.sym, **option})
 
 
 def _emergency_sales(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:

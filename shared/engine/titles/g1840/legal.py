@@ -14,7 +14,7 @@ import itertools
 import pickle
 from typing import TYPE_CHECKING, Any
 
-from ...errors import EngineError
+from ...errors import EngineError, accepts
 from .rounds import (
     CITY,
     LINE_BID_STEP,
@@ -45,11 +45,7 @@ Option = dict[str, Any]
 def accepted(game: Game, kind: str, entity: Any, option: Option) -> bool:
     """Would `process` take this action now? Tried on a copy; the game itself is untouched."""
     trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
-    try:
-        trial.process({"type": kind, "entity": entity, **option})
-    except EngineError:
-        return False
-    return True
+    return accepts(trial.process, {"type": kind, "entity": entity, **option})
 
 
 def legal_options(game: Game, kind: str, entity: Any) -> list[Option]:
