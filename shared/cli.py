@@ -37,7 +37,7 @@ def replay(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        session = GameSession.from_record(record, progress=_progress,
+        session = GameSession.from_record(record, progress=_progress, live=args.live,
                                           on_action=on_action if trace_file is not None else None)
     except EngineError as err:
         print(f"cannot set up {path.name}: {err.message}", file=sys.stderr)
@@ -59,13 +59,26 @@ def replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def refusals(args: argparse.Namespace) -> int:
+    from .refusals import check_refusals
+
+    return check_refusals(Path(args.game), Path(args.refusals))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="railpost", description="Railpost 18xx play-by-mail server tools")
     sub = parser.add_subparsers(dest="command", required=True)
     rp = sub.add_parser("replay", help="replay an 18xx.games game record and print the final result JSON")
     rp.add_argument("game", help="path to the game record (JSON)")
     rp.add_argument("--trace", help="write one state digest per action (JSON lines) to this file")
+    rp.add_argument("--live", action="store_true",
+                    help="submit every action as a live move: recorded auto_actions are ignored and the engine "
+                         "derives them (standing orders, automatic passes), as for a move posted to the API")
     rp.set_defaults(func=replay)
+    rf = sub.add_parser("refusals", help="check that every action of a refusals file is refused in its position")
+    rf.add_argument("game", help="path to the game record (JSON)")
+    rf.add_argument("refusals", help="refusals file (JSON lines, optionally .gz): after, after_id, action")
+    rf.set_defaults(func=refusals)
     args = parser.parse_args(argv)
     return int(args.func(args))
 

@@ -72,8 +72,15 @@ class GameSession:
         record: dict[str, Any],
         progress: Callable[[int, int], None] | None = None,
         on_action: Callable[[int, dict[str, Any], GameSession], None] | None = None,
+        live: bool = False,
+        limit: int | None = None,
     ) -> GameSession:
-        """Replay an 18xx.games game record. Raises ReplayError naming the first refused action."""
+        """Replay an 18xx.games game record. Raises ReplayError naming the first refused action.
+
+        `live` submits every action as a live move: the recorded `auto_actions` are ignored and the engine
+        derives them, exactly as for a move posted to the API (this is the path every real game takes).
+        `limit` stops after that many leading actions of the record.
+        """
         settings = record.get("settings") or {}
         seed = settings.get("seed")
         if seed in (None, ""):
@@ -87,14 +94,16 @@ class GameSession:
             record.get("id", 0),
         )
         actions = record.get("actions") or []
+        if limit is not None:
+            actions = actions[:limit]
         survivors = final_active_flags(actions)
         total = len(actions)
-        if on_action is None:
+        if on_action is None and not live:
             session._fold_survivors(actions, survivors, progress)
             return session
         for index, action in enumerate(actions):
             try:
-                session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
+                session.submit(action, trusted=not survivors[index], keep_id=True, recorded=not live)
             except EngineError as err:
                 raise ReplayError(index, action, err) from err
             if on_action is not None:
