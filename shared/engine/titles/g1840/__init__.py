@@ -4,7 +4,8 @@ Two tiers: players own Tram Companies (majors); majors own up to three Lines (mi
 Lines lay track, place stations and run trams into a revenue box; in the company round each major
 collects its lines' boxes and pays a chosen multiple of 10. The four Stadtbahn companies run on their
 own narrow track automatically and always pay out. The game follows a fixed round bar and ends after
-company round 6. The rounds live in `rounds.py`; this module holds the set-up and the rule hooks.
+company round 6. The rounds have a module each (`rounds.py` lists them); `rules.py` holds the set-up and
+the rule hooks.
 """
 
 from __future__ import annotations

@@ -14,26 +14,16 @@ import itertools
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from ...board.tiles import NODE_BASE
 from ...errors import EngineError, accepts
-from .rounds import (
-    CITY,
-    LINE_BID_STEP,
-    LINE_MIN_BID,
-    NODE_BASE,
-    ORANGE,
-    REMOVE_TOKEN_COST,
-    AcquisitionRound,
-    AuctionRound,
-    ChoicesRound,
-    CompanyRound,
-    FlowRound,
-    LineRound,
-    best_run,
-    buyable_trams,
-    is_orange,
-    rules_of,
-    scrappable,
-)
+from .acquisition import AcquisitionRound
+from .auction import AuctionRound, ChoicesRound
+from .company import CompanyRound
+from .flow import LINE_BID_STEP, LINE_MIN_BID, ORANGE, REMOVE_TOKEN_COST, FlowRound, rules_of
+from .line import LineRound, is_orange
+from .routes import best_run
+from .rules import CITY
+from .trams import buyable_trams, scrappable
 
 if TYPE_CHECKING:
     from ...game import Game

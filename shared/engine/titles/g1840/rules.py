@@ -1,7 +1,7 @@
 """The 1840 rule hooks: set-up draws, round bar, stock-round limits, money and scoring.
 
 Everything title-specific that the shared core asks through `TitleRules` hooks is answered here; the
-1840 rounds (auction, order choice, company, acquisition, line) are in `rounds.py` and call back into
+1840 rounds (auction, order choice, stock, company, acquisition, line) have a module each and call back into
 the helpers below (line ownership, tram variants, maintenance, price movement by dividend).
 """
 
@@ -90,7 +90,7 @@ class Rules1840(TitleRules):
         game.board.allowed_track = allowed
 
     def first_round(self, game: Game) -> Round:
-        from .rounds import AuctionRound
+        from .auction import AuctionRound
 
         return AuctionRound()
 
@@ -159,12 +159,12 @@ class Rules1840(TitleRules):
 
     # -- flow -----------------------------------------------------------------------------------------------
     def next_round(self, game: Game, previous: Round) -> Round:
-        from . import rounds as r
+        from . import acquisition, auction, company, line
 
         extra = game.extra
-        if isinstance(previous, r.AuctionRound):
-            return r.ChoicesRound()
-        if isinstance(previous, r.ChoicesRound):
+        if isinstance(previous, auction.AuctionRound):
+            return auction.ChoicesRound()
+        if isinstance(previous, auction.ChoicesRound):
             order = extra["order_choice"]
             game.player_order = sorted(game.player_order, key=lambda pid: order.get(str(pid), 0))
             return self.stock_round(game)
@@ -173,22 +173,22 @@ class Rules1840(TitleRules):
             if extra["cr_counter"] == 0:
                 return self.company_round(game)
             return self.line_round(game, 1)
-        if isinstance(previous, r.CompanyRound):
+        if isinstance(previous, company.CompanyRound):
             if previous.stage == "routes":
-                return r.CompanyRound("trains")
-            return r.AcquisitionRound()
-        if isinstance(previous, r.AcquisitionRound):
+                return company.CompanyRound("trains")
+            return acquisition.AcquisitionRound()
+        if isinstance(previous, acquisition.AcquisitionRound):
             if extra["cr_counter"] == 1:
                 return self.line_round(game, 1)
             return self.stock_round(game)
-        assert isinstance(previous, r.LineRound)
+        assert isinstance(previous, line.LineRound)
         if previous.round_num < game.operating_rounds:
             return self.line_round(game, previous.round_num + 1)
         game.turn += 1
         return self.company_round(game)
 
     def stock_round(self, game: Game) -> Round:
-        from .rounds import BuySellParShares1840
+        from .stock import BuySellParShares1840
 
         if game.extra.get("first_sr"):
             game.extra["first_sr"] = False
@@ -198,7 +198,7 @@ class Rules1840(TitleRules):
         return StockRound([BuySellParShares1840()])
 
     def company_round(self, game: Game) -> Round:
-        from .rounds import CompanyRound
+        from .company import CompanyRound
 
         game.extra["cr_counter"] += 1
         clearing = self.extras(game)["trams"]["exported_at_company_round_start"]
@@ -210,7 +210,7 @@ class Rules1840(TitleRules):
         return CompanyRound("routes")
 
     def line_round(self, game: Game, round_num: int) -> Round:
-        from .rounds import LineRound
+        from .line import LineRound
 
         # phases follow the line-round count, not trams: the change comes before LR 2a, 4a and 5a
         changes = self.extras(game)["phase_schedule"]["line_rounds_before_phase_change"]
@@ -317,7 +317,7 @@ class Rules1840(TitleRules):
     # -- end -----------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
         """The game ends when the dividends of company round 6 are paid (no trams bought after)."""
-        from .rounds import CompanyRound
+        from .company import CompanyRound
 
         last = len(self.extras(game)["company_round_revenue_multiplier"])
         round_ = game.round
@@ -327,12 +327,12 @@ class Rules1840(TitleRules):
 
     # -- automatic actions and legal options ----------------------------------------------------------------
     def auto_action(self, game: Game) -> dict[str, Any] | None:
-        from .rounds import automatic_action
+        from .automatic import automatic_action
 
         return automatic_action(game)
 
     def enumerates_itself(self, game: Game, kind: str) -> bool:
-        from .rounds import FlowRound
+        from .flow import FlowRound
 
         return isinstance(game.round, FlowRound)
 

@@ -1,0 +1,233 @@
+"""The line acquisition at the end of a company round (rules digest, *Company round*: line auction).
+
+Majors in share-price order open an auction for an offered line (20, +5); the winner may buy and reassign
+trams at once; afterwards every major that won nothing gets its tram turn; the offer is refilled."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...errors import IllegalAction
+from ...model import POOL
+from .company import company_round_order
+from .flow import LINE_BID_STEP, LINE_MIN_BID, MAX_LINES, FlowRound, need_int, rules_of
+from .rules import MAJOR
+from .trams import buy_tram, may_reassign, reassign_trams, scrap_tram, tram_buy_options
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+# -- acquisition of lines -------------------------------------------------------------------------------
+class AcquisitionRound(FlowRound):
+    """Majors in share-price order pick an offered line and auction it among themselves (20, +5); the
+    winner may buy and reassign trams at once. New lines come from the reserve at the end."""
+
+    kind = "Acquisition"
+    handlers = {"merge": "merge", "bid": "bid", "pass": "pass_", "buy_train": "buy_train",
+                "scrap_train": "scrap_train", "reassign_trains": "reassign"}
+
+    def start(self, game: Game) -> None:
+        self.entities = company_round_order(game)
+        self.index = 0
+        self.passed: set[str] = set()
+        self.auctioning: str | None = None
+        self.bids: list[tuple[str, int]] = []
+        self.bidders: list[str] = []
+        self.triggerer: str | None = None
+        self.interrupt: list[tuple[str, str]] = []  # (major, "buy" / "reassign")
+        self.restocked = False
+        self.bought: set[str] = set()
+        self.full_skip(game)
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A Tram Company with three lines may neither open a line auction nor bid (before the turn check,
+        so the refusal names the rule rather than the turn)."""
+        entity = action.get("entity")
+        major = game.corporations.get(entity) if isinstance(entity, str) else None
+        if action["type"] in ("merge", "bid") and major is not None and major.kind == MAJOR \
+                and len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
+            raise IllegalAction(f"{major.sym} already owns {MAX_LINES} lines", "line_limit")
+        super().process(game, action, trusted)
+
+    def full_skip(self, game: Game) -> None:
+        """Majors with three lines take no part."""
+        rules = rules_of(game)
+        for sym in self.entities:
+            if len(rules.lines_of(game, game.corporations[sym])) >= MAX_LINES:
+                self.passed.add(sym)
+        if len(self.passed) == len(self.entities):
+            # every major is full: the round is skipped, nobody buys or reassigns trams
+            self.bought.update(self.entities)
+            self.all_passed(game)
+        elif self.entities[self.index] in self.passed:
+            self.next_entity(game)
+
+    def current_entity(self, game: Game) -> Any:
+        if self.done:
+            return None
+        if self.interrupt:
+            return self.interrupt[0][0]
+        if self.auctioning is not None and self.bids:
+            high = self.bids[-1][0]
+            return self.bidders[(self.bidders.index(high) + 1) % len(self.bidders)]
+        return self.entities[self.index]
+
+    def options(self, game: Game) -> list[str]:
+        if self.interrupt:
+            major, what = self.interrupt[0]
+            corp = game.corporations[major]
+            if what == "buy":
+                return tram_buy_options(game, corp)
+            return ["reassign_trains", "pass"]
+        if self.auctioning is None:
+            if game.corporations[self.entities[self.index]].cash < LINE_MIN_BID:
+                return ["pass"]  # cannot open an auction it could not bid in
+            return ["merge", "pass"]
+        if not self.bids:
+            return ["bid"]
+        return ["bid", "pass"]
+
+    def settle(self, game: Game) -> None:
+        while self.interrupt:
+            major, what = self.interrupt[0]
+            corp = game.corporations[major]
+            if what == "buy" and not tram_buy_options(game, corp):
+                self.interrupt[0] = (major, "reassign")
+                continue
+            if what == "reassign" and not may_reassign(game, corp):
+                self.interrupt.pop(0)
+                continue
+            return
+
+    def merge(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        sym = action.get("corporation")
+        if sym not in game.extra["lines_offered"]:
+            raise IllegalAction(f"line {sym!r} is not offered", "merge")
+        major = game.corporations[action["entity"]]
+        if major.cash < LINE_MIN_BID:
+            raise IllegalAction(f"{major.sym} has {major.cash}, less than the lowest bid {LINE_MIN_BID}", "merge_cash")
+        self.auctioning = str(sym)
+
+    def bid(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        major = game.corporations[action["entity"]]
+        price = need_int(action, "price")
+        if action.get("corporation") != self.auctioning:
+            raise IllegalAction(f"{self.auctioning} is being auctioned", "bid")
+        least = self.bids[-1][1] + LINE_BID_STEP if self.bids else LINE_MIN_BID
+        if price < least:
+            raise IllegalAction(f"the lowest bid is {least}", "bid_price")
+        if price > major.cash:
+            raise IllegalAction(f"{major.sym} has only {major.cash}", "bid_price")
+        if not self.bids:
+            self.triggerer = major.sym
+            self.bidders = [s for s in self.entities if s not in self.passed]
+            self.bids = [(major.sym, price)]
+        else:
+            self.bids.append((major.sym, price))
+        # majors that cannot pay the next lowest bid leave the auction; the last one left wins
+        least = price + LINE_BID_STEP
+        self.bidders = [s for s in self.bidders if s == major.sym or game.corporations[s].cash >= least]
+        self.bids = [b for b in self.bids if b[0] in self.bidders]
+        if len(self.bidders) == 1:
+            self.resolve(game)
+
+    def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        sym = action["entity"]
+        if self.interrupt:
+            major, what = self.interrupt[0]
+            if what == "buy":
+                self.interrupt[0] = (major, "reassign")
+            else:
+                self.interrupt.pop(0)
+            self.after_interrupt(game)
+            return
+        if self.auctioning is not None:
+            self.bidders.remove(sym)
+            if len(self.bidders) == 1:
+                self.resolve(game)
+            return
+        self.passed.add(sym)
+        if len(self.passed) == len(self.entities):
+            self.all_passed(game)
+            return
+        self.next_entity(game)
+
+    def after_interrupt(self, game: Game) -> None:
+        self.settle(game)
+        if len(self.passed) == len(self.entities):
+            self.all_passed(game)
+
+    def resolve(self, game: Game) -> None:
+        winner_sym, price = self.bids[-1]
+        winner = game.corporations[winner_sym]
+        line = game.corporations[str(self.auctioning)]
+        game.pay(winner, None, price)
+        line.ipoed = True
+        line.floated = True
+        for share in line.shares:
+            line.give(share, POOL)
+        game.extra["owned_lines"][winner_sym].append(line.sym)
+        game.extra["lines_offered"].remove(line.sym)
+        self.auctioning = None
+        self.bids = []
+        self.bidders = []
+        self.passed.add(winner_sym)
+        self.bought.add(winner_sym)
+        self.interrupt.append((winner_sym, "buy"))
+        assert self.triggerer is not None
+        self.index = self.entities.index(self.triggerer)
+        if self.triggerer in self.passed:
+            self.next_entity(game)
+        self.settle(game)
+        if len(self.passed) == len(self.entities):
+            self.all_passed(game)
+
+    def next_entity(self, game: Game) -> None:
+        if len(self.passed) == len(self.entities):
+            return
+        for _ in range(len(self.entities)):
+            self.index = (self.index + 1) % len(self.entities)
+            if self.entities[self.index] not in self.passed:
+                return
+
+    def all_passed(self, game: Game) -> None:
+        """Bidding is over: refill the offer (or close the unsold lines); then every major that won no line
+        may still buy, scrap and reassign trams, in turn order."""
+        if not self.restocked:
+            self.restocked = True
+            self.interrupt += [(sym, "buy") for sym in self.entities if sym not in self.bought]
+            self.restock(game)
+            self.settle(game)
+        self.done = not self.interrupt
+
+    def restock(self, game: Game) -> None:
+        rules = rules_of(game)
+        extra = game.extra
+        if all(len(rules.lines_of(game, m)) >= MAX_LINES for m in rules.majors(game)):
+            owned = {s for lines in extra["owned_lines"].values() for s in lines}
+            for sym in extra["lines_offered"] + extra["lines_reserve"]:
+                if sym not in owned:
+                    game.corporations[sym].closed = True
+            extra["lines_offered"] = []
+            extra["lines_reserve"] = []
+        else:
+            count = len(game.players) + 1
+            drawn = game.rng.shuffle(extra["lines_reserve"])[:count]
+            extra["lines_offered"] = extra["lines_offered"] + drawn
+            extra["lines_reserve"] = [s for s in extra["lines_reserve"] if s not in drawn]
+
+    def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = game.corporations[action["entity"]]
+        buy_tram(game, corp, action)
+        if "buy_train" not in tram_buy_options(game, corp):
+            self.interrupt[0] = (corp.sym, "reassign")
+            self.after_interrupt(game)
+
+    def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        scrap_tram(game, game.corporations[action["entity"]], action)
+
+    def reassign(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        reassign_trams(game, game.corporations[action["entity"]], action)
+        self.interrupt.pop(0)
+        self.after_interrupt(game)

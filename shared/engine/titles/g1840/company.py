@@ -1,0 +1,165 @@
+"""The company round (rules digest, *Company round*): private income; each Tram Company collects its lines'
+revenue boxes and pays a multiple of 10; the Stadtbahnen run and pay out (stage "routes"); then the majors
+buy, scrap and reassign trams (stage "trains"). The line auction follows in `acquisition.py`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...errors import IllegalAction
+from ...model import POOL, Corporation
+from .flow import FlowRound, need_int, rules_of
+from .routes import route_possible, route_revenue
+from .rules import CITY, MAJOR
+from .trams import buy_tram, may_reassign, reassign_trams, scrap_tram, tram_buy_options
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+# -- the company round -------------------------------------------------------------------------------------
+class CompanyRound(FlowRound):
+    """Stage "routes": majors collect their lines' revenue and pay a chosen dividend, Stadtbahnen run and
+    pay out. Stage "trains": majors buy, scrap and reassign trams."""
+
+    kind = "Company"
+    handlers = {"dividend": "dividend", "run_routes": "run_routes", "buy_train": "buy_train",
+                "scrap_train": "scrap_train", "pass": "pass_", "reassign_trains": "reassign"}
+
+    def __init__(self, stage: str) -> None:
+        super().__init__(1)
+        self.stage = stage
+        self.sub = ""
+
+    def start(self, game: Game) -> None:
+        rules = rules_of(game)
+        if self.stage == "routes":
+            rules.pay_private_income(game)
+        self.entities = company_round_order(game, fix=self.stage == "routes")
+        if self.stage == "routes":
+            cities = [c for c in game.corporations.values() if c.kind == CITY and not c.closed]
+            self.entities += [c.sym for c in operating_order(game, cities)]
+        self.index = 0
+        self.begin(game)
+
+    def corp(self, game: Game) -> Corporation:
+        return game.corporations[self.entities[self.index]]
+
+    def begin(self, game: Game) -> None:
+        """Start the current entity's turn, doing automatically whatever needs no decision."""
+        rules = rules_of(game)
+        while self.index < len(self.entities):
+            corp = self.corp(game)
+            if self.stage == "routes":
+                if corp.kind == MAJOR:
+                    revenue = sum(line.cash for line in rules.lines_of(game, corp))
+                    if revenue > 0:
+                        self.sub = "dividend"
+                        return
+                    rules.move_by_dividend(game, corp, 0)
+                else:
+                    if route_possible(game, corp):
+                        self.sub = "route"
+                        return
+                    rules.move_by_dividend(game, corp, 0)
+            else:
+                self.sub = "buy"
+                if self.options(game):
+                    return
+                self.sub = "reassign"
+                if self.options(game):
+                    return
+            self.index += 1
+        self.done = True
+
+    def next_entity(self, game: Game) -> None:
+        self.index += 1
+        self.begin(game)
+
+    def options(self, game: Game) -> list[str]:
+        corp = self.corp(game)
+        if self.sub == "dividend":
+            return ["dividend"]
+        if self.sub == "route":
+            return ["run_routes"]
+        if self.sub == "buy":
+            return tram_buy_options(game, corp)
+        if self.sub == "reassign":
+            return ["reassign_trains", "pass"] if may_reassign(game, corp) else []
+        return []
+
+    def dividend(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = self.corp(game)
+        rules = rules_of(game)
+        lines = rules.lines_of(game, corp)
+        revenue = sum(line.cash for line in lines)
+        if action.get("kind") != "variable":
+            raise IllegalAction("1840 dividends are 'variable' with an amount", "dividend_kind")
+        amount = need_int(action, "amount")
+        if amount < 0 or amount > revenue or amount % 10:
+            raise IllegalAction(f"pay a multiple of 10 between 0 and {revenue}", "dividend_amount")
+        for line in lines:
+            game.pay(line, None, line.cash)  # the revenue boxes empty into the bank, which pays it all out
+        pay_shareholders(game, corp, amount)
+        game.pay(None, corp, revenue - amount)
+        rules.move_by_dividend(game, corp, amount)
+        self.next_entity(game)
+
+    def run_routes(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = self.corp(game)
+        rules = rules_of(game)
+        revenue = route_revenue(game, corp, action.get("routes")) * rules.cr_multiplier(game)
+        pay_shareholders(game, corp, revenue)
+        rules.move_by_dividend(game, corp, revenue)
+        self.next_entity(game)
+
+    def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        buy_tram(game, self.corp(game), action)
+        if "buy_train" not in self.options(game):
+            self.sub = "reassign"
+            if not self.options(game):
+                self.next_entity(game)
+
+    def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        scrap_tram(game, self.corp(game), action)
+
+    def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        if self.sub == "buy":
+            self.sub = "reassign"
+            if self.options(game):
+                return
+        self.next_entity(game)
+
+    def reassign(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        reassign_trams(game, self.corp(game), action)
+        self.next_entity(game)
+
+
+def pay_shareholders(game: Game, corp: Corporation, amount: int) -> None:
+    """Each player gets their percentage of `amount`; shares in the market pay the company itself."""
+    for player in game.players:
+        pct = corp.percent_owned_by(player.id)
+        if pct:
+            game.pay(None, player, amount * pct // 100)
+    pooled = corp.percent_owned_by(POOL)
+    if pooled:
+        game.pay(None, corp, amount * pooled // 100)
+
+
+def company_round_order(game: Game, fix: bool = False) -> list[str]:
+    """The majors' order for a whole company round is fixed when it starts, before prices move."""
+    if fix or "cr_order" not in game.extra:
+        game.extra["cr_order"] = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
+    return list(game.extra["cr_order"])
+
+
+def operating_order(game: Game, corps: list[Corporation]) -> list[Corporation]:
+    """Highest share price first; on equal prices the cell further right, then higher up, then the company
+    that reached the cell first, goes first."""
+    rules = rules_of(game)
+
+    def key(c: Corporation) -> tuple[int, int, int, int]:
+        cell = c.share_cell or (0, 0)
+        return (-(game.share_price(c) or 0), -cell[1], cell[0], rules.arrival(game, c))
+
+    return sorted(corps, key=key)

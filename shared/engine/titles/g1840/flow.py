@@ -1,0 +1,98 @@
+"""What every 1840 round shares: a round computes its own current entity and open actions.
+
+Each round is a small state machine over the shared `Round` interface: `options` names the action types
+the current entity may take (the same answer `process` enforces), `handlers` maps each type to a method,
+and `settle` moves on to whoever must act next. A private may be sold to the bank in any of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.rounds import Round
+from ...errors import IllegalAction, MalformedAction
+from .rules import Rules1840
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+ORANGE = "#ffa500"
+REMOVE_TOKEN_COST = 40  # a line clears a Stadtbahn station off an orange-framed city (seen in play)
+LINE_MIN_BID, LINE_BID_STEP = 20, 5  # line auctions open at 20 and rise in steps of 5
+MAX_LINES = 3  # lines one Tram Company may own
+
+
+def rules_of(game: Game) -> Rules1840:
+    rules = game.rules
+    assert isinstance(rules, Rules1840)
+    return rules
+
+
+def need_int(action: dict[str, Any], key: str) -> int:
+    value = action.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedAction(f"{action.get('type')} needs an integer {key}", key)
+    return value
+
+
+class FlowRound(Round):
+    """A round whose current entity and open actions are computed from its own state."""
+
+    handlers: dict[str, str] = {}
+
+    def __init__(self, round_num: int = 1) -> None:
+        super().__init__([], round_num)
+
+    def options(self, game: Game) -> list[str]:
+        raise NotImplementedError
+
+    def settle(self, game: Game) -> None:
+        """After an action: skip entities with nothing to do, end the round when nobody is left."""
+
+    def actions_for(self, game: Game, entity: Any) -> list[str]:
+        if self.done or entity != self.current_entity(game):
+            return []
+        return self.options(game)
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        entity = action.get("entity")
+        kind = action["type"]
+        if kind == "choose_ability" and entity in game.companies:
+            sell_company(game, action)
+            return
+        current = self.current_entity(game)
+        if entity != current:
+            if self._entity_unknown(game, entity):
+                raise MalformedAction(f"unknown entity {entity!r}", "entity")
+            raise IllegalAction(f"it is not {entity}'s turn: {current} must act now ({self.kind} round)",
+                                "not_your_turn")
+        offered = self.options(game)
+        if kind not in offered:
+            raise IllegalAction(f"{entity} cannot {kind} now; allowed: {', '.join(offered) or 'nothing'}",
+                                "wrong_action_now")
+        getattr(self, self.handlers[kind])(game, action, trusted)
+        self.settle(game)
+
+    def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        self.settle(game)
+
+
+def sell_company(game: Game, action: dict[str, Any]) -> None:
+    """A private may be sold to the bank for its face value at any time by its owner."""
+    company = game.companies[action["entity"]]
+    choice = action.get("choice")
+    if not isinstance(choice, dict) or choice.get("type") != "sell":
+        raise MalformedAction("choose_ability needs choice {'type': 'sell'}", "choice")
+    if company.closed or company.owner is None:
+        raise IllegalAction(f"{company.sym} has no owner to sell it", "sell_company")
+    owner = company.owner
+    if isinstance(owner, int):
+        player = game.player(owner)
+        game.pay(None, player, company.value)
+        player.companies.remove(company.sym)
+    else:
+        corp = game.corporations[owner]
+        game.pay(None, corp, company.value)
+        corp.companies.remove(company.sym)
+    company.owner = None
+    company.closed = True

@@ -1,0 +1,307 @@
+"""The line round (rules digest, *Line round*): lines in number order lay one tile, one orange-framed
+Stadtbahn tile with the extra action it grants, place one station, then run their tram into the owning
+Tram Company's revenue box."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...board.tiles import parse_tile_id
+from ...errors import IllegalAction, MalformedAction
+from ...model import Corporation
+from .flow import ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
+from .routes import route_possible, route_revenue
+from .rules import CITY
+from .trams import scrap_tram
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+# -- line rounds ----------------------------------------------------------------------------------------
+class LineRound(FlowRound):
+    """Lines in number order: track (one ordinary and one orange-framed lay, plus the extra lay or free
+    station an orange yellow tile grants), a station, then trams run into the line's revenue box."""
+
+    kind = "Line"
+    handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "remove_token": "remove_token",
+                "pass": "pass_", "run_routes": "run_routes", "buy_company": "buy_company",
+                "scrap_train": "scrap_train"}
+
+    def start(self, game: Game) -> None:
+        owned = [s for lines in game.extra["owned_lines"].values() for s in lines]
+        self.entities = sorted((s for s in owned if not game.corporations[s].closed), key=int)
+        self.index = 0
+        self.begin(game)
+
+    def corp(self, game: Game) -> Corporation:
+        return game.corporations[self.entities[self.index]]
+
+    def major(self, game: Game) -> Corporation:
+        major = rules_of(game).owner_major(game, self.corp(game))
+        assert major is not None
+        return major
+
+    def begin(self, game: Game) -> None:
+        while self.index < len(self.entities):
+            corp = self.corp(game)
+            self.stage = "track"
+            self.normal_laid = False
+            self.orange_laid = False
+            self.tokened = False
+            self.pending: list[str] = []  # extra lay colours or "token"
+            self.removed: str | None = None
+            if not corp.tokens_placed:
+                place_line_home(game, corp)
+            return
+        self.done = True
+
+    def options(self, game: Game) -> list[str]:
+        if self.pending:
+            if self.pending[0] == "home":
+                return ["place_token"]
+            return ["place_token", "pass"] if self.pending[0] == "token" else ["lay_tile", "pass"]
+        if self.stage == "track":
+            out = ["lay_tile"]
+            if not self.tokened:
+                out.append("place_token")
+            out += ["remove_token", "pass"]
+            if "can_buy_companies" in game.phase.status and self.companies_for_sale(game):
+                out.insert(0, "buy_company")
+            return out
+        if self.stage == "route":
+            return ["run_routes", "scrap_train"]
+        if self.stage == "company":
+            return ["buy_company", "pass"]
+        return []
+
+    def next_stage(self, game: Game) -> None:
+        corp = self.corp(game)
+        if self.stage == "track":
+            self.stage = "route"
+            if corp.trains:
+                return
+        if self.stage == "route":
+            self.stage = "company"
+            if "can_buy_companies" in game.phase.status and self.companies_for_sale(game):
+                return
+        self.index += 1
+        self.begin(game)
+
+    def companies_for_sale(self, game: Game) -> list[str]:
+        """Privates the owning major may buy from their player owners and can afford."""
+        cash = self.major(game).cash
+        return [c.sym for c in game.companies.values()
+                if isinstance(c.owner, int) and not c.closed and c.min_price <= cash]
+
+    def lay_tile(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = self.corp(game)
+        major = self.major(game)
+        hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
+        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
+            raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
+        h = game.board.hex(hex_id)
+        orange_hex = h.preprinted.stripes == ORANGE or getattr(h.preprinted, "frame", None) == ORANGE \
+            or is_orange(game, hex_id)
+        if self.pending:
+            self.special_lay(game, corp, hex_id, tile_id, rotation, trusted)
+            return
+        if orange_hex:
+            if self.orange_laid:
+                raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
+        elif self.normal_laid:
+            raise IllegalAction(f"{corp.sym} already laid its tile", "tile_lays")
+        colors = list(game.phase.tiles)
+        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, colors,
+                                      must_connect=not trusted and not orange_hex)
+        game.pay(major, None, result.cost)
+        had_home = hex_id == corp.home and h.tile.preprinted and len(h.tile.cities) > 1 and corp.sym in [e for sl in h.tokens for e in sl]
+        game.board.lay(hex_id, tile_id, rotation)
+        if had_home:
+            # the home station sat on a city without track: it is placed anew on the tile
+            for slots in h.tokens:
+                for i, owner in enumerate(slots):
+                    if owner == corp.sym:
+                        slots[i] = None
+            game.board._changed()
+            corp.tokens_placed -= 1
+            self.pending.insert(0, "home")
+        if orange_hex:
+            self.orange_laid = True
+            if result.color == "yellow":
+                icon = orange_icon(game, hex_id)
+                if icon:
+                    self.pending.append(icon)
+        else:
+            self.normal_laid = True
+
+    def special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
+                    trusted: bool) -> None:
+        """The extra lay an orange yellow tile grants: red centre tiles and purple tiles go on their own
+        hexes in any rotation; a yellow or green one is an ordinary connected lay of that colour."""
+        self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
+        self.pending.pop(0)
+        game.board.lay(hex_id, tile_id, rotation)
+
+    def check_special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
+                          trusted: bool = False) -> None:
+        """Refuse an extra lay `special_lay` would not make; changes nothing."""
+        color = self.pending[0]
+        extras = rules_of(game).extras(game)
+        board = game.board
+        h = board.hex(hex_id)
+        name, copy = parse_tile_id(tile_id)
+        tile = board.catalogue.get(name)
+        if tile is None:
+            raise MalformedAction(f"unknown tile {name!r}", "tile_id")
+        if not 0 <= rotation <= 5:
+            raise MalformedAction(f"rotation {rotation!r} is not 0-5", "rotation")
+        if is_orange(game, hex_id):
+            raise IllegalAction("the extra lay may not go on an orange-framed hex", "special_lay")
+        if color in ("red", "purple"):
+            problem = board.supply.check_copy(name, copy)
+            if problem:
+                raise IllegalAction(problem, "tile_supply")
+            if tile.color != color:
+                raise IllegalAction(f"the extra lay must be a {color} tile", "special_lay")
+            if color == "red":
+                if hex_id not in extras["red_tiles"]["hexes"] or h.tile.color != "red":
+                    raise IllegalAction(f"red tiles go on {extras['red_tiles']['hexes']}", "special_lay")
+            else:
+                if h.tile.color != "purple":
+                    raise IllegalAction("purple tiles go on purple hexes", "special_lay")
+                special = extras["purple_special_tiles"].get(hex_id)
+                fixed = extras["tiles_fixed_rotation"]
+                if special is not None and (name not in special or rotation != 0):
+                    raise IllegalAction(f"{hex_id} takes only {special}, unrotated", "special_lay")
+                if special is None and name in fixed:
+                    raise IllegalAction(f"tile {name} belongs on another hex", "special_lay")
+        else:
+            board.check_lay(corp.sym, hex_id, tile_id, rotation, [color], must_connect=not trusted)
+
+    def place_token(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = self.corp(game)
+        major = self.major(game)
+        city, slot = action.get("city"), action.get("slot")
+        if not isinstance(city, str) or not isinstance(slot, int):
+            raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        free = bool(self.pending) and self.pending[0] in ("token", "home")
+        home = bool(self.pending) and self.pending[0] == "home"
+        price = 0 if free else corp.next_token_price()
+        if price is None:
+            raise IllegalAction(f"{corp.sym} has no stations left", "token")
+        if home and game.board.city_hex(city) != corp.home:
+            raise IllegalAction(f"{corp.sym}'s home station goes on {corp.home}", "home")
+        game.board.check_token(corp.sym, city, slot, must_connect=not trusted and not home)
+        game.pay(major, None, price)
+        game.board.place_token(corp.sym, city, slot)
+        corp.tokens_placed += 1
+        if free:
+            self.pending.pop(0)
+        else:
+            self.tokened = True
+
+    def remove_token(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        city, slot = action.get("city"), action.get("slot")
+        if not isinstance(city, str) or not isinstance(slot, int):
+            raise MalformedAction("remove_token needs city and slot", "remove_token_shape")
+        h, ci = game.board._city(city)
+        if h.id in rules_of(game).extras(game)["no_token_remove_hexes"]:
+            raise IllegalAction(f"tokens on {h.id} stay", "remove_token")
+        if slot >= len(h.tokens[ci]) or h.tokens[ci][slot] is None:
+            raise IllegalAction(f"no token in {city} slot {slot}", "remove_token")
+        owner = h.tokens[ci][slot]
+        if owner not in game.corporations or game.corporations[owner].kind != CITY:
+            raise IllegalAction("only Stadtbahn tokens may be removed", "remove_token")
+        game.pay(self.major(game), None, REMOVE_TOKEN_COST)
+        h.tokens[ci][slot] = None
+        game.board._changed()
+        self.removed = h.id
+
+    def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        if self.pending:
+            self.pending.pop(0)
+            return
+        self.next_stage(game)
+
+    def run_routes(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        corp = self.corp(game)
+        rules = rules_of(game)
+        records = action.get("routes")
+        revenue = route_revenue(game, corp, records)
+        if records:
+            revenue += rules.maintenance_of(game, corp)  # running no route at all costs no maintenance
+        if revenue >= 0:
+            game.pay(None, corp, revenue)
+        else:
+            major = self.major(game)
+            need = -revenue
+            if major.cash < need:
+                director = game.player(major.president)
+                rules.take_loans(game, director, need - major.cash)
+                game.pay(director, major, need - major.cash)
+            game.pay(major, None, need)
+        self.next_stage(game)
+
+    def buy_company(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        major = self.major(game)
+        company = game.company(action.get("company"))
+        price = need_int(action, "price")
+        if company.sym not in self.companies_for_sale(game):
+            raise IllegalAction(f"{company.sym} is not for sale", "buy_company")
+        if not company.min_price <= price <= company.max_price:
+            raise IllegalAction(f"price must be between {company.min_price} and {company.max_price}",
+                                "company_price")
+        seller = game.player(company.owner)
+        game.pay(major, seller, price)
+        seller.companies.remove(company.sym)
+        company.owner = major.sym
+        major.companies.append(company.sym)
+
+    def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A line may scrap its tram (to shed maintenance) instead of running it."""
+        corp = self.corp(game)
+        if action.get("train") not in {t.id for t in corp.trains}:
+            raise IllegalAction(f"{corp.sym} has no tram {action.get('train')}", "scrap_train")
+        scrap_tram(game, self.major(game), action)
+        if not route_possible(game, corp):
+            self.next_stage(game)
+
+
+def is_orange(game: Game, hex_id: str) -> bool:
+    raw = orange_codes(game)
+    return hex_id in raw
+
+
+def orange_codes(game: Game) -> dict[str, str]:
+    cached = game.defn.__dict__.get("_orange_1840")
+    if cached is None:
+        cached = {}
+        for h in game.defn.data.map.get("hexes") or []:
+            code = h.get("code") or ""
+            if ORANGE in code:
+                icon = ""
+                if "icon=image:1840/" in code:
+                    icon = code.split("icon=image:1840/")[1].split(";")[0].split("_")[0]
+                cached[h["id"]] = icon
+        game.defn.__dict__["_orange_1840"] = cached
+    return cached
+
+
+def orange_icon(game: Game, hex_id: str) -> str:
+    return orange_codes(game).get(hex_id, "")
+
+
+def place_line_home(game: Game, corp: Corporation) -> None:
+    """A line's first station goes on its home stop when it first operates (free)."""
+    home = corp.home
+    if not isinstance(home, str):
+        return
+    h = game.board.hex(home)
+    for ci, slots in enumerate(h.tokens):
+        reserved = h.reservations[ci] if ci < len(h.reservations) else []
+        for si, owner in enumerate(slots):
+            if owner is None and (si >= len(reserved) or reserved[si] in (None, corp.sym)):
+                game.board.place_token(corp.sym, game.board.city_id(home, ci), si)
+                corp.tokens_placed += 1
+                return

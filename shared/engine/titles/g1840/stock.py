@@ -1,0 +1,67 @@
+"""The 1840 stock round: the shared buy/sell/par step with the Tram Company start obligation.
+
+Rules digest, *Round structure*: in SR1 every player must first buy the director's certificate of one TC;
+lines are never traded by players; shares cost the current price.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...core.rounds import Round
+from ...core.stock import BuySellParShares, StockRound
+from ...errors import EngineError, IllegalAction
+from ...model import Corporation
+from .flow import rules_of
+from .rules import CITY, LINE
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+# -- stock round ------------------------------------------------------------------------------------------
+class BuySellParShares1840(BuySellParShares):
+    """Every player must start a Tram Company before anyone may pass or buy ordinary shares."""
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, StockRound)
+        if round_.bought():
+            return []  # sell, then buy: a purchase ends the turn
+        out = super().actions(game, round_, entity)
+        if not rules_of(game).all_majors_started(game) and "pass" in out:
+            out.remove("pass")
+        return out
+
+    def pass_turn(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        if not rules_of(game).all_majors_started(game) and not trusted:
+            raise IllegalAction("every Tram Company must be started before anyone passes", "must_par")
+        super().pass_turn(game, round_, action, trusted)
+
+    def can_buy(self, game: Game, round_: StockRound, player: Any, share: Any) -> str | None:
+        corp = game.corporations[share.corporation]
+        if corp.kind == LINE:
+            return "lines are owned by Tram Companies"
+        if share.owner == corp.sym and not rules_of(game).all_majors_started(game):
+            return "all Tram Companies must be started first"
+        if share.president and corp.kind == CITY and share.owner == corp.sym:
+            share.president = False
+        return super().can_buy(game, round_, player, share)
+
+    def share_cost(self, game: Game, corp: Corporation, share: Any) -> int:
+        price = game.share_price(corp)
+        assert price is not None
+        return price * share.percent // 10
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        if action["type"] == "pass" and not rules_of(game).all_majors_started(game):
+            return IllegalAction("every Tram Company must be started before anyone passes", "must_par")
+        return super().refusal(game, round_, action)
+
+    def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        super().par(game, round_, action, trusted)
+        rules_of(game).mark_arrival(game, game.corporation(action.get("corporation")))
+
+    def parable(self, game: Game, round_: StockRound, player: Any) -> list[Corporation]:
+        if any(c.president == player.id for c in rules_of(game).majors(game)):
+            return []
+        return super().parable(game, round_, player)

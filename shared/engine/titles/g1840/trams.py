@@ -1,0 +1,135 @@
+"""Trams: which are on sale, buying (with the director's loans), scrapping and reassigning them among a
+Tram Company and its lines (a line runs at most one tram). Used by the company and acquisition rounds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...errors import IllegalAction, MalformedAction
+from ...model import Corporation, Train
+from .flow import need_int, rules_of
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+def may_reassign(game: Game, major: Corporation) -> bool:
+    """The major has lines, unless its single line already holds the only tram (nothing to decide)."""
+    lines = rules_of(game).lines_of(game, major)
+    if not lines:
+        return False
+    return not (len(lines) == 1 and lines[0].trains and not major.trains)
+
+
+def scrappable(game: Game, major: Corporation) -> list[Train]:
+    out = list(major.trains)
+    for line in rules_of(game).lines_of(game, major):
+        out.extend(line.trains)
+    return out
+
+
+def buyable_trams(game: Game) -> list[tuple[Train, str, int]]:
+    """(card, variant, price) for the first unsold card of every kind on sale this company round."""
+    rules = rules_of(game)
+    open_variants = rules.buyable_variants(game)
+    out = []
+    seen: set[str] = set()
+    for train in game.depot.upcoming():
+        base = rules.base_name(game, train)
+        if base in seen or base == "City":
+            continue
+        seen.add(base)
+        for variant, price in game.extra["variants"][base].items():
+            if variant in open_variants:
+                out.append((train, variant, price))
+    return out
+
+
+def tram_buy_options(game: Game, major: Corporation) -> list[str]:
+    out = []
+    owned = scrappable(game, major)
+    if owned:
+        out.append("scrap_train")
+    room = len(owned) < game.phase.train_limit
+    offers = buyable_trams(game) if room else []
+    if offers and (any(p <= major.cash for _, _, p in offers) or not owned):
+        out.append("buy_train")
+    if out and (owned or "buy_train" not in out):
+        out.append("pass")
+    return out
+
+
+def buy_tram(game: Game, major: Corporation, action: dict[str, Any]) -> None:
+    rules = rules_of(game)
+    train_id, variant = action.get("train"), action.get("variant")
+    price = need_int(action, "price")
+    if len(scrappable(game, major)) >= game.phase.train_limit:
+        raise IllegalAction(f"{major.sym} already has {game.phase.train_limit} trams", "train_limit")
+    offer = next(((t, v, p) for t, v, p in buyable_trams(game) if t.id == train_id
+                  and (variant in (None, v))), None)
+    if offer is None:
+        raise IllegalAction(f"tram {train_id} ({variant}) is not for sale now", "train_unavailable")
+    train, variant_name, cost = offer
+    if price != cost:
+        raise IllegalAction(f"{variant_name} costs {cost}, not {price}", "train_price")
+    if major.cash < cost:
+        if scrappable(game, major):
+            raise IllegalAction(f"{major.sym} has {major.cash}, the tram costs {cost}", "cash")
+        director = game.player(major.president)
+        rules.take_loans(game, director, cost - major.cash)
+        game.pay(director, major, cost - major.cash)
+    game.pay(major, None, cost)
+    train.name = variant_name
+    train.price = cost
+    train.owner = major.sym
+    major.trains.append(train)
+    rules.after_tram_bought(game, train)
+
+
+def scrap_tram(game: Game, major: Corporation, action: dict[str, Any]) -> None:
+    train = next((t for t in scrappable(game, major) if t.id == action.get("train")), None)
+    if train is None:
+        raise IllegalAction(f"{major.sym} has no tram {action.get('train')}", "scrap_train")
+    holder = game.corporations[train.owner] if isinstance(train.owner, str) else major
+    holder.trains.remove(train)
+    train.owner = None
+    train.rusted = True
+
+
+def reassign_trams(game: Game, major: Corporation, action: dict[str, Any]) -> None:
+    """Distribute the major's trams among itself and its lines; a line runs at most one tram."""
+    rules = rules_of(game)
+    targets = {major.sym: major, **{line.sym: line for line in rules.lines_of(game, major)}}
+    trams = {t.id: t for t in scrappable(game, major)}
+    assignments = action.get("assignments")
+    if not isinstance(assignments, list):
+        raise MalformedAction("reassign_trains needs a list of assignments", "assignments")
+    plan: dict[str, str] = {}
+    for entry in assignments:
+        if not isinstance(entry, dict):
+            raise MalformedAction("each assignment is {train, corporation}", "assignments")
+        tid, sym = entry.get("train"), entry.get("corporation")
+        if tid not in trams:
+            raise IllegalAction(f"{major.sym} has no tram {tid}", "reassign")
+        if sym not in targets:
+            raise IllegalAction(f"{sym} is neither {major.sym} nor one of its lines", "reassign")
+        plan[str(tid)] = str(sym)
+    final = {tid: plan.get(tid, t.owner) for tid, t in trams.items()}
+    for sym in targets:
+        if sym != major.sym and sum(1 for s in final.values() if s == sym) > 1:
+            raise IllegalAction(f"line {sym} may run only one tram", "reassign")
+    for tid, sym in plan.items():
+        train = trams[tid]
+        if train.owner == sym:
+            continue
+        game.corporations[str(train.owner)].trains.remove(train)
+        train.owner = sym
+        targets[sym].trains.append(train)
+
+
+def only_tram_to_only_line(game: Game, major: Corporation) -> dict[str, Any] | None:
+    lines = rules_of(game).lines_of(game, major)
+    if len(lines) != 1 or len(scrappable(game, major)) != 1 or not major.trains:
+        return None
+    return {"type": "reassign_trains", "entity": major.sym, "entity_type": "corporation",
+            "assignments": [{"train": major.trains[0].id, "corporation": lines[0].sym}]}
