@@ -353,7 +353,7 @@ def test_a_run_extended_past_the_train_collects_the_bonus_but_not_the_extra_stop
         run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[1, 0])])
 
 
-def test_an_extension_may_pass_a_full_city_and_must_collect_a_bonus() -> None:
+def test_an_extension_may_pass_a_full_city_and_must_collect_a_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
     s = new()
     boston_to_portland(s)
     s.game.board.place_token("BW", s.game.board.city_id("G20", 0), 0)  # Lowell is full for B&L
@@ -362,9 +362,9 @@ def test_an_extension_may_pass_a_full_city_and_must_collect_a_bonus() -> None:
     with pytest.raises(IllegalAction, match="cannot be passed through"):
         run(s, "B&L", [three])
     assert run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])]) == (50, 50)
-    rules = s.game.board.rules
-    rules.extension_bonuses = tuple((a, b, (("I", 0),)) if K.PORTLAND in a | b else (a, b, v)
-                                    for a, b, v in rules.extension_bonuses)
+    rules = s.game.board.rules  # shared by every game of this definition: restored after the test
+    monkeypatch.setattr(rules, "extension_bonuses", tuple((a, b, (("I", 0),)) if K.PORTLAND in a | b else (a, b, v)
+                                                          for a, b, v in rules.extension_bonuses))
     with pytest.raises(IllegalAction, match="collects no bonus"):
         run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])])
 

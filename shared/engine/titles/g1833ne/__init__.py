@@ -20,6 +20,7 @@ from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Company, Corporation, Player, Train
 from ..base import TitleRules
 from . import constants as K
+from . import tables as T
 from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
 from .stock import StockStep, finish_stock_round
 
@@ -47,16 +48,29 @@ class Rules1833NE(TitleRules):
     def load_board(self, data: TitleData) -> Board:
         board = super().load_board(data)
         board.rules.route_rules = "1833NE"  # runs may be extended to collect a bonus
-        board.rules.extension_bonuses = tuple(
-            (frozenset(b["a"]), frozenset(b["b"]), tuple(sorted(b["value"].items()))) for b in K.BONUSES)
+        tables = T.load_checked(data)  # a bad tables file stops here, when the game is created
+        board.rules.extension_bonuses = tuple((b.a, b.b, tuple(sorted(b.value))) for b in tables.bonuses)
         return board
+
+    def provisional_values(self, options: list[str]) -> list[dict[str, str]]:
+        """The values this title plays with that no rulebook source confirms yet (`key`, `description`),
+        for the service to show; the Takeover corporations only when the Takeover game is chosen."""
+        from ...titledata import title_directory
+
+        return T.load(title_directory(self.title)).provisional(TAKEOVER in options)
+
+    def entity_colors(self, game: Game) -> dict[str, dict[str, str | None]]:
+        """Colours of the corporations the title adds beyond the board data (the Takeover game's)."""
+        if not self.takeover(game):
+            return {}
+        return {c.sym: {"color": c.color, "text_color": c.text_color} for c in T.of(game).takeover_corporations}
 
     def takeover(self, game: Game) -> bool:
         return TAKEOVER in game.defn.options
 
     def setup(self, game: Game) -> None:
         game.extra.update({
-            "launch_order": [], "faces": {}, "ferries": {f: None for f in K.FERRIES}, "ferry_order": [],
+            "launch_order": [], "faces": {}, "ferries": {f.id: None for f in T.of(game).ferries}, "ferry_order": [],
             "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": 2, "takeovers": {},
             "pending_takeover": None,
         })
@@ -379,7 +393,8 @@ class Rules1833NE(TitleRules):
 
     # -- ferries -----------------------------------------------------------------------------------------------
     def buyable_ferries(self, game: Game, corp: Corporation) -> list[str]:
-        if game.phase.name not in K.FERRY_PHASES or corp.cash < K.FERRY_PRICE:
+        tables = T.of(game)
+        if game.phase.name not in tables.ferry_phases or corp.cash < tables.ferry_price:
             return []
         return [f for f, owner in game.extra["ferries"].items() if owner is None]
 
@@ -387,9 +402,10 @@ class Rules1833NE(TitleRules):
         ferry = action.get("description")
         if ferry not in self.buyable_ferries(game, corp):
             raise IllegalAction(f"ferry {ferry!r} is not for sale to {corp.sym} now", "ferry")
-        if action.get("cost") not in (None, K.FERRY_PRICE):
-            raise IllegalAction(f"a ferry costs {K.FERRY_PRICE}", "ferry_price")
-        game.pay(corp, None, K.FERRY_PRICE)
+        price = T.of(game).ferry_price
+        if action.get("cost") not in (None, price):
+            raise IllegalAction(f"a ferry costs {price}", "ferry_price")
+        game.pay(corp, None, price)
         game.extra["ferries"][ferry] = corp.sym
         game.extra["ferry_order"].append(ferry)
         if K.P5 in corp.companies:
@@ -463,17 +479,18 @@ class Rules1833NE(TitleRules):
         return out
 
     def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
-        """Bonuses, ferries and the A12 rule, on top of the stops the board paid."""
+        """Bonuses, ferries and the A12 rule, on top of the stops the board paid (values: tables.json)."""
         phase = game.phase.name
+        tables = T.of(game)
         total = 0
         visited: set[str] = set()
         for route in round_.routes:
             hexes = set(self.route_hexes(route))
             visited |= hexes
             bonus = 0
-            for entry in K.BONUSES:
-                if hexes & set(entry["a"]) and hexes & set(entry["b"]):
-                    bonus += entry["value"].get(phase, 0)
+            for entry in tables.bonuses:
+                if hexes & entry.a and hexes & entry.b:
+                    bonus += entry.value_in(phase)
             if K.P4 in corp.companies and phase in K.P4_DOUBLES_IN and K.P4_HEX in hexes and K.BOSTON in hexes:
                 bonus *= 2
             if K.P6_HEX in hexes and K.MONTREAL not in hexes:
@@ -481,13 +498,15 @@ class Rules1833NE(TitleRules):
                 bonus -= node.revenue_for(game.phase.tiles, phase)
             total += bonus
         newest = game.extra["ferry_order"][-1] if game.extra["ferry_order"] else None
+        # the marker on the newest ferry reads "New" while a ferry is for sale, "Last" once none is (provisional)
+        marker = tables.last_bonus if None not in game.extra["ferries"].values() else tables.new_bonus
         for ferry, owner in game.extra["ferries"].items():
             if owner != corp.sym:
                 continue
-            hex_id, value = K.FERRIES[ferry]
-            if hex_id not in visited:
+            spec = tables.ferry(ferry)
+            if spec.hex not in visited:
                 continue
-            amount = value + (K.NEW_FERRY_BONUS if ferry == newest else 0)
+            amount = spec.value + (marker if ferry == newest else 0)
             if game.extra["luxury"] == ferry and K.P5 in corp.companies:
                 amount *= 2
             total += amount

@@ -1,12 +1,10 @@
-"""1833NE numbers that are not in the board data (or that the rules digest corrects).
+"""1833NE numbers the Dutch seed gives that the board data lacks or gets wrong (the seed governs 1833NE).
 
-Every value here is either quoted from the rules digest (/work/shared/rules/1833NE.md) or a gap we filled;
-docs/1833NE.md lists which is which. Keeping them in one module makes a later correction a one-line change.
+Only seed values live here. What the seed does not give (bonus table, ferries, the "New"/"Last" bonus, the
+Takeover corporations) is data: shared/engine/data/games/1833NE/tables.json, read by `tables.py`.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 # -- money and certificates ---------------------------------------------------------------------------
 LAUNCH_MULTIPLIER = 2  # the president's 20% certificate pays the treasury twice the start price
@@ -38,46 +36,10 @@ P3_TILES = {"C4": ("3", "4", "58"), "C6": ("7", "8", "9")}
 P4_HEX, P6_HEX = "A6", "A12"
 MONTREAL, BOSTON, PORTLAND, WORCESTER, SHERBROOKE, LOWELL = "B3", "G22", "I14", "E22", "F5", "G20"
 
-# -- route bonuses (gap: only Boston-Montreal is quoted in the digest) --------------------------------
-# (place A, place B) -> bonus by phase; a place is a hex or a set of hexes (off-board destinations)
-NEW_YORK, ALBANY, TROY = "A28", "A20", "B17"
-BONUSES: list[dict[str, Any]] = [
-    {"name": "Boston-Montreal", "a": [BOSTON], "b": [MONTREAL],
-     "value": {"I": 150, "II": 150, "III": 200, "IV": 200, "V": 100}},
-    {"name": "Montreal-Portland", "a": [MONTREAL], "b": [PORTLAND],
-     "value": {"I": 100, "II": 100, "III": 150, "IV": 150, "V": 80}},
-    {"name": "Boston-Portland", "a": [BOSTON], "b": [PORTLAND],
-     "value": {"I": 50, "II": 50, "III": 80, "IV": 80, "V": 60}},
-    {"name": "Boston-New York", "a": [BOSTON], "b": [NEW_YORK],
-     "value": {"I": 0, "II": 0, "III": 60, "IV": 100, "V": 150}},
-    {"name": "Boston-Albany/Troy", "a": [BOSTON], "b": [ALBANY, TROY],
-     "value": {"I": 60, "II": 60, "III": 80, "IV": 60, "V": 40}},
-]
+# -- route bonuses: the table is data (tables.json); P4 doubles them in these phases ----------------------
 P4_DOUBLES_IN = ("I", "II", "III")
 
-# -- ferries (gap: the digest gives five ferries at $40, a moving "New" bonus, removal in phase IV) -------
-FERRY_PRICE = 40
-FERRY_PHASES = ("I", "II", "III")
-# ferry id -> (the town/city hex its route must reach, value added to such a route)
-FERRIES: dict[str, tuple[str, int]] = {
-    "F1": ("C26", 20),  # New Haven - Long Island
-    "F2": ("E26", 20),  # Norwich - New London
-    "F3": ("H25", 20),  # New Bedford - the islands
-    "F4": ("I26", 30),  # Hyannis - Nantucket
-    "F5": ("I14", 30),  # Portland - Nova Scotia
-}
-NEW_FERRY_BONUS = 20
-
 # -- Takeover game ------------------------------------------------------------------------------------
-# the five variable-start corporations (gap: neither the digest nor the Dutch seed names them; placeholders)
-VARIABLE_CORPORATIONS = [
-    ("NYNH", "New York, New Haven & Hartford"),
-    ("B&M", "Boston & Maine"),
-    ("MEC", "Maine Central"),
-    ("CONN", "Connecticut River"),
-    ("P&W", "Providence & Worcester"),
-]
 VARIABLE_HOME_CHEAP = 80  # grey hex, or a hex without track
 VARIABLE_HOME_DEAR = 120  # otherwise, and start price at least $60
 VARIABLE_DEAR_MIN_START = 60
-TAKEOVER_MIN_6_9_CARDS = 3  # takeovers remove a 6/9 card while more than this many are left

@@ -15,6 +15,7 @@ from ...core.rounds import Round, Step
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
 from . import constants as K
+from . import tables as T
 from .finance import (
     buy_back,
     buyback_price,
@@ -220,7 +221,8 @@ class BuildStep(TrackAndToken):
                         out.append({"type": "buy_company", "entity": entity, "company": company.sym, "price": price})
         if "special_buy" in kinds:
             for ferry in rules.buyable_ferries(game, corp):
-                out.append({"type": "special_buy", "entity": entity, "description": ferry, "cost": K.FERRY_PRICE})
+                out.append({"type": "special_buy", "entity": entity, "description": ferry,
+                            "cost": T.of(game).ferry_price})
         out.append({"type": "pass", "entity": entity})
         return out
 

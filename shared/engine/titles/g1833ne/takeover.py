@@ -20,6 +20,7 @@ from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation
 from . import constants as K
+from . import tables as T
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -27,12 +28,22 @@ if TYPE_CHECKING:
 
 # -- variable-start corporations --------------------------------------------------------------------------
 def add_variable_corporations(game: Game) -> None:
-    for sym, name in K.VARIABLE_CORPORATIONS:
-        raw = {"sym": sym, "name": name, "home": None, "home_city_index": None,
-               "token_prices": [0, K.STATION_PRICE], "float_percent": 20, "max_ownership_percent": K.MAX_HOLDING,
-               "capitalization": "incremental", "shares": [20] + [10] * 8,
-               "abilities": [{"type": "variable_start"}]}
-        game.corporations[sym] = game._make_corporation(raw)
+    """The Takeover game's corporations as tables.json lists them: names, stations and allowed homes."""
+    for spec in T.of(game).takeover_corporations:
+        raw = {"sym": spec.sym, "name": spec.name, "home": None, "home_city_index": None,
+               "token_prices": [0] + [K.STATION_PRICE] * (spec.tokens - 1), "float_percent": 20,
+               "max_ownership_percent": K.MAX_HOLDING, "capitalization": "incremental", "shares": [20] + [10] * 8,
+               "abilities": [{"type": "variable_start", "hexes": None if spec.homes is None else list(spec.homes)}]}
+        game.corporations[spec.sym] = game._make_corporation(raw)
+
+
+def allowed_homes(corp: Corporation) -> list[str] | None:
+    """The hexes a variable-start corporation may start on; None: any free city (the seed's rule)."""
+    for ability in corp.abilities:
+        if ability.get("type") == "variable_start":
+            hexes = ability.get("hexes")
+            return None if hexes is None else list(hexes)
+    return None
 
 
 def _home_cost(game: Game, hex_id: str) -> int:
@@ -59,6 +70,9 @@ def check_variable_home(game: Game, corp: Corporation, price: int, action: dict[
         raise MalformedAction(f"launching {corp.sym} needs the city and slot of its home", "par_home")
     game.board.check_token(corp.sym, city, slot, must_connect=False)
     hex_id = game.board.city_hex(city)
+    homes = allowed_homes(corp)
+    if homes is not None and hex_id not in homes:
+        raise IllegalAction(f"{corp.sym} starts on {' or '.join(homes)}, not {hex_id}", "par_home")
     if _other_available_home(game, corp, hex_id):
         raise IllegalAction(f"{hex_id} is the home of a corporation still to be launched", "par_home")
     cost = _home_cost(game, hex_id)
@@ -78,7 +92,10 @@ def place_variable_home(game: Game, corp: Corporation, action: dict[str, Any], c
 
 def variable_home_options(game: Game, corp: Corporation, price: int) -> list[dict[str, Any]]:
     out = []
+    homes = allowed_homes(corp)
     for hex_id, h in sorted(game.board.hexes.items()):
+        if homes is not None and hex_id not in homes:
+            continue
         for ci, slots in enumerate(h.tokens):
             for si, ent in enumerate(slots):
                 reserved = h.reservations[ci][si] if si < len(h.reservations[ci]) else None
@@ -325,7 +342,7 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pa
     takeovers = game.extra["takeovers"]
     takeovers[acquirer.sym] = takeovers.get(acquirer.sym, 0) + 1
     cards = [t for t in game.depot.upcoming() if t.name == "6/9"]
-    if len(cards) > K.TAKEOVER_MIN_6_9_CARDS:
+    if len(cards) > T.of(game).six_nine_cards_kept:
         cards[-1].rusted = True
 
 
