@@ -448,6 +448,26 @@ def test_p3_lays_join_each_other_and_montreal_in_either_order() -> None:
     assert cv.cash == 200 and g.extra["p3_left"] == 0 and not p3_lays(s, "CV", "C4")
 
 
+def test_p3_tiles_come_from_the_data_and_fit_their_hex() -> None:
+    """P3's hexes and tiles are the board data's (3, 4, 7, 8, 9, 58): town tiles fit St. Jean (C4), plain C6."""
+    s = new()
+    g = s.game
+    launch(s, 1, "CV", 100)
+    give_private(s, K.P3, "CV")
+    g.board.remove_blocker(K.P3)
+    assert {o["tile"].rpartition("-")[0] for o in p3_lays(s, "CV", "C6")} <= {"7", "8", "9"}
+    seven = {"type": "lay_tile", "entity": "CV", "hex": "C4", "tile": "7-0", "rotation": 0, "ability": K.P3}
+    with pytest.raises(IllegalAction):
+        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], seven)
+    with pytest.raises(IllegalAction, match="tile 57 is not allowed"):
+        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], dict(seven, tile="57-0"))
+    with pytest.raises(IllegalAction, match="go on C4 and C6, not D5"):
+        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], dict(seven, hex="D5"))
+    g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], p3_lays(s, "CV", "C6")[0])
+    assert {o["tile"].rpartition("-")[0] for o in p3_lays(s, "CV", "C4")} <= {"3", "4", "58"}
+    assert p3_lays(s, "CV", "C4") and g.extra["p3_left"] == 1
+
+
 def test_p3_lay_must_join_a_tile_already_on_the_other_hex() -> None:
     s = new()
     g = s.game

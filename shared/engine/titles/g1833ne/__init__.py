@@ -71,7 +71,7 @@ class Rules1833NE(TitleRules):
     def setup(self, game: Game) -> None:
         game.extra.update({
             "launch_order": [], "faces": {}, "ferries": {f.id: None for f in T.of(game).ferries}, "ferry_order": [],
-            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": 2, "takeovers": {},
+            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": self.p3_ability(game).get("count", 2), "takeovers": {},
             "pending_takeover": None,
         })
         for corp in game.corporations.values():
@@ -245,9 +245,16 @@ class Rules1833NE(TitleRules):
                         h.reservations[ci][free] = "B&P"
                         break
 
+    @staticmethod
+    def p3_ability(game: Game) -> dict[str, Any]:
+        """P3's extra lays as the board data gives them: hexes, tiles, count (which tile fits which hex is the
+        board's lay check: town tiles on St. Jean, plain track on C6)."""
+        raw = next((c for c in game.defn.data.setup["companies"] if c["sym"] == K.P3), {})
+        return next((a for a in raw.get("abilities") or [] if a.get("type") == "tile_lay"), {})
+
     def p3_lays_left(self, game: Game, corp: Corporation) -> bool:
         return K.P3 in corp.companies and game.extra["p3_left"] > 0 and any(
-            game.board.hex(h).tile.color == "white" for h in K.P3_TILES)
+            game.board.hex(h).tile.color == "white" for h in self.p3_ability(game).get("hexes", ()))
 
     def lay_p3_tile(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> None:
         """P3: two extra free yellow tiles on C4 and C6, joined to each other and C4's to Montreal."""
@@ -256,10 +263,12 @@ class Rules1833NE(TitleRules):
             raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
         if not self.p3_lays_left(game, corp):
             raise IllegalAction(f"{corp.sym} has no Champlain & St. Lawrence lays left", "p3")
-        if hex_id not in K.P3_TILES:
-            raise IllegalAction(f"the Champlain & St. Lawrence lays go on C4 and C6, not {hex_id}", "p3_hex")
+        ability = self.p3_ability(game)
+        if hex_id not in ability["hexes"]:
+            raise IllegalAction(f"the Champlain & St. Lawrence lays go on {' and '.join(ability['hexes'])}, "
+                                f"not {hex_id}", "p3_hex")
         name = tile_id.rpartition("-")[0] or tile_id
-        if name not in K.P3_TILES[hex_id]:
+        if name not in ability["tiles"]:
             raise IllegalAction(f"tile {name} is not allowed on {hex_id}", "p3_tile")
         result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=False)
         if result.upgrade:
@@ -290,10 +299,11 @@ class Rules1833NE(TitleRules):
                     out.append({"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile_id,
                                 "rotation": rot})
         if self.p3_lays_left(game, corp):
-            for hex_id, names in K.P3_TILES.items():
+            ability = self.p3_ability(game)
+            for hex_id in ability["hexes"]:
                 if game.board.hex(hex_id).tile.color != "white":
                     continue
-                for name in names:
+                for name in ability["tiles"]:
                     copy = game.board.supply.free_copy(name)
                     if copy is None:
                         continue
@@ -320,9 +330,9 @@ class Rules1833NE(TitleRules):
         board = game.board
         exits = board.catalogue[name].rexits[rotation]
         toward = {nb: e for e, nb in board.hex(hex_id).neighbors.items()}
-        other = "C6" if hex_id == "C4" else "C4"
-        if hex_id == "C4" and toward.get(K.MONTREAL) not in exits:
-            return "the tile on C4 must connect to Montreal"
+        other = next(h for h in Rules1833NE.p3_ability(game)["hexes"] if h != hex_id)
+        if hex_id == K.P3_MONTREAL_HEX and toward.get(K.MONTREAL) not in exits:
+            return f"the tile on {hex_id} must connect to Montreal"
         if toward.get(other) not in exits:
             return f"the tile on {hex_id} must connect to {other}"
         there = board.hex(other)

@@ -32,7 +32,7 @@ PRIVATES_REMOVED_IN_III = (P1, P2)  # plus every private still held by a player
 PRIVATES_FLIPPED_IN_III = (P3, P4, P5, P6)  # no more income, ability kept
 PRIVATES_REMOVED_IN_IV = (P3, P4, P5)
 CORP_BUY_PHASES = ("I", "II")
-P3_TILES = {"C4": ("3", "4", "58"), "C6": ("7", "8", "9")}
+P3_MONTREAL_HEX = "C4"  # of P3's two lays (hexes and tiles: board data), this one must join Montreal
 P4_HEX, P6_HEX = "A6", "A12"
 MONTREAL, BOSTON, PORTLAND, WORCESTER, SHERBROOKE, LOWELL = "B3", "G22", "I14", "E22", "F5", "G20"
 
