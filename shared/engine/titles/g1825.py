@@ -23,11 +23,13 @@ from ..core.operating import (
     TrackAndToken,
 )
 from ..core.rounds import Round
-from ..core.stock import PURCHASES, BuySellParShares, StockRound
+from ..core.stock import PURCHASES, StockRound
 from ..errors import IllegalAction
 from ..model import Company, Corporation, Player, Train
 from .base import TitleRules
 from .g1825_compose import compose
+from .g1825_operating import OperatingRound1825, sale_options
+from .g1825_sales import BuySellParShares1825
 
 if TYPE_CHECKING:
     from ..core.shares import Bundle
@@ -115,10 +117,21 @@ class Rules1825(TitleRules):
             corp.required_train = train.id
 
     def stock_round(self, game: Game) -> Round:
-        return StockRound([BuySellParShares()])
+        return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound([HomeToken(), TrackAndToken(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()], round_num)
+        return OperatingRound1825([HomeToken(), TrackAndToken(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
+                                  round_num)
+
+    def enumerates_itself(self, game: Game, kind: str) -> bool:
+        # a director's sale in the train step is offered by the operating round, not the stock round's step
+        return kind == "sell_shares" and isinstance(game.round, OperatingRound1825)
+
+    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
+        round_ = game.round
+        if kind == "sell_shares" and isinstance(round_, OperatingRound1825) and isinstance(entity, int):
+            return sale_options(game, round_, game.player(entity))
+        return []
 
     # -- bands: which corporations may be started -----------------------------------------------------------
     def band(self, game: Game, corp: Corporation) -> int:

@@ -1,0 +1,111 @@
+"""1825's operating round: the shared round plus the director's share sales during the train step.
+
+Rule (docs/rules-1825.md, "Share sales by the director in the train step"): while a corporation is in its
+buy-train step, its director may sell shares he holds to the pool. The money stays his (a director never
+pays towards a train in 1825), and a sale is refused once he has enough: when the sale's value, his cash
+and the corporation's treasury together reach the cheapest train the bank sells plus one certificate of
+the sale. He may not give up the presidency of the operating corporation that way, and a director's
+certificate is only sold when another player can take it over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core.operating import BuyTrain, OperatingRound
+from ..core.shares import Bundle, parse_bundle
+from ..errors import IllegalAction, accepts
+from ..model import POOL, Corporation, Player
+from .g1825_sales import sell_to_pool
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class OperatingRound1825(OperatingRound):
+    def in_train_step(self, game: Game) -> Corporation | None:
+        """The corporation in its buy-train step now (None if none is: another step, or a discard first)."""
+        if self.done or self.pending_homes or game.finished:
+            return None
+        corp = self.corp(game)
+        if self.current_entity(game) != corp.sym or corp.closed:
+            return None
+        return corp if isinstance(self.active_step(game), BuyTrain) else None
+
+    def actions_for(self, game: Game, entity: Any) -> list[str]:
+        if isinstance(entity, int) and not isinstance(entity, bool):
+            corp = self.in_train_step(game)
+            if corp is not None and corp.president == entity and sale_options(game, self, game.player(entity)):
+                return ["sell_shares"]
+            return []
+        return super().actions_for(game, entity)
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        entity = action.get("entity")
+        if action.get("type") == "sell_shares" and isinstance(entity, int) and not isinstance(entity, bool) \
+                and self.in_train_step(game) is not None and any(p.id == entity for p in game.players):
+            sell_in_train_step(game, self, action)
+            self.after_process(game, action)
+            return
+        super().process(game, action, trusted)
+
+
+def check_sale(game: Game, round_: OperatingRound1825, player: Player, bundle: Bundle) -> None:
+    """Every reason to refuse a director's sale in the train step, asked before anything moves."""
+    corp = round_.in_train_step(game)
+    if corp is None or corp.president != player.id:
+        current = round_.current_entity(game)
+        raise IllegalAction(f"only the director of {current} may sell shares now, in its train step",
+                            "not_your_turn")
+    sold = bundle.corporation
+    if any(s.owner != player.id for s in bundle.shares):
+        raise IllegalAction(f"{player.name} does not hold all of {[s.id for s in bundle.shares]}", "sell_not_owned")
+    price = game.share_price(sold)
+    if price is None or sold.closed:
+        raise IllegalAction(f"{sold.sym} has no share price", "sell_shares")
+    if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit:
+        raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit}% of {sold.sym}",
+                            "sell_shares")
+    others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+    pres = next((s for s in bundle.shares if s.president), None)
+    if pres is not None and others < pres.percent:
+        raise IllegalAction(f"nobody can take over the director's certificate of {sold.sym}", "sell_president")
+    if sold is corp and sold.percent_owned_by(player.id) - bundle.percent < others:
+        raise IllegalAction(f"{player.name} may not give up the presidency of {corp.sym} in its own turn",
+                            "sell_president")
+    cheapest = min((t.price for t in game.rules.depot_trains_for(game, corp)), default=0)
+    value = price * bundle.percent // 10
+    one_certificate = price * bundle.shares[0].percent // 10
+    if value + player.cash + corp.cash >= cheapest + one_certificate:
+        raise IllegalAction(f"{player.name} and {corp.sym} already have enough for the cheapest train "
+                            f"({cheapest}); no more shares may be sold", "sell_more_than_needed")
+
+
+def sell_in_train_step(game: Game, round_: OperatingRound1825, action: dict[str, Any]) -> None:
+    player = game.player(action["entity"])
+    bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+    check_sale(game, round_, player, bundle)
+    price = game.share_price(bundle.corporation)
+    assert price is not None
+    game.pay(None, player, price * bundle.percent // 10)
+    sell_to_pool(game, player, bundle)
+    game.rules.after_sell_shares(game, bundle.corporation, bundle)
+
+
+def sale_options(game: Game, round_: OperatingRound1825, player: Player) -> list[dict[str, Any]]:
+    """The sales the director may make now: ordinary shares one to all per corporation, and everything
+    he holds of a corporation including the director's certificate."""
+    out = []
+    for corp in game.corporations.values():
+        held = sorted((s for s in corp.shares if s.owner == player.id), key=lambda s: (s.president, s.stamp))
+        if not held:
+            continue
+        ordinary = [s for s in held if not s.president]
+        bundles = [ordinary[:n] for n in range(1, len(ordinary) + 1)]
+        if len(held) > len(ordinary):
+            bundles.append(held)
+        for shares in bundles:
+            bundle = Bundle(corp, shares, sum(s.percent for s in shares))
+            if accepts(check_sale, game, round_, player, bundle):
+                out.append({"shares": [s.id for s in shares], "percent": bundle.percent})
+    return out

@@ -1,0 +1,88 @@
+"""Selling to the pool in 1825, including part of the director's certificate.
+
+Rule (docs/rules-1825.md, "Selling part of the director's certificate"): a director may sell part of the
+director's certificate (e.g. 10% of the 20% certificate). When another player then holds more than the
+seller keeps, that player becomes director: he takes the director's certificate and hands his ordinary
+shares of the same size over (to the seller if the seller still holds at least that much, else to the
+pool), and the seller gets back from the pool the part of the certificate he did not sell. When nobody
+takes over, the pool swaps the unsold part back in ordinary shares (the shared core's partial bundle).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core.shares import Bundle, parse_bundle, player_percent
+from ..core.stock import BuySellParShares, StockRound
+from ..errors import IllegalAction
+from ..model import POOL, Corporation, Player
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def new_director(game: Game, corp: Corporation, seller: int, bundle: Bundle) -> int | None:
+    """Who takes over when `seller` sells `bundle`: the holder of the most shares, if he holds more than
+    the seller keeps and at least the director's certificate; ties go to the first in seat order after
+    the seller."""
+    keeps = player_percent(corp, seller) - bundle.percent
+    order = game.player_order
+    start = order.index(seller) + 1 if seller in order else 0
+    rotated = [pid for pid in order[start:] + order[:start] if pid != seller]
+    counts = {pid: player_percent(corp, pid) for pid in rotated}
+    best = max(counts.values(), default=0)
+    if best <= keeps or best < corp.shares[0].percent:
+        return None
+    return next(pid for pid in rotated if counts[pid] == best)
+
+
+def sell_to_pool(game: Game, player: Player, bundle: Bundle) -> None:
+    """Move a sold bundle to the pool (the money is paid by the caller)."""
+    corp = bundle.corporation
+    pres = corp.shares[0]
+    partial = bundle.percent < sum(s.percent for s in bundle.shares)
+    successor = new_director(game, corp, player.id, bundle) if partial and pres in bundle.shares else None
+    if successor is None:
+        game.transfer_shares(bundle, POOL, seller=player.id)
+        return
+    for share in bundle.shares:
+        corp.give(share, POOL)
+    swap_to = player.id if player_percent(corp, player.id) >= pres.percent else POOL
+    needed = pres.percent
+    for share in sorted((s for s in corp.shares if s.owner == successor and not s.president), key=lambda s: s.stamp):
+        if needed <= 0:
+            break
+        corp.give(share, swap_to)
+        needed -= share.percent
+    corp.give(pres, successor)
+    back = sum(s.percent for s in bundle.shares) - bundle.percent
+    for share in sorted((s for s in corp.shares if s.owner == POOL and not s.president), key=lambda s: s.stamp):
+        if back <= 0:
+            break
+        if share.percent <= back:
+            corp.give(share, player.id)
+            back -= share.percent
+    if back:
+        raise IllegalAction("cannot split the director's certificate that way", "president_split")
+    game.rules.after_share_transfer(game, corp)
+
+
+class BuySellParShares1825(BuySellParShares):
+    """The shared stock-round step, selling through `sell_to_pool`."""
+
+    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        player = game.player(action["entity"])
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        corp = bundle.corporation
+        for share in bundle.shares:
+            if share.owner != player.id:
+                raise IllegalAction(f"{player.name} does not hold {share.id}", "sell_not_owned")
+        reason = self.can_sell(game, round_, player, corp, bundle)
+        if reason:
+            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
+        price = game.share_price(corp)
+        assert price is not None
+        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
+        game.pay(None, player, price * bundle.percent // 10)
+        sell_to_pool(game, player, bundle)
+        game.rules.after_sell_shares(game, corp, bundle)

@@ -1,0 +1,149 @@
+"""1825 rules of play, one scenario per rule of docs/rules-1825.md.
+
+Each scenario starts from a real position of a generated game (`position(name, i)`: the game right before
+action i of the record) and, where the rule needs it, adjusts money or holdings so that the rule's
+boundary is what decides; then it asserts money, holdings, prices and who acts next.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.engine import GameSession, IllegalAction
+from shared.engine.game import Game
+
+GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1825"
+
+
+@lru_cache(maxsize=8)
+def _record(name: str) -> dict[str, Any]:
+    return json.loads((GENERATED / f"{name}.json").read_text())
+
+
+@lru_cache(maxsize=32)
+def _blob(name: str, index: int) -> bytes:
+    session = GameSession.from_record(_record(name), limit=index)
+    return pickle.dumps(session.game, pickle.HIGHEST_PROTOCOL)
+
+
+def position(name: str, index: int) -> Game:
+    """A private copy of the game right before recorded action `index`."""
+    game: Game = pickle.loads(_blob(name, index))
+    return game
+
+
+def sell(player: int, shares: list[str], percent: int) -> dict[str, Any]:
+    return {"type": "sell_shares", "entity": player, "shares": shares, "percent": percent}
+
+
+def holding(game: Game, corp: str, player: int) -> int:
+    return game.corporations[corp].percent_owned_by(player)
+
+
+# -- share sales by the director in the train step -------------------------------------------------------
+# Unit 1, 4 players: OR1, LBSC (director 1001, £130 after three 2-trains) is in its train step; 1001 has £10
+# and holds the SECR director's certificate (20%, price 71); 1002 also holds 20% of SECR.
+U1_4P = "gen1825_unit_1_4p_256123"
+TRAIN_STEP = 29
+
+
+def test_director_sells_in_the_train_step_and_keeps_the_money() -> None:
+    game = position(U1_4P, TRAIN_STEP)
+    assert game.acting() == ["LBSC"]
+    lbsc_cash = game.corporations["LBSC"].cash
+    assert "sell_shares" in game.action_types(1001)
+    game.process(sell(1001, ["SECR_0"], 20))
+    assert game.player(1001).cash == 10 + 142
+    assert game.corporations["LBSC"].cash == lbsc_cash  # a director never pays towards a train
+    assert game.corporations["SECR"].president == 1002  # the other 20% holder takes the certificate
+    assert holding(game, "SECR", "pool") == 20
+    assert game.acting() == ["LBSC"]  # the corporation still buys (or passes)
+    assert game.share_price(game.corporations["SECR"]) == 71  # selling never moves the price
+
+
+def test_only_the_director_of_the_operating_corporation_sells() -> None:
+    game = position(U1_4P, TRAIN_STEP)
+    assert game.action_types(1002) == []
+    with pytest.raises(IllegalAction) as caught:
+        game.process(sell(1002, ["SECR_1"], 10))
+    assert caught.value.rule == "not_your_turn"
+
+
+def test_no_sale_once_director_and_corporation_can_pay_the_cheapest_train() -> None:
+    """Cheapest depot train 180, LBSC 130: with 10 + 130 + 142 < 180 + 142 the sale is allowed; with
+    £50 more the three together reach 180 + one certificate (142) and it is refused."""
+    game = position(U1_4P, TRAIN_STEP)
+    game.player(1001).cash = 50
+    with pytest.raises(IllegalAction) as caught:
+        game.process(sell(1001, ["SECR_0"], 20))
+    assert caught.value.rule == "sell_more_than_needed"
+    game.player(1001).cash = 49
+    game.process(sell(1001, ["SECR_0"], 20))
+    assert game.player(1001).cash == 49 + 142
+
+
+def test_the_directors_certificate_needs_someone_to_take_it() -> None:
+    game = position(U1_4P, TRAIN_STEP)
+    secr = game.corporations["SECR"]
+    for share in secr.shares:
+        if share.owner == 1002:
+            secr.give(share, secr.sym)  # nobody else holds 20% any more
+    with pytest.raises(IllegalAction) as caught:
+        game.process(sell(1001, ["SECR_0"], 20))
+    assert caught.value.rule == "sell_president"
+
+
+def test_no_sale_before_the_train_step() -> None:
+    game = position(U1_4P, 24)  # LBSC is laying track
+    assert game.acting() == ["LBSC"]
+    assert game.action_types(1001) == []
+    with pytest.raises(IllegalAction):
+        game.process(sell(1001, ["SECR_0"], 20))
+
+
+def test_legal_actions_offer_the_directors_sales() -> None:
+    game = position(U1_4P, TRAIN_STEP)
+    options = game.legal_actions(1001)
+    assert {"type": "sell_shares", "entity": 1001, "entity_type": "player", "shares": ["SECR_0"],
+            "percent": 20} in options
+    assert all(o["type"] == "sell_shares" for o in options)
+
+
+def test_director_may_not_give_up_the_operating_corporation() -> None:
+    """LBSC's director sells LBSC in its own train step only while he stays the largest holder."""
+    game = position(U1_4P, TRAIN_STEP)
+    lbsc = game.corporations["LBSC"]
+    assert holding(game, "LBSC", 1001) == 30 and max(holding(game, "LBSC", p) for p in (1002, 1003, 1004)) == 10
+    ordinary = [s.id for s in lbsc.shares if s.owner == 1001 and not s.president]
+    game.process(sell(1001, ordinary[:1], 10))  # 20% left against 10%: allowed
+    assert lbsc.president == 1001
+    other = next(s for s in lbsc.shares if s.owner == lbsc.sym)
+    lbsc.give(other, 1002)  # 1002 now holds 20%, as much as 1001
+    with pytest.raises(IllegalAction) as caught:
+        game.process(sell(1001, ["LBSC_0"], 10))
+    assert caught.value.rule in ("sell_president", "sell_more_than_needed")
+
+
+# -- selling part of the director's certificate ------------------------------------------------------------
+# Unit 1, 3 players, OR: GER in its train step; 1001 directs LBSC with only the 20% certificate and 1003
+# holds 20% in ordinary shares; 1001 sells 10% of the certificate.
+U1_3P = "gen1825_unit_1_3p_361300"
+
+
+def test_selling_half_the_certificate_hands_the_presidency_over() -> None:
+    game = position(U1_3P, 53)
+    assert game.acting() == ["GER"]
+    cash = game.player(1001).cash
+    game.process(sell(1001, ["LBSC_0"], 10))
+    lbsc = game.corporations["LBSC"]
+    assert lbsc.president == 1003
+    assert holding(game, "LBSC", 1001) == 10
+    assert holding(game, "LBSC", 1003) == 20
+    assert holding(game, "LBSC", "pool") == 10
+    assert game.player(1001).cash == cash + 67  # 10% at the LBSC price of 67
