@@ -1,0 +1,127 @@
+"""The game page: a person's view of a game (map, market, players, corporations, log) and, for a seated
+player, the forms to play from. Server-rendered HTML with inline SVG, so it reads with JavaScript off; the
+page's script (static/page.js, no build step, no CDN) adds the seat's legal actions, posts them to the same
+REST API every client uses (same checks), and reloads when the game's version changes (long-poll).
+
+Seat tokens never travel in a URL the server sees: a seat link is `/games/{id}/page#seat=<token>`; the
+fragment stays in the browser, the script moves it to local storage and sends it as a bearer token.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Blueprint, Response, render_template, request
+from flask.typing import ResponseReturnValue
+
+from services.gateway.auth import require_read, require_seat
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, game_url
+from services.gateway.runtime import rt
+from services.gateway.web.describe import describe
+from services.gateway.web.summary import name_of, overview
+from services.gateway.web.svg import FILLS, describe_hex, render_map
+from shared.engine.game import definition
+from shared.engine.view import map_view, market_from_digest, market_view
+from shared.eventstore.records import Game
+
+bp = Blueprint("page", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/page-static")
+
+LOG_LINES = 40
+POLL_INTERVAL = 0.5
+MAX_POLL_SECONDS = 25.0
+
+
+def wants_html() -> bool:
+    """True when the client prefers HTML to JSON (a browser), false for API clients (`*/*` or JSON)."""
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html" and request.accept_mimetypes["text/html"] > request.accept_mimetypes["application/json"]
+
+
+def _log(game: Game, namer: Any) -> list[dict[str, Any]]:
+    events = rt().recorder.read_events(game.id, after_version=max(0, game.version - LOG_LINES))
+    lines = []
+    for event in reversed(events):
+        action = (event.data or {}).get("action") or {}
+        text = describe(action, namer)
+        autos = [describe(a, namer) for a in action.get("auto_actions") or []]
+        lines.append({"version": event.version, "text": text, "autos": autos})
+    return lines
+
+
+def render_page(game: Game) -> Response:
+    require_read(game)
+    seats = rt().recorder.seats(game.id)
+    context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS}
+    if game.status != "open":
+        with rt().sessions.use(game) as session:
+            view = map_view(session.game)
+            context.update(overview=overview(session), map_view=view, map_svg=render_map(view, game.title),
+                           hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
+                                      if h.get("tile") or h.get("location") or any(
+                                          t for n in h["nodes"] for t in n.get("tokens") or [])],
+                           market=market_view(session.game))
+            context["log"] = _log(game, lambda e: name_of(session.game, e))
+    html = render_template("game_page.html", **context)
+    return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store",
+                                                        "Referrer-Policy": "no-referrer"})
+
+
+@bp.get("/games/<int:game_id>/page")
+def page(game_id: int) -> ResponseReturnValue:
+    return render_page(game_or_404(game_id))
+
+
+@bp.get("/games/<int:game_id>/map")
+def game_map(game_id: int) -> ResponseReturnValue:
+    """What a client needs to draw the board: layout, hexes with centres, terrain, tiles with rotation and
+    turned track, stops with revenues, city slots with tokens, labels, borders (see shared/engine/view)."""
+    game = game_or_404(game_id)
+    require_read(game)
+    if game.status == "open":
+        raise ApiError(409, "not_started", f"game {game_id} has not started; there is no map yet")
+    with rt().sessions.use(game) as session:
+        view = map_view(session.game)
+    return {"game_id": game.id, "version": game.version, **view}
+
+
+@bp.get("/games/<int:game_id>/page/version")
+def version(game_id: int) -> ResponseReturnValue:
+    """Long-poll for the page: answers as soon as the game's version differs from `after`, or after `wait`
+    seconds with the unchanged version."""
+    game = game_or_404(game_id)
+    require_read(game)
+    try:
+        after = int(request.args.get("after", game.version))
+        wait = min(max(float(request.args.get("wait", 0)), 0.0), MAX_POLL_SECONDS)
+    except ValueError:
+        raise ApiError(400, "bad_query", "after must be an integer and wait a number of seconds") from None
+    deadline = time.monotonic() + wait
+    while game.version == after and game.status == "active" and time.monotonic() < deadline:
+        time.sleep(POLL_INTERVAL)
+        game = game_or_404(game_id)
+    return {"game_id": game.id, "version": game.version, "status": game.status}
+
+
+@bp.get("/games/<int:game_id>/page/me")
+def me(game_id: int) -> ResponseReturnValue:
+    """Who the page's seat token is: the script needs the player id to address undo/redo and to say
+    "your turn"."""
+    game = game_or_404(game_id)
+    who = require_seat(game)
+    if who.admin or who.seat is None:
+        return {"game_id": game.id, "player_id": None, "name": "operator", "admin": True}
+    return {"game_id": game.id, "player_id": who.seat.player_id, "name": who.seat.name,
+            "seat": who.seat.seat_index, "admin": False}
+
+
+def state_market(game: Game, digest: dict[str, Any]) -> dict[str, Any] | None:
+    """`state.market` of the state endpoint: the title's market grid with each corporation's marker, placed
+    from the stored digest (no engine session needed, so reading the state stays cheap)."""
+    if not digest:
+        return None
+    defn = definition(game.title, tuple(game.options or ()), game.seat_count)
+    colors = defn.data.setup.get("market", {}).get("type_colors") or {}
+    return market_from_digest(defn.market, digest.get("corporations") or {}, colors)

@@ -1,0 +1,68 @@
+"""Actions in words, for the page's log and the labels of its action buttons.
+
+A record action names its entity by id; the page prints player names. Unknown types still read sensibly
+("Alice: choose_ability"), so a new action kind never breaks the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Namer = Callable[[Any], str]
+
+
+def _shares(action: dict[str, Any]) -> str:
+    shares = action.get("shares") or []
+    corp = str(shares[0]).rsplit("_", 1)[0] if shares else action.get("corporation", "?")
+    pct = action.get("percent")
+    return f"{pct}% of {corp}" if pct else f"{len(shares)} share(s) of {corp}"
+
+
+def _routes(action: dict[str, Any]) -> str:
+    routes = action.get("routes") or []
+    total = sum(int(r.get("revenue") or 0) for r in routes) + int(action.get("extra_revenue") or 0)
+    parts = [f"{r.get('train')}: {r.get('revenue_str') or '-'.join(r.get('hexes') or [])} ({r.get('revenue')})"
+             for r in routes]
+    return f"runs for {total}" + (f" — {'; '.join(parts)}" if parts else "")
+
+
+PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "pass": lambda a: "passes",
+    "bid": lambda a: f"bids {a.get('price')} on {a.get('company') or a.get('corporation') or a.get('minor')}",
+    "par": lambda a: f"starts {a.get('corporation')} at {str(a.get('share_price', '')).split(',')[0]}",
+    "buy_shares": lambda a: f"buys {_shares(a)}",
+    "sell_shares": lambda a: f"sells {_shares(a)}",
+    "buy_company": lambda a: f"buys {a.get('company')} for {a.get('price')}",
+    "lay_tile": lambda a: f"lays tile {a.get('tile')} on {a.get('hex')} (rotation {a.get('rotation')})",
+    "place_token": lambda a: f"places a token in {a.get('city')}",
+    "run_routes": _routes,
+    "dividend": lambda a: {"payout": "pays a dividend", "withhold": "withholds"}.get(str(a.get("kind")),
+                                                                                    f"dividend: {a.get('kind')}"),
+    "buy_train": lambda a: f"buys train {a.get('train')} for {a.get('price')}",
+    "discard_train": lambda a: f"discards train {a.get('train')}",
+    "undo": lambda a: "undoes" + (f" back to action {a['action_id']}" if a.get("action_id") else " the last action"),
+    "redo": lambda a: "redoes the undone action",
+    "message": lambda a: f"says: {a.get('message')}",
+    "program_disable": lambda a: f"standing order ends ({a.get('reason')})",
+}
+
+
+def describe(action: dict[str, Any], namer: Namer) -> str:
+    """One sentence: who did what."""
+    kind = str(action.get("type"))
+    who = namer(action.get("entity"))
+    phrase = PHRASES.get(kind)
+    if phrase is None:
+        extras = ", ".join(f"{k} {v}" for k, v in action.items()
+                           if k not in ("type", "entity", "entity_type", "id", "created_at", "user", "auto_actions"))
+        return f"{who}: {kind.replace('_', ' ')}" + (f" ({extras})" if extras else "")
+    return f"{who} {phrase(action)}"
+
+
+def describe_choice(action: dict[str, Any]) -> str:
+    """A legal action as the label of its button (the actor is the reader, so it is left out)."""
+    kind = str(action.get("type"))
+    phrase = PHRASES.get(kind)
+    text = phrase(action) if phrase else kind.replace("_", " ")
+    return text[:1].upper() + text[1:]

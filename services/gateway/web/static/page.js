@@ -1,0 +1,301 @@
+// Railpost game page: a seated player's legal actions as forms, posted to the REST API; reload on new versions.
+// No build step and no libraries. The seat token comes from the link's fragment (#seat=...), which browsers
+// never send to the server; it is kept in this browser's local storage for this game only.
+"use strict";
+(function () {
+  const body = document.body;
+  const gameId = body.dataset.game;
+  let version = Number(body.dataset.version);
+  const status = body.dataset.status;
+  const storeKey = "railpost.seat." + gameId;
+  const $ = (id) => document.getElementById(id);
+  let token = null;
+  let me = null;
+  let legal = [];
+  const dataNode = document.getElementById("page-data");
+  const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, names: {} };
+
+  function takeTokenFromFragment() {
+    const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const seat = hash.get("seat");
+    if (seat) {
+      try { localStorage.setItem(storeKey, seat); } catch (e) { /* private mode: keep it in memory */ }
+      history.replaceState(null, "", location.pathname + location.search);
+      return seat;
+    }
+    try { return localStorage.getItem(storeKey); } catch (e) { return null; }
+  }
+
+  async function api(path, options) {
+    const headers = Object.assign({ "Accept": "application/json" }, (options && options.headers) || {});
+    if (token) headers["Authorization"] = "Bearer " + token;
+    const response = await fetch(path, Object.assign({}, options, { headers }));
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    return { status: response.status, data };
+  }
+
+  // ---------- words --------------------------------------------------------------------------------
+  function sharesText(a) {
+    const shares = a.shares || [];
+    const corp = shares.length ? String(shares[0]).replace(/_[^_]*$/, "") : (a.corporation || "?");
+    const from = shares.length ? pageData.share_sources[shares[0]] : null;
+    return (a.percent ? a.percent + "% of " : shares.length + " share(s) of ") + corp +
+      (a.type === "buy_shares" && from ? " from " + from : "");
+  }
+  function routesText(a) {
+    const routes = a.routes || [];
+    const total = routes.reduce((s, r) => s + Number(r.revenue || 0), 0) + Number(a.extra_revenue || 0);
+    const parts = routes.map((r) => r.train + ": " + (r.revenue_str || (r.hexes || []).join("-")) + " (" + r.revenue + ")");
+    return "Run for " + total + (parts.length ? " — " + parts.join("; ") : " (no route)");
+  }
+  function label(a) {
+    switch (a.type) {
+      case "pass": return "Pass";
+      case "bid": return "Bid on " + (a.company || a.corporation || a.minor);
+      case "par": return "Start " + a.corporation + " at " + String(a.share_price || "").split(",")[0];
+      case "buy_shares": return "Buy " + sharesText(a);
+      case "sell_shares": return "Sell " + sharesText(a);
+      case "buy_company": return "Buy " + a.company + " for " + a.price;
+      case "sell_company": return "Sell " + a.company + " for " + a.price;
+      case "place_token": return "Token in " + a.city + (a.slot ? " slot " + a.slot : "");
+      case "run_routes": return routesText(a);
+      case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] || ("Dividend: " + a.kind);
+      case "buy_train": return "Buy train " + a.train + (a.variant && a.variant !== a.train.split("-")[0] ? " as " + a.variant : "") + " for " + a.price;
+      case "lay_tile": return "Lay " + a.tile + " on " + a.hex + " rotation " + a.rotation;
+      default: {
+        const extra = Object.keys(a).filter((k) => !["type", "entity", "entity_type"].includes(k))
+          .map((k) => k + " " + (typeof a[k] === "object" ? JSON.stringify(a[k]) : a[k])).join(", ");
+        return a.type.replace(/_/g, " ") + (extra ? " (" + extra + ")" : "");
+      }
+    }
+  }
+  const GROUPS = { pass: "Pass", bid: "Bids", par: "Start a corporation", buy_shares: "Buy shares",
+    sell_shares: "Sell shares", buy_company: "Buy a private", sell_company: "Sell a private", place_token: "Place a token", run_routes: "Run routes",
+    dividend: "Dividend", buy_train: "Buy a train", lay_tile: "Lay a tile" };
+
+  // ---------- posting ------------------------------------------------------------------------------
+  function say(text, isError) {
+    const box = $("turn-message");
+    box.textContent = text;
+    box.classList.toggle("error", !!isError);
+  }
+
+  async function post(action) {
+    say("Sending…");
+    document.querySelectorAll("#choices button, #hex-panel button").forEach((b) => { b.disabled = true; });
+    const key = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+    const r = await api("/games/" + gameId + "/actions?wait=8", {
+      method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+      body: JSON.stringify({ action: action, expected_version: version }),
+    });
+    const d = r.data || {};
+    if (r.status === 200 && d.status === "applied") { say("Done."); location.reload(); return; }
+    if (r.status === 202) { say("Accepted; waiting for the rules worker…"); setTimeout(() => location.reload(), 1500); return; }
+    say("Refused: " + (d.reason || d.message || d.error || ("HTTP " + r.status)), true);
+    document.querySelectorAll("#choices button, #hex-panel button").forEach((b) => { b.disabled = false; });
+  }
+
+  function button(text, action, secondary) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    try { b.dataset.action = JSON.stringify(action()); } catch (e) { /* built when clicked */ }
+    if (secondary) b.className = "secondary";
+    b.addEventListener("click", () => post(action()));
+    return b;
+  }
+
+  // ---------- map interaction (lay a tile, place a token) ------------------------------------------
+  function hexNode(id) { return document.querySelector('svg.map g.hex[data-hex="' + CSS.escape(id) + '"]'); }
+
+  function openHex(hexId) {
+    const panel = $("hex-panel");
+    document.querySelectorAll("svg.map g.hex.selected").forEach((g) => g.classList.remove("selected"));
+    const g = hexNode(hexId);
+    if (g) g.classList.add("selected");
+    const lays = legal.filter((a) => a.type === "lay_tile" && a.hex === hexId);
+    const tokens = legal.filter((a) => a.type === "place_token" && a.city && hexOfCity(a.city) === hexId);
+    panel.replaceChildren();
+    panel.hidden = false;
+    const h = document.createElement("h3");
+    h.textContent = "Hex " + hexId;
+    panel.appendChild(h);
+    if (lays.length) {
+      const tiles = [...new Set(lays.map((a) => a.tile))];
+      const tileSel = document.createElement("select");
+      tileSel.id = "tile-select";
+      tiles.forEach((t) => tileSel.add(new Option("tile " + t, t)));
+      const rotSel = document.createElement("select");
+      rotSel.id = "rotation-select";
+      const fillRot = () => {
+        rotSel.replaceChildren();
+        lays.filter((a) => a.tile === tileSel.value).forEach((a) => rotSel.add(new Option("rotation " + a.rotation, String(a.rotation))));
+      };
+      tileSel.addEventListener("change", fillRot);
+      fillRot();
+      const l1 = document.createElement("label"); l1.textContent = "Tile "; l1.appendChild(tileSel);
+      const l2 = document.createElement("label"); l2.textContent = "Rotation "; l2.appendChild(rotSel);
+      panel.append(l1, l2);
+      const lay = button("Lay tile", () => lays.find((a) => a.tile === tileSel.value && String(a.rotation) === rotSel.value));
+      lay.id = "lay-tile";
+      panel.appendChild(lay);
+    }
+    tokens.forEach((a) => panel.appendChild(button(label(a), () => a)));
+    if (!lays.length && !tokens.length) {
+      const p = document.createElement("p");
+      p.textContent = "Nothing you can do on this hex now.";
+      panel.appendChild(p);
+    }
+  }
+
+  function hexOfCity(cityId) {
+    const slot = document.querySelector('svg.map circle.slot[data-city="' + CSS.escape(cityId) + '"]');
+    const g = slot && slot.closest("g.hex");
+    return g ? g.dataset.hex : null;
+  }
+
+  function markHexes() {
+    const ids = new Set();
+    legal.forEach((a) => {
+      if (a.type === "lay_tile") ids.add(a.hex);
+      if (a.type === "place_token" && a.city) { const h = hexOfCity(a.city); if (h) ids.add(h); }
+    });
+    ids.forEach((id) => {
+      const g = hexNode(id);
+      if (!g) return;
+      g.classList.add("can-act");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.addEventListener("click", () => openHex(id));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openHex(id); } });
+    });
+    return ids.size;
+  }
+
+  // ---------- the choices --------------------------------------------------------------------------
+  function render() {
+    const box = $("choices");
+    box.replaceChildren();
+    const groups = {};
+    legal.forEach((a) => { (groups[a.type] = groups[a.type] || []).push(a); });
+    Object.keys(groups).forEach((type) => {
+      const fs = document.createElement("fieldset");
+      fs.dataset.type = type;
+      const lg = document.createElement("legend");
+      lg.textContent = GROUPS[type] || type.replace(/_/g, " ");
+      fs.appendChild(lg);
+      const list = groups[type];
+      if (type === "lay_tile" || type === "place_token") {
+        const n = new Set(list.map((a) => a.hex || a.city)).size;
+        const p = document.createElement("p");
+        p.textContent = "Click (or tab to) a highlighted hex on the map: " + n + " place(s) possible.";
+        fs.appendChild(p);
+        if (type === "place_token") list.forEach((a) => fs.appendChild(button(label(a), () => a)));
+      } else if (type === "par") {
+        const byCorp = {};
+        list.forEach((a) => { (byCorp[a.corporation] = byCorp[a.corporation] || []).push(a); });
+        Object.keys(byCorp).forEach((corp) => {
+          const wrap = document.createElement("div");
+          const sel = document.createElement("select");
+          sel.setAttribute("aria-label", "Start price of " + corp);
+          byCorp[corp].forEach((a, i) => sel.add(new Option(String(a.share_price).split(",")[0], String(i))));
+          const b = button("Start " + corp, () => byCorp[corp][Number(sel.value)]);
+          b.dataset.corporation = corp;
+          wrap.append(b, document.createTextNode(" at "), sel);
+          fs.appendChild(wrap);
+        });
+      } else if (type === "bid") {
+        list.forEach((a) => {
+          const wrap = document.createElement("div");
+          const input = document.createElement("input");
+          input.type = "number"; input.min = String(a.price); input.step = "1"; input.value = String(a.price);
+          input.setAttribute("aria-label", "Bid amount for " + (a.company || a.corporation || a.minor));
+          wrap.append(button(label(a), () => Object.assign({}, a, { price: Number(input.value) })), input,
+            document.createTextNode(" minimum " + a.price));
+          fs.appendChild(wrap);
+        });
+      } else {
+        list.forEach((a) => fs.appendChild(button(label(a), () => a, type === "pass")));
+      }
+      box.appendChild(fs);
+    });
+    if (me && me.player_id !== null) {
+      const fs = document.createElement("fieldset");
+      fs.dataset.type = "undo";
+      const lg = document.createElement("legend"); lg.textContent = "Take back";
+      fs.append(lg, button("Undo", () => ({ type: "undo", entity: me.player_id, entity_type: "player" }), true),
+        button("Redo", () => ({ type: "redo", entity: me.player_id, entity_type: "player" }), true));
+      box.appendChild(fs);
+    }
+  }
+
+  async function loadSeat() {
+    const who = await api("/games/" + gameId + "/page/me");
+    if (who.status !== 200) {
+      try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ }
+      token = null;
+      $("you").hidden = false;
+      $("you").textContent = "That seat link is not valid for this game (" + ((who.data && who.data.message) || who.status) + ").";
+      return;
+    }
+    me = who.data;
+    const you = $("you");
+    you.hidden = false;
+    you.textContent = "You are " + me.name + ".";
+    const forget = document.createElement("button");
+    forget.type = "button"; forget.textContent = "Forget this seat on this device";
+    forget.addEventListener("click", () => { try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ } location.reload(); });
+    you.appendChild(forget);
+    if (status !== "active") return;
+    const r = await api("/games/" + gameId + "/legal-actions");
+    if (r.status !== 200) { you.append(" Could not load your moves: " + ((r.data && r.data.message) || r.status)); return; }
+    if (r.data.version !== version) { location.reload(); return; }
+    legal = r.data.actions || [];
+    const turn = $("turn");
+    turn.hidden = false;
+    $("turn-title").textContent = legal.length ? "Your turn" : "Not your turn";
+    body.dataset.yourTurn = legal.length ? "1" : "0";
+    markHexes();
+    render();
+  }
+
+  async function poll() {
+    for (;;) {
+      try {
+        const r = await fetch("/games/" + gameId + "/page/version?after=" + version + "&wait=20",
+          { headers: token ? { "Authorization": "Bearer " + token } : {} });
+        if (r.ok) {
+          const d = await r.json();
+          if (d.version !== version) { location.reload(); return; }
+          if (d.status !== "active") return;
+        } else {
+          await new Promise((ok) => setTimeout(ok, 5000));
+        }
+      } catch (e) {
+        await new Promise((ok) => setTimeout(ok, 5000));
+      }
+    }
+  }
+
+  function signinForm() {
+    const form = $("signin");
+    if (!form) return;
+    form.hidden = !!token;
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const value = $("seat-token").value.trim();
+      if (!value) return;
+      try { localStorage.setItem(storeKey, value); } catch (err) { /* ignore */ }
+      location.reload();
+    });
+  }
+
+  token = takeTokenFromFragment();
+  signinForm();
+  const ready = token ? loadSeat() : Promise.resolve();
+  ready.finally(() => {
+    body.dataset.ready = "1";
+    if (status === "active") poll();
+  });
+})();

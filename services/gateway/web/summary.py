@@ -1,0 +1,134 @@
+"""The tables of the game page, from the live engine state: players, corporations, privates, trains.
+
+Everything here is read-only and works on the session the caller holds (under the session cache's lock).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.engine import GameSession
+from shared.engine.game import Game
+from shared.engine.model import POOL
+from shared.engine.view.board import entity_colors
+
+
+def _money(game: Game, amount: int | None) -> str:
+    if amount is None:
+        return "—"
+    pattern = str(game.defn.data.meta.get("currency_format") or "%d")
+    try:
+        return pattern % amount
+    except (TypeError, ValueError):
+        return str(amount)
+
+
+def name_of(game: Game, entity: Any) -> str:
+    """A player's name, or a corporation's / private's symbol, as the page prints it."""
+    if isinstance(entity, int):
+        for p in game.players:
+            if p.id == entity:
+                return p.name
+        return f"player {entity}"
+    return str(entity)
+
+
+def acting_name(game: Game, entity: Any) -> str:
+    """Who must act, with the player behind a corporation or line ("NYC (Alice)")."""
+    if isinstance(entity, int):
+        return name_of(game, entity)
+    try:
+        controller = game.controller(entity)
+    except Exception:  # an entity the title resolves differently: its symbol alone still says who acts
+        controller = None
+    return f"{entity} ({name_of(game, controller)})" if isinstance(controller, int) else str(entity)
+
+
+def players_table(game: Game) -> list[dict[str, Any]]:
+    acting = set(game.acting_players()) if not game.finished else set()
+    rows = []
+    in_order = game.players_in_order()
+    # players out of the turn order (bankrupt, or a title that drops them) are still shown, last
+    for p in in_order + [p for p in game.players if p not in in_order]:
+        shares = []
+        for corp in game.corporations.values():
+            pct = corp.percent_owned_by(p.id)
+            if pct:
+                shares.append({"corporation": corp.sym, "percent": pct,
+                               "president": corp.president == p.id})
+        try:
+            value = game.rules.player_value(game, p)
+        except Exception:  # a title's valuation may need a finished game; the page still shows the rest
+            value = None
+        rows.append({"id": p.id, "name": p.name, "cash": p.cash, "cash_text": _money(game, p.cash),
+                     "certificates": game.num_certs(p), "shares": shares,
+                     "companies": [c for c in p.companies if not game.companies[c].closed],
+                     "value": value, "value_text": _money(game, value), "bankrupt": p.bankrupt,
+                     "acting": p.id in acting, "passed": p.passed})
+    return rows
+
+
+def corporations_table(game: Game) -> list[dict[str, Any]]:
+    colors = entity_colors(game)
+    tokens = game.board.token_hexes_by_entity()
+    rows = []
+    for corp in game.rules.digest_corporations(game):
+        president = corp.president if corp.shares else None
+        price = game.share_price(corp) if corp.share_cell is not None and not corp.closed else None
+        rows.append({
+            "sym": corp.sym, "name": corp.name, "kind": corp.kind,
+            "color": (colors.get(corp.sym) or {}).get("color") or "#888888",
+            "text_color": (colors.get(corp.sym) or {}).get("text_color"),
+            "cash": corp.cash, "cash_text": _money(game, corp.cash),
+            "trains": [t.name for t in corp.trains if not t.rusted],
+            "tokens_on_map": len(tokens.get(corp.sym, [])), "tokens_total": len(corp.token_prices),
+            "token_hexes": tokens.get(corp.sym, []),
+            "president": name_of(game, president) if president is not None else None,
+            "share_price": price, "share_price_text": _money(game, price) if price is not None else "—",
+            "par_price": corp.par_price, "floated": corp.floated, "ipoed": corp.ipoed, "closed": corp.closed,
+            "treasury_percent": corp.treasury_percent, "pool_percent": corp.percent_owned_by(POOL),
+            "companies": list(corp.companies), "acting": corp.sym in game.acting(),
+        })
+    return rows
+
+
+def companies_table(game: Game) -> list[dict[str, Any]]:
+    return [{"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue,
+             "owner": name_of(game, c.owner) if c.owner is not None else "bank", "closed": c.closed}
+            for c in game.companies.values()]
+
+
+def share_sources(game: Game) -> dict[str, str]:
+    """Where each certificate not held by a player lies, so a "buy" button can say where it buys from."""
+    out: dict[str, str] = {}
+    for corp in game.corporations.values():
+        for share in corp.shares:
+            if share.owner == POOL:
+                out[share.id] = "the market"
+            elif share.owner == corp.sym or share.owner is None:
+                out[share.id] = "the IPO"
+            elif isinstance(share.owner, str):
+                out[share.id] = share.owner
+    return out
+
+
+def overview(session: GameSession) -> dict[str, Any]:
+    game = session.game
+    upcoming = game.depot.upcoming()
+    acting = [] if game.finished else game.acting()
+    return {
+        "round": game.round.kind, "round_num": game.round.round_num, "turn": game.turn,
+        "phase": game.phase.name, "phase_colors": list(game.phase.tiles), "train_limit": game.phase.train_limit,
+        "finished": game.finished, "game_end_reason": game.game_end_reason,
+        "acting": [acting_name(game, e) for e in acting], "acting_entities": acting,
+        "acting_players": [] if game.finished else game.acting_players(),
+        "bank_cash": game.rules.digest_bank_cash(game),
+        "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
+        "players": players_table(game), "corporations": corporations_table(game),
+        "companies": companies_table(game),
+        "result": session.result,
+        "colors": entity_colors(game),
+        "currency": str(game.defn.data.meta.get("currency_format") or "%d"),
+        "page_data": {"share_sources": share_sources(game),
+                      "names": {str(p.id): p.name for p in game.players}},
+    }

@@ -1,0 +1,203 @@
+"""The map as server-rendered SVG, drawn from `shared.engine.view.map_view` (so it shows with JavaScript off).
+
+Every hex is a `<g class="hex" data-hex=...>` carrying a `<title>` that says in words what is on it (the text
+alternative of the drawing); laid tiles carry `data-tile`, station tokens are `.token` circles with
+`data-entity`. The page's script finds hexes by these attributes to make them clickable.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+SCALE = 50.0  # pixels per unit (a hex's corner radius)
+
+# fills of preprinted and tile colours, with the text colour that keeps a 4.5:1 contrast on them
+FILLS: dict[str, tuple[str, str]] = {
+    "white": ("#efe8d6", "#111"), "yellow": ("#f6e04b", "#111"), "green": ("#5fb04a", "#111"),
+    "brown": ("#b5733f", "#111"), "gray": ("#b4b4b4", "#111"), "red": ("#c8282d", "#fff"),
+    "blue": ("#2f78c4", "#fff"), "sepia": ("#b59a73", "#111"), "purple": ("#7a3a93", "#fff"),
+    "orange": ("#f08a24", "#111"), "greenbrown": ("#5fb04a", "#111"), "browngray": ("#b5733f", "#111"),
+    "brownsepia": ("#b5733f", "#111"), "none": ("#efe8d6", "#111"), "pink": ("#f4b6c8", "#111"),
+    "salmon": ("#f4a582", "#111"), "navy": ("#1f2d5a", "#fff"),
+}
+BORDER_COLORS = {"impassable": "#c8282d", "water": "#2f78c4", "mountain": "#6b4a2b"}
+
+
+def _f(v: float) -> str:
+    return f"{v * SCALE:.1f}"
+
+
+def _pt(p: tuple[float, float] | list[float]) -> str:
+    return f"{_f(p[0])},{_f(p[1])}"
+
+
+def _end_point(end: dict[str, int], hex_: dict[str, Any], edges: dict[str, list[float]]) -> tuple[float, float]:
+    if "edge" in end:
+        e = edges[str(end["edge"])]
+        return e[0], e[1]
+    node = hex_["nodes"][end["node"]]
+    return node["x"], node["y"]
+
+
+def _track(hex_: dict[str, Any], edges: dict[str, list[float]]) -> list[str]:
+    out = []
+    for path in hex_["paths"]:
+        a, b = _end_point(path["a"], hex_, edges), _end_point(path["b"], hex_, edges)
+        dash = ' stroke-dasharray="6 4"' if path.get("track") in ("narrow", "future") else ""
+        if "edge" in path["a"] and "edge" in path["b"]:
+            d = f"M{_pt(a)} Q0,0 {_pt(b)}"
+        else:
+            d = f"M{_pt(a)} L{_pt(b)}"
+        out.append(f'<path class="track" d="{d}" fill="none" stroke="#fff" stroke-width="11"/>'
+                   f'<path class="track" d="{d}" fill="none" stroke="#111" stroke-width="7"{dash}/>')
+    return out
+
+
+def _stops(hex_: dict[str, Any], colors: dict[str, dict[str, Any]]) -> list[str]:
+    out = []
+    for node in hex_["nodes"]:
+        x, y = node["x"], node["y"]
+        if node["kind"] == "town":
+            out.append(f'<circle class="town" cx="{_f(x)}" cy="{_f(y)}" r="{_f(0.11)}" fill="#111"/>')
+        elif node["kind"] == "city":
+            slots = node.get("slots") or 1
+            r = 0.2
+            start = x - r * (slots - 1)
+            if slots > 1:
+                out.append(f'<rect x="{_f(start - r)}" y="{_f(y - r)}" width="{_f(2 * r * slots)}" height="{_f(2 * r)}" '
+                           f'rx="{_f(r)}" fill="#fff" stroke="#111" stroke-width="2"/>')
+            for s in range(slots):
+                sx = start + 2 * r * s
+                token = node["tokens"][s] if s < len(node["tokens"]) else None
+                reserved = node["reserved"][s] if s < len(node.get("reserved") or []) else None
+                out.append(f'<circle class="slot" data-city="{escape(node.get("city_id", ""))}" data-slot="{s}" '
+                           f'cx="{_f(sx)}" cy="{_f(y)}" r="{_f(r)}" fill="#fff" stroke="#111" stroke-width="2"/>')
+                if token is not None:
+                    c = colors.get(str(token)) or {}
+                    fill = c.get("color") or "#555"
+                    text = c.get("text_color") or _contrast_text(fill)
+                    out.append(f'<g class="token" data-entity="{escape(str(token))}">'
+                               f'<circle cx="{_f(sx)}" cy="{_f(y)}" r="{_f(r * 0.92)}" fill="{escape(fill)}" '
+                               f'stroke="#111" stroke-width="1.5"/>'
+                               f'<text x="{_f(sx)}" y="{_f(y + 0.06)}" font-size="{_f(0.17)}" text-anchor="middle" '
+                               f'fill="{escape(text)}">{escape(str(token)[:4])}</text></g>')
+                elif reserved is not None:
+                    out.append(f'<text class="reserved" x="{_f(sx)}" y="{_f(y + 0.05)}" font-size="{_f(0.13)}" '
+                               f'text-anchor="middle" fill="#333">{escape(str(reserved)[:4])}</text>')
+        if node["kind"] in ("city", "town") and node.get("revenue"):
+            rx, ry = x + (0.0 if x or y else 0.42), y + (0.34 if x or y else -0.2)
+            out.append(f'<g class="revenue"><circle cx="{_f(rx)}" cy="{_f(ry)}" r="{_f(0.15)}" fill="#fff" '
+                       f'stroke="#111" stroke-width="1"/><text x="{_f(rx)}" y="{_f(ry + 0.05)}" font-size="{_f(0.15)}" '
+                       f'text-anchor="middle" fill="#111">{node["revenue"]}</text></g>')
+    return out
+
+
+def _contrast_text(fill: str) -> str:
+    """Black or white, whichever reads better on a #rrggbb fill (WCAG relative luminance)."""
+    h = fill.lstrip("#")
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    if len(h) != 6:
+        return "#fff"
+    try:
+        rgb = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    except ValueError:
+        return "#fff"
+    lum = sum(w * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+              for w, c in zip((0.2126, 0.7152, 0.0722), rgb, strict=True))
+    return "#111" if lum > 0.18 else "#fff"
+
+
+def _offboard_revenues(hex_: dict[str, Any], text: str) -> list[str]:
+    node = next((n for n in hex_["nodes"] if n["kind"] == "offboard"), None)
+    if node is None:
+        return []
+    values = node.get("revenues") or {"": node.get("revenue", 0)}
+    parts = []
+    width = 0.36
+    x0 = -width * len(values) / 2
+    for i, (phase, value) in enumerate(values.items()):
+        fill = FILLS.get(phase, ("#fff", "#111"))[0] if phase else "#fff"
+        x = x0 + i * width
+        parts.append(f'<rect x="{_f(x)}" y="{_f(-0.2)}" width="{_f(width)}" height="{_f(0.3)}" fill="{fill}" '
+                     f'stroke="#111" stroke-width="1"/><text x="{_f(x + width / 2)}" y="{_f(0.0)}" '
+                     f'font-size="{_f(0.16)}" text-anchor="middle" fill="{_contrast_text(fill)}">{value}</text>')
+    return [f'<g class="offboard-revenue">{"".join(parts)}</g>']
+
+
+def describe_hex(hex_: dict[str, Any]) -> str:
+    """The hex in words: the map's text alternative."""
+    bits = [hex_["id"]]
+    if hex_.get("location"):
+        bits.append(str(hex_["location"]))
+    tile = hex_.get("tile")
+    bits.append(f"{hex_['color']} tile {tile['name']} rotation {tile['rotation']}" if tile else f"{hex_['color']} hex")
+    for node in hex_["nodes"]:
+        if node["kind"] == "junction":
+            continue
+        rev = node.get("revenues") or node.get("revenue")
+        desc = f"{node['kind']} revenue {rev}"
+        if node["kind"] == "city":
+            held = [t for t in node.get("tokens") or [] if t]
+            desc += f", {node.get('slots')} slot(s)" + (f", tokens {', '.join(held)}" if held else "")
+        bits.append(desc)
+    if hex_.get("upgrade_cost"):
+        kinds = ", ".join(k for t in hex_.get("terrain") or [] for k in t["terrains"])
+        bits.append(f"costs {hex_['upgrade_cost']} to build ({kinds or 'terrain'})")
+    if hex_.get("labels"):
+        bits.append("label " + " ".join(hex_["labels"]))
+    return "; ".join(bits)
+
+
+def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
+    fill, text = FILLS.get(hex_["color"], ("#ddd", "#111"))
+    corners = " ".join(_pt(c) for c in view["corners"])
+    tile = hex_.get("tile")
+    attrs = f'data-hex="{escape(hex_["id"])}" data-tile="{escape(tile["id"]) if tile else ""}"'
+    parts = [f'<g class="hex" {attrs} transform="translate({_f(hex_["cx"])},{_f(hex_["cy"])})" tabindex="-1">',
+             f"<title>{escape(describe_hex(hex_))}</title>",
+             f'<polygon class="hex-bg" points="{corners}" fill="{fill}" stroke="#555" stroke-width="1.5"/>']
+    if hex_.get("stripes"):
+        parts.append(f'<polygon points="{corners}" fill="none" stroke="{FILLS.get(hex_["stripes"], ("#999",))[0]}" '
+                     f'stroke-width="6" stroke-dasharray="10 10"/>')
+    parts += _track(hex_, view["edges"])
+    parts += _stops(hex_, view.get("entities") or {})
+    parts += _offboard_revenues(hex_, text)
+    for border in hex_.get("borders") or []:
+        e = int(border["edge"])
+        a, b = view["corners"][(e + 1) % 6], view["corners"][(e + 2) % 6]  # the corners either side of edge e
+        color = BORDER_COLORS.get(str(border.get("type")), "#111")
+        parts.append(f'<line class="border" x1="{_f(a[0])}" y1="{_f(a[1])}" x2="{_f(b[0])}" y2="{_f(b[1])}" '
+                     f'stroke="{color}" stroke-width="6"/>')
+    if hex_.get("location"):
+        parts.append(f'<text class="location" x="0" y="{_f(-0.62)}" font-size="{_f(0.15)}" text-anchor="middle" '
+                     f'fill="{text}">{escape(str(hex_["location"])[:22])}</text>')
+    if hex_.get("labels"):
+        parts.append(f'<text class="label" x="{_f(-0.55)}" y="{_f(0.1)}" font-size="{_f(0.24)}" font-weight="bold" '
+                     f'fill="{text}">{escape(" ".join(hex_["labels"]))}</text>')
+    if hex_.get("upgrade_cost"):
+        kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
+        icon = "≈" if kinds == {"water"} else "▲"
+        parts.append(f'<text class="terrain" x="0" y="{_f(0.6)}" font-size="{_f(0.17)}" text-anchor="middle" '
+                     f'fill="{text}">{icon}{hex_["upgrade_cost"]}</text>')
+    parts.append(f'<text class="coord" x="{_f(0.0)}" y="{_f(0.82)}" font-size="{_f(0.12)}" text-anchor="middle" '
+                 f'fill="{text}" opacity="0.8">{escape(hex_["id"])}</text>')
+    if tile:
+        parts.append(f'<text class="tile-name" x="{_f(0.5)}" y="{_f(0.5)}" font-size="{_f(0.12)}" '
+                     f'fill="{text}">#{escape(tile["name"])}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def render_map(view: dict[str, Any], title: str) -> str:
+    b = view["bounds"]
+    width, height = (b["max_x"] - b["min_x"]) * SCALE, (b["max_y"] - b["min_y"]) * SCALE
+    laid = sum(1 for h in view["hexes"] if h.get("tile"))
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="map" role="img" aria-labelledby="map-title map-desc" '
+            f'viewBox="{_f(b["min_x"])} {_f(b["min_y"])} {width:.1f} {height:.1f}" '
+            f'font-family="sans-serif">'
+            f'<title id="map-title">Map of {escape(title)}</title>'
+            f'<desc id="map-desc">{len(view["hexes"])} hexes, {laid} tiles laid, {view["layout"]} layout; '
+            f'each hex has a title describing it, and the list below the map says the same in text.</desc>')
+    return head + "".join(render_hex(h, view) for h in view["hexes"]) + "</svg>"

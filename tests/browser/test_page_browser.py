@@ -1,0 +1,231 @@
+"""The game page in a real browser, for every title: a game at set-up and one mid-game (a conformance record
+imported up to a point) draw every hex, tile and token the state has; a seated player buys a share and lays
+a tile through the page, and the state changes accordingly. Screenshots land in var/screenshots/.
+
+The moves are the record's own next moves (a buy, later a tile lay), so the page must offer exactly what the
+recorded player did: the record proves those moves legal at that point.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from .conftest import ADMIN, ROOT, SHOTS, Server
+
+FIXTURES = ROOT / "tests" / "fixtures"
+RECORDS = {
+    "1825": FIXTURES / "conformance" / "1825" / "1825_game_end_bank.json",
+    "1828": FIXTURES / "conformance" / "1828" / "1828Games_game_end_bankrupt.json",
+    "1840": FIXTURES / "conformance" / "1840" / "2player.json",
+    "1833NE": FIXTURES / "1833NE" / "standard_4p_seed1.json",
+}
+SEATS = {"1825": 3, "1828": 3, "1840": 3, "1833NE": 4}
+
+
+def _record(title: str) -> dict[str, Any]:
+    return json.loads(RECORDS[title].read_text())
+
+
+def _undone(actions: list[dict[str, Any]]) -> set[int]:
+    """Ids of actions a later undo takes back (a prefix ending just before one would not be the record's
+    path); a plain scan of `undo` ids is enough to steer clear of them."""
+    return {int(a["action_id"]) for a in actions if a.get("type") == "undo" and a.get("action_id")}
+
+
+def _next_index(actions: list[dict[str, Any]], kind: str, start: int) -> int:
+    undone = _undone(actions)
+    for i in range(start, len(actions)):
+        a = actions[i]
+        if a.get("type") == kind and a.get("id") not in undone and not any(
+                b.get("type") in ("undo", "redo") for b in actions[max(0, i - 2):i + 2]):
+            return i
+    raise AssertionError(f"no {kind} after action {start}")
+
+
+def _import(server: Server, record: dict[str, Any], upto: int) -> tuple[int, list[dict[str, Any]]]:
+    prefix = {**record, "actions": record["actions"][:upto]}
+    prefix.pop("result", None)
+    prefix.pop("game_end_reason", None)
+    prefix["status"] = "active"
+    r = server.api("POST", "/games/import", ADMIN, json=prefix)
+    assert r.status_code in (200, 201), r.text
+    body = r.json()
+    return body["game"]["id"], body["seats"]
+
+
+def _counts(page: Any) -> dict[str, int]:
+    return page.evaluate("""() => ({
+        hexes: document.querySelectorAll('svg.map g.hex').length,
+        tiles: document.querySelectorAll('svg.map g.hex[data-tile]:not([data-tile=""])').length,
+        tokens: document.querySelectorAll('svg.map .token').length,
+        titles: document.querySelectorAll('svg.map g.hex > title').length,
+    })""")
+
+
+def _check_drawn(server: Server, page: Any, game_id: int) -> dict[str, Any]:
+    """The DOM against the state: every hex, every laid tile (state.tiles) and every station token (each
+    corporation's tokens in the state, and every token on the map endpoint)."""
+    state = server.api("GET", f"/games/{game_id}/state").json()
+    board = server.api("GET", f"/games/{game_id}/map").json()
+    counts = _counts(page)
+    assert counts["hexes"] == len(board["hexes"]) > 0
+    assert counts["titles"] == counts["hexes"]  # every hex has its text alternative
+    assert counts["tiles"] == len(state["tiles"])
+    on_map = sum(1 for h in board["hexes"] for n in h["nodes"] for t in n.get("tokens") or [] if t)
+    assert counts["tokens"] == on_map
+    for sym, corp in state["corporations"].items():
+        drawn = page.locator(f'svg.map .token[data-entity="{sym}"]').count()
+        assert drawn == len(corp.get("tokens") or []), sym
+    for hex_id, tile in state["tiles"].items():
+        name = tile.rsplit("-", 1)[0]
+        assert page.locator(f'svg.map g.hex[data-hex="{hex_id}"]').get_attribute("data-tile").startswith(name + "-")
+    # the market shows one marker per corporation standing on it
+    markers = page.locator("table.market .marker").count()
+    assert markers == len(state["market"]["positions"])
+    return state
+
+
+def _open(browser: Any, server: Server, game_id: int, token: str | None = None, width: int = 1280) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.errors = errors
+    fragment = f"#seat={token}" if token else ""
+    page.goto(f"{server.base}/games/{game_id}/page{fragment}")
+    page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+    return page
+
+
+def _acting_seat(server: Server, game_id: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    for seat in seats:
+        r = server.api("GET", f"/games/{game_id}/legal-actions", seat["token"])
+        if r.status_code == 200 and r.json()["actions"]:
+            return seat
+    raise AssertionError(f"no seat of game {game_id} has a legal action")
+
+
+def _wait_version(page: Any, version: int) -> None:
+    page.wait_for_function(f"() => Number(document.body.dataset.version) > {version} "
+                           "&& document.body.dataset.ready === '1'", timeout=30_000)
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_setup_page_draws_the_whole_board(server: Server, browser: Any, title: str) -> None:
+    made = server.api("POST", "/games", json={"title": title, "seats": SEATS[title], "seed": 7, "options": []})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    tokens = []
+    for i in range(SEATS[title]):
+        joined = server.api("POST", f"/games/{game_id}/join", json={"name": f"Seat {i}"})
+        assert joined.status_code == 201, joined.text
+        tokens.append(joined.json()["token"])
+    assert server.api("POST", f"/games/{game_id}/start", tokens[0]).status_code == 200
+    page = _open(browser, server, game_id)
+    try:
+        _check_drawn(server, page, game_id)
+        assert page.locator("#turn").is_hidden()  # no seat: a read-only view
+        page.screenshot(path=str(SHOTS / f"{title}_setup.png"), full_page=True)
+        assert not page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any, title: str) -> None:
+    record = _record(title)
+    actions = record["actions"]
+    buy_at = _next_index(actions, "buy_shares", len(actions) // 3)
+    buy = actions[buy_at]
+    game_id, seats = _import(server, record, buy_at)
+    seat = next(s for s in seats if s["player_id"] == buy["entity"])
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        state = _check_drawn(server, page, game_id)
+        page.screenshot(path=str(SHOTS / f"{title}_mid_game.png"), full_page=True)
+        assert page.locator("#turn-title").inner_text() == "Your turn"
+        corp = buy["shares"][0].rsplit("_", 1)[0]
+        before = state["players"][str(buy["entity"])]["shares"].get(corp, 0)
+        buttons = page.locator('fieldset[data-type="buy_shares"] button')
+        wanted = [i for i in range(buttons.count())
+                  if json.loads(buttons.nth(i).get_attribute("data-action"))["shares"] == buy["shares"]]
+        assert wanted, f"the page offers no buy of {buy['shares']}"
+        buttons.nth(wanted[0]).click()
+        _wait_version(page, state["version"])
+        after = server.api("GET", f"/games/{game_id}/state").json()
+        assert after["players"][str(buy["entity"])]["shares"].get(corp, 0) == before + buy["percent"]
+        assert not page.errors
+    finally:
+        page.close()
+
+    lay_at = _next_index(actions, "lay_tile", buy_at + 1)
+    lay = actions[lay_at]
+    game_id, seats = _import(server, record, lay_at)
+    seat = _acting_seat(server, game_id, seats)
+    page = _open(browser, server, game_id, seat["token"], width=1600)
+    try:
+        state = _check_drawn(server, page, game_id)
+        hex_ = page.locator(f'svg.map g.hex.can-act[data-hex="{lay["hex"]}"]')
+        hex_.click()
+        tile_name = lay["tile"].rsplit("-", 1)[0]
+        options = page.locator("#tile-select option").evaluate_all("els => els.map(e => e.value)")
+        tile = lay["tile"] if lay["tile"] in options else next(o for o in options if o.startswith(tile_name + "-"))
+        page.select_option("#tile-select", tile)
+        page.select_option("#rotation-select", str(lay["rotation"]))
+        page.screenshot(path=str(SHOTS / f"{title}_lay_tile.png"))
+        page.click("#lay-tile")
+        _wait_version(page, state["version"])
+        after = server.api("GET", f"/games/{game_id}/state").json()
+        assert after["tiles"][lay["hex"]] == f"{tile_name}-{lay['rotation']}"
+        assert page.locator(f'svg.map g.hex[data-hex="{lay["hex"]}"]').get_attribute("data-tile") == tile
+        assert not page.errors
+    finally:
+        page.close()
+
+
+def test_phone_width_page_reads_without_horizontal_scrolling(server: Server, browser: Any) -> None:
+    record = _record("1828")
+    game_id, _ = _import(server, record, 200)
+    page = _open(browser, server, game_id, width=375)
+    try:
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0  # wide tables and the map scroll inside their own boxes
+        page.screenshot(path=str(SHOTS / "1828_phone.png"), full_page=False)
+    finally:
+        page.close()
+
+
+def test_without_javascript_the_page_is_a_read_only_view(server: Server, browser: Any) -> None:
+    record = _record("1840")
+    game_id, seats = _import(server, record, 150)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.base}/games/{game_id}/page#seat={seats[0]['token']}")
+        assert page.locator("svg.map g.hex").count() > 0
+        assert page.locator("table.players tbody tr").count() == len(seats)
+        assert page.locator("#turn").is_hidden()
+        assert page.locator("noscript").count() == 1
+    finally:
+        context.close()
+
+
+def test_page_reloads_when_another_player_moves(server: Server, browser: Any) -> None:
+    record = _record("1840")
+    actions = record["actions"]
+    at = _next_index(actions, "buy_shares", 20)
+    game_id, seats = _import(server, record, at)
+    page = _open(browser, server, game_id)  # a spectator
+    try:
+        version = int(page.evaluate("() => document.body.dataset.version"))
+        move = {k: v for k, v in actions[at].items() if k not in ("id", "created_at", "auto_actions")}
+        seat = next(s for s in seats if s["player_id"] == move["entity"])
+        r = server.api("POST", f"/games/{game_id}/actions?wait=10", seat["token"],
+                       headers={"Idempotency-Key": "reload-1"}, json={"action": move, "expected_version": version})
+        assert r.status_code == 200, r.text
+        _wait_version(page, version)
+    finally:
+        page.close()
+

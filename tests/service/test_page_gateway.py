@@ -1,0 +1,129 @@
+"""The page's endpoints on the embedded default (SQLite, in-process queue): content negotiation on
+`/games/{id}`, the read-only HTML view, `state.market`, the map JSON, the page's long-poll and seat lookup."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.config import Config
+from services.gateway import create_app
+from shared.eventstore import migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "tests" / "fixtures" / "conformance" / "1840" / "2player.json"
+ADMIN = {"Authorization": "Bearer page-admin"}
+HTML = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('page') / 'page.sqlite3'}"
+    migrate(url)
+    yield create_app(Config(database_url=url, admin_token="page-admin", log_level="WARNING")).test_client()
+
+
+@pytest.fixture(scope="module")
+def imported(client: Any) -> dict[str, Any]:
+    record = json.loads(RECORD.read_text())
+    record["actions"] = record["actions"][:120]
+    record["status"] = "active"
+    record.pop("result", None)
+    made = client.post("/games/import", json=record, headers=ADMIN)
+    assert made.status_code in (200, 201), made.json
+    return made.json
+
+
+def test_browsers_get_the_page_and_api_clients_json(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    page = client.get(f"/games/{game_id}", headers=HTML)
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    for accept in ("*/*", "application/json", "application/json, text/html;q=0.5"):
+        api = client.get(f"/games/{game_id}", headers={"Accept": accept})
+        assert api.mimetype == "application/json" and api.json["id"] == game_id
+    assert client.get(f"/games/{game_id}/page").data == page.data
+
+
+def test_page_draws_every_hex_and_tile_and_names_who_acts(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    html = client.get(f"/games/{game_id}/page").get_data(as_text=True)
+    board = client.get(f"/games/{game_id}/map").json
+    state = client.get(f"/games/{game_id}/state").json
+    assert html.count('<g class="hex"') == len(board["hexes"])
+    assert len(re.findall(r'data-tile="[^"]+"', html)) == len(state["tiles"])
+    tokens = sum(1 for h in board["hexes"] for n in h["nodes"] for t in n.get("tokens") or [] if t)
+    assert html.count('<g class="token"') == tokens > 0
+    names = {s["player_id"]: s["name"] for s in imported["game"]["seats"]}
+    assert state["acting_players"]
+    for pid in state["acting_players"]:
+        assert re.search(r"Waiting for: <strong>[^<]*" + re.escape(names[pid]), html)
+    assert "Waiting for:" in html and f"phase {state['phase']}" in html
+    for seat in imported["seats"]:  # seat tokens are never written into a page
+        assert seat["token"] not in html
+
+
+def test_state_market_has_cells_prices_and_corporations(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    state = client.get(f"/games/{game_id}/state").json
+    market = state["market"]
+    assert market["shape"] in ("1D", "2D") and market["rows"]
+    for sym, corp in state["corporations"].items():
+        if corp.get("share_coords") and not corp.get("closed"):
+            r, c = corp["share_coords"]
+            cell = market["rows"][r][c]
+            assert sym in cell["corporations"] and cell["price"] == corp["share_price"]
+            assert market["positions"][sym] == [r, c]
+
+
+def test_map_endpoint_describes_the_board(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    board = client.get(f"/games/{game_id}/map").json
+    assert board["layout"] == "pointy" and board["version"] == imported["game"]["version"]
+    laid = [h for h in board["hexes"] if h["tile"]]
+    assert laid and all({"name", "rotation", "copy", "id"} <= set(h["tile"]) for h in laid)
+    assert len(board["corners"]) == 6
+    offboards = [n for h in board["hexes"] for n in h["nodes"] if n["kind"] == "offboard"]
+    assert all("revenue" in n for n in offboards)
+
+
+def test_long_poll_answers_at_once_on_a_new_version_and_waits_otherwise(client: Any,
+                                                                       imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    version = imported["game"]["version"]
+    started = time.monotonic()
+    assert client.get(f"/games/{game_id}/page/version?after={version - 1}&wait=5").json["version"] == version
+    assert time.monotonic() - started < 2
+    started = time.monotonic()
+    assert client.get(f"/games/{game_id}/page/version?after={version}&wait=1").json["version"] == version
+    assert time.monotonic() - started >= 0.9
+    assert client.get(f"/games/{game_id}/page/version?after=x").status_code == 400
+
+
+def test_seat_lookup_needs_that_games_seat(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    seat = imported["seats"][0]
+    me = client.get(f"/games/{game_id}/page/me", headers={"Authorization": f"Bearer {seat['token']}"})
+    assert me.status_code == 200 and me.json["player_id"] == seat["player_id"]
+    assert client.get(f"/games/{game_id}/page/me").status_code == 401
+
+
+def test_a_game_waiting_for_players_has_a_page_but_no_map(client: Any) -> None:
+    made = client.post("/games", json={"title": "1828", "seats": 3, "options": []})
+    game_id = made.json["id"]
+    page = client.get(f"/games/{game_id}/page")
+    assert page.status_code == 200 and b"Waiting for players" in page.data
+    assert client.get(f"/games/{game_id}/map").status_code == 409
+
+
+def test_private_games_are_not_shown_to_strangers(client: Any) -> None:
+    made = client.post("/games", json={"title": "1840", "seats": 2, "options": [], "visibility": "private"})
+    game_id = made.json["id"]
+    for path in (f"/games/{game_id}/page", f"/games/{game_id}/map", f"/games/{game_id}/page/version"):
+        assert client.get(path, headers=HTML).status_code == 401
+    assert client.get(f"/games/{game_id}/page", headers=ADMIN).status_code == 200

@@ -1,0 +1,106 @@
+"""What a client draws from: the map view (geometry, tiles turned to their rotation, stops, tokens) and the
+market view (cells, prices, markers), checked against the engine state and the board data."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from shared.engine import GameSession
+from shared.engine.board.hexes import DIRECTIONS
+from shared.engine.view import map_view, market_from_digest, market_view
+from shared.engine.view.board import center, edge_point
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD_1825 = ROOT / "tests" / "fixtures" / "conformance" / "1825" / "1825_game_end_bank.json"
+
+
+def _fresh(title: str, seats: int) -> GameSession:
+    return GameSession.new(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(seats)], 3, [])
+
+
+def test_edge_points_face_the_neighbour_they_lead_to() -> None:
+    """Edge e of a hex lies towards the neighbour across it (the DIRECTIONS of the engine's convention), on
+    both layouts: a drawing built on these points joins track across hexes."""
+    for layout, dirs in DIRECTIONS.items():
+        for edge, (dx, dy) in dirs.items():
+            ex, ey = edge_point(layout, edge)
+            nx, ny = center(layout, dx, dy)
+            assert math.isclose(math.atan2(ey, ex), math.atan2(ny, nx), abs_tol=1e-3), (layout, edge)
+            # the neighbour's centre is exactly twice the edge midpoint away (hexes touch)
+            assert math.isclose(math.hypot(nx, ny), 2 * math.hypot(ex, ey), rel_tol=1e-3)
+
+
+def test_map_view_has_every_hex_of_the_board_data_with_offboard_revenues() -> None:
+    session = _fresh("1828", 3)
+    view = map_view(session.game)
+    raw = session.game.defn.data.map
+    assert view["layout"] == raw["layout"] == "pointy"
+    assert len(view["hexes"]) == raw["hex_count"]
+    by_id = {h["id"]: h for h in view["hexes"]}
+    copper = by_id["A3"]  # "offboard=revenue:60;path=a:4,b:_0" in the data
+    assert copper["color"] == "red" and copper["location"] == "Copper Country"
+    assert [n["kind"] for n in copper["nodes"]] == ["offboard"] and copper["nodes"][0]["revenue"] == 60
+    assert copper["paths"] == [{"a": {"edge": 4}, "b": {"node": 0}, "track": "broad"}]
+    water = by_id["B6"]  # "upgrade=cost:80,terrain:water"
+    assert water["upgrade_cost"] == 80 and water["terrain"] == [{"cost": 80, "terrains": ["water"]}]
+    walled = by_id["C17"]
+    assert walled["borders"] == [{"edge": 0, "type": "impassable"}]
+    b16 = by_id["B16"]
+    assert (b16["cx"], b16["cy"]) == (round(15 * math.sqrt(3) / 2, 4), 1.5)
+
+
+def test_flat_layout_puts_edge_zero_at_the_bottom() -> None:
+    view = map_view(_fresh("1833NE", 3).game)
+    assert view["layout"] == "flat"
+    assert view["edges"]["0"] == [0.0, round(math.sqrt(3) / 2, 4)]
+    assert len(view["hexes"]) == 100
+
+
+def test_laid_tiles_are_drawn_turned_and_tokens_sit_in_their_city() -> None:
+    """After real play (a recorded 1825 game halfway), every laid tile shows its name, copy and rotation, its
+    track is the catalogue tile's track turned by that rotation, and each token of the state is in a city
+    slot of the hex the state names."""
+    record = json.loads(RECORD_1825.read_text())
+    session = GameSession.from_record(record, limit=len(record["actions"]) // 2)
+    game = session.game
+    view = map_view(game)
+    digest = session.digest()
+    laid = {h["id"]: h for h in view["hexes"] if h["tile"]}
+    assert {hid: f"{h['tile']['name']}-{h['tile']['rotation']}" for hid, h in laid.items()} == digest["tiles"]
+    for hid, h in laid.items():
+        tile = game.board.catalogue[h["tile"]["name"]]
+        rot = h["tile"]["rotation"]
+        expected = sorted((p.a + rot) % 6 for p in tile.paths if p.a < 10) + \
+            sorted((p.b + rot) % 6 for p in tile.paths if p.b < 10)
+        drawn = sorted(p["a"]["edge"] for p in h["paths"] if "edge" in p["a"]) + \
+            sorted(p["b"]["edge"] for p in h["paths"] if "edge" in p["b"])
+        assert drawn == expected, hid
+    tokens: dict[str, list[str]] = {}
+    for h in view["hexes"]:
+        for node in h["nodes"]:
+            for t in node.get("tokens") or []:
+                if t:
+                    tokens.setdefault(t, []).append(h["id"])
+    for sym, corp in digest["corporations"].items():
+        assert sorted(tokens.get(sym, [])) == sorted(corp["tokens"]), sym
+    assert sum(len(v) for v in tokens.values()) > 0
+
+
+def test_market_view_places_each_corporation_on_its_cell() -> None:
+    record = json.loads(RECORD_1825.read_text())
+    session = GameSession.from_record(record, limit=200)
+    game = session.game
+    view = market_view(game)
+    placed = {sym: corp for sym, corp in session.digest()["corporations"].items() if corp["share_coords"]}
+    assert placed
+    for sym, corp in placed.items():
+        r, c = corp["share_coords"]
+        cell = view["rows"][r][c]
+        assert sym in cell["corporations"] and cell["price"] == corp["share_price"]
+    assert view["positions"] == {sym: corp["share_coords"] for sym, corp in placed.items()}
+    # the state endpoint builds the same view from a stored digest
+    assert market_from_digest(game.market, session.digest()["corporations"])["positions"] == view["positions"]
+    assert view["par_prices"] and all(any(cell and cell["price"] == p and cell["par"] for row in view["rows"]
+                                          for cell in row) for p in view["par_prices"])
