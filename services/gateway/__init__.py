@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from services.config import Config
 from services.gateway import actions, errors, games, meta, players
+from services.gateway import web as page
 from services.gateway.runtime import Runtime
 from services.logs import setup_logging
 from services.notifier import api as notifier_api
@@ -32,6 +33,7 @@ def create_app(config: Config | None = None) -> Flask:
                                          SessionCache(recorder, config.session_cache_size), signals)
     for module in (games, actions, players, meta):
         app.register_blueprint(module.bp)
+    app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     app.register_blueprint(notifier_api.bp)
     errors.register(app)
 

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
+from services.gateway import web as page
 from services.gateway.auth import principal, require_read, require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
@@ -63,6 +64,8 @@ def list_games() -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
+    if page.wants_html():
+        return page.render_page(game)
     require_read(game)
     return game_view(game)
 
@@ -103,6 +106,7 @@ def state(game_id: int) -> ResponseReturnValue:
     require_read(game)
     digest = game.state or {}
     view = {key: digest.get(key) for key in ("round", "phase", "players", "corporations", "market", "tiles")}
+    view["market"] = page.state_market(game, digest)
     return StateOut().dump({"game_id": game.id, "version": game.version, "status": game.status,
                             "acting": digest.get("acting") or [],
                             "acting_players": digest.get("acting_players") or [], "result": game.result, "digest": digest,
