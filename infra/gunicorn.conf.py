@@ -8,7 +8,7 @@ from services.config import Config
 
 _config = Config.from_env()
 
-bind = f"0.0.0.0:{_config.port}"
+bind = f"{_config.host}:{_config.port}"  # 127.0.0.1 unless HOST says otherwise
 wsgi_app = "services.gateway.wsgi:app"
 # the embedded queue is a thread inside the gateway process: keep exactly one process then
 workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())

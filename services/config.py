@@ -13,11 +13,18 @@ from typing import Any
 DEFAULT_SQLITE = "sqlite:///" + str(Path("var") / "railpost.sqlite3")
 
 
+def public_url(env: Mapping[str, str]) -> str:
+    """The URL players reach the gateway at, for links in answers and notifications: PUBLIC_URL, else
+    the local address the gateway listens on (PORT). One rule for the gateway and the notifier process."""
+    return (env.get("PUBLIC_URL") or f"http://127.0.0.1:{env.get('PORT') or '8000'}").rstrip("/")
+
+
 @dataclass(frozen=True)
 class Config:
     database_url: str = DEFAULT_SQLITE
     redis_url: str | None = None  # None: embedded in-process queue instead of Celery
     port: int = 8000
+    host: str = "127.0.0.1"  # where the gateway listens; HOST=0.0.0.0 to accept other machines
     admin_token: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     max_body_bytes: int = 256 * 1024
@@ -31,6 +38,7 @@ class Config:
     worker_shards: int = 1  # >1: games are routed to queues `<celery_queue>.<game_id % shards>`, one worker each
     worker_threads: int = 4  # thread pool of each shard worker (`services.run`)
     db_pool_size: int = 8
+    db_timeout: float = 5.0  # seconds a request waits for a database connection before answering 503
     session_cache_size: int = 256
     log_level: str = "INFO"
     web_concurrency: int = 0  # gunicorn workers; 0: 2 per core (1 in embedded mode)
@@ -64,8 +72,9 @@ class Config:
             database_url=env.get("DATABASE_URL") or DEFAULT_SQLITE,
             redis_url=env.get("REDIS_URL") or None,
             port=port,
+            host=env.get("HOST") or cls.host,
             admin_token=env.get("ADMIN_TOKEN") or None,
-            public_url=(env.get("PUBLIC_URL") or f"http://127.0.0.1:{port}").rstrip("/"),
+            public_url=public_url(env),
             max_body_bytes=num("MAX_BODY_BYTES", cls.max_body_bytes, int),
             max_import_bytes=num("MAX_IMPORT_BYTES", cls.max_import_bytes, int),
             max_wait_seconds=num("MAX_WAIT_SECONDS", cls.max_wait_seconds),
@@ -77,6 +86,7 @@ class Config:
             worker_threads=num("WORKER_THREADS", cls.worker_threads, int),
             broker_ack_emulation=(env.get("BROKER_ACK_EMULATION") or "").lower() in ("1", "true", "yes"),
             db_pool_size=num("DB_POOL_SIZE", cls.db_pool_size, int),
+            db_timeout=num("DB_TIMEOUT", cls.db_timeout),
             session_cache_size=num("SESSION_CACHE_SIZE", cls.session_cache_size, int),
             log_level=env.get("LOG_LEVEL") or cls.log_level,
             web_concurrency=num("WEB_CONCURRENCY", 0, int),

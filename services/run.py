@@ -61,8 +61,8 @@ def main() -> int:
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics.resolve()), "PORT": str(config.port)}
     children = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands(config)]
     mode = "embedded SQLite + in-process queue" if config.embedded else "Celery on Redis"
-    print(f"Railpost listening on {config.public_url}  ({mode}; API docs at {config.public_url}/docs)",
-          flush=True)
+    print(f"Railpost listening on http://{config.host}:{config.port}  ({mode}; links use {config.public_url}, "
+          f"API docs at {config.public_url}/docs)", flush=True)
 
     def stop(*_: object) -> None:
         for child in children:

@@ -9,7 +9,7 @@ from flask import Flask, g, request
 from werkzeug.wrappers import Response
 
 from services.config import Config
-from services.gateway import actions, errors, games, meta, players
+from services.gateway import actions, errors, games, meta, players, titles
 from services.gateway import web as page
 from services.gateway.runtime import Runtime
 from services.logs import setup_logging
@@ -27,11 +27,11 @@ def create_app(config: Config | None = None) -> Flask:
     setup_logging(config.log_level)
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, JSON_SORT_KEYS=False)
-    recorder = open_recorder(config.database_url, pool_size=config.db_pool_size)
+    recorder = open_recorder(config.database_url, pool_size=config.db_pool_size, timeout=config.db_timeout)
     signals = make_signals(config.redis_url, config.celery_queue)
     app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config, signals),
                                          SessionCache(recorder, config.session_cache_size), signals)
-    for module in (games, actions, players, meta):
+    for module in (games, actions, players, meta, titles):
         app.register_blueprint(module.bp)
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     app.register_blueprint(notifier_api.bp)

@@ -5,7 +5,8 @@ receipt URL. With `?wait=N` it long-polls up to N seconds and then answers with 
 200 applied, 409 stale version (another command won), 403 not your entity, 400/422 refused by the engine.
 The gateway itself answers 409 at once when the expected version is already stale or another command is
 queued at that version, so of N racing clients exactly one is applied and the others see 409.
-Same key + same body returns the first receipt; same key + different body is 422.
+Same key + same body returns the first receipt; same key + different body is 422. Keys are the caller's
+own: another caller's identical key is a different command (`scoped`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
-from services.gateway.auth import known_seat_of, require_seat
+from services.gateway.auth import Principal, known_seat_of, require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -24,15 +25,34 @@ from services.metrics import ACTIONS_REFUSED
 from services.play.apply import META_TYPES
 from services.play.commands import submit_and_wait, wait_for
 from shared.eventstore import Conflict, Receipt
-from shared.eventstore.records import APPLIED, QUEUED
+from shared.eventstore.records import APPLIED, QUEUED, REFUSED
 
 bp = Blueprint("actions", __name__)
 _RECEIPT = ReceiptOut()
 
 
+def scoped(who: Principal, key: str) -> str:
+    """The stored command id: the caller's Idempotency-Key inside the caller's own namespace (`admin:` or
+    `p<player id>:`), so one caller's key never answers another caller's receipt."""
+    return f"admin:{key}" if who.admin else f"p{who.seat.player_id}:{key}"  # type: ignore[union-attr]
+
+
+def client_key(command_id: str) -> str:
+    """The caller's own key back from a stored command id (older rows have no namespace)."""
+    scope, sep, key = command_id.partition(":")
+    return key if sep and (scope == "admin" or (scope[:1] == "p" and scope[1:].isdigit())) else command_id
+
+
 def receipt_view(receipt: Receipt) -> dict[str, Any]:
-    url = f"{game_url(receipt.game_id)}/receipts/{receipt.command_id}"
-    return _RECEIPT.dump({**receipt.__dict__, "url": url})
+    """A receipt; a refused one also carries the common error fields (`error`, `message`) beside its own
+    `rule` and `reason`, so a client reads every failure the same way."""
+    key = client_key(receipt.command_id)
+    view = _RECEIPT.dump({**receipt.__dict__, "command_id": key,
+                          "url": f"{game_url(receipt.game_id)}/receipts/{key}"})
+    if receipt.status == REFUSED:
+        view["error"] = receipt.rule or "refused"
+        view["message"] = receipt.reason or "the action was refused"
+    return view
 
 
 def _wait_seconds() -> float:
@@ -54,8 +74,8 @@ def post_action(game_id: int) -> ResponseReturnValue:
         ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
         raise ApiError(403, "not_your_entity", f"player {player_id} cannot act for player {action.get('entity')}")
     try:
-        receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id, key, body,
-                                           player_id, wait)
+        receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id,
+                                           scoped(who, key), body, player_id, wait)
     except Conflict as err:
         ACTIONS_REFUSED.labels("gateway", err.code).inc()
         raise
@@ -74,9 +94,13 @@ def _status(receipt: Receipt, created: bool) -> int:
 @bp.get("/games/<int:game_id>/receipts/<string:key>")
 def get_receipt(game_id: int, key: str) -> ResponseReturnValue:
     game = game_or_404(game_id)
-    require_seat(game)
+    who = require_seat(game)
+    command_id = scoped(who, key)
+    if who.admin and client_key(key) != key:  # an operator names another caller's command in full: p7:key
+        command_id = key
     wait = _wait_seconds()
-    receipt = wait_for(rt().recorder, game_id, key, wait, rt().signals) if wait else rt().recorder.get_receipt(game_id, key)
+    receipt = (wait_for(rt().recorder, game_id, command_id, wait, rt().signals) if wait
+               else rt().recorder.get_receipt(game_id, command_id))
     if receipt is None:
         raise ApiError(404, "receipt_not_found", f"no command {key!r} in game {game_id}")
     return receipt_view(receipt)

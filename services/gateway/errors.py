@@ -1,19 +1,41 @@
-"""Every error leaves the gateway as JSON naming the problem: `{"error": code, "message": ...}`."""
+"""Every error leaves the gateway in one shape: `{"error": code, "message": ...}`, plus `details` for
+invalid requests and `rule`/`reason` (and the receipt's fields) for refused actions.
+
+An unreachable PostgreSQL, Redis or a locked SQLite is an outage, not a bug: 503 with `Retry-After`, and the
+next request after the outage finds the pools reconnected (a broken connection is discarded, not reused)."""
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
+import psycopg
+import redis
 from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
+from psycopg_pool import PoolTimeout
+from sqlalchemy.exc import OperationalError as SqlAlchemyOperationalError
+from sqlalchemy.exc import TimeoutError as SqlAlchemyPoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from shared.engine import EngineError, ReplayError
 from shared.eventstore import Conflict, NotFound
 
 CONFLICT_STATUS = {"idempotency_key_reused": 422}
+RETRY_AFTER_SECONDS = 2
+OUTAGES: tuple[type[BaseException], ...] = (
+    psycopg.OperationalError, psycopg.InterfaceError, PoolTimeout, redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError, sqlite3.OperationalError, ConnectionError, TimeoutError,
+    SqlAlchemyOperationalError, SqlAlchemyPoolTimeout,  # the notifier's endpoints
+)
+try:  # Celery's own publishing path (warm, non-Redis brokers) wraps broker failures in kombu's error
+    from kombu.exceptions import OperationalError as KombuOperationalError
+
+    OUTAGES += (KombuOperationalError,)
+except ImportError:  # pragma: no cover - kombu comes with celery
+    pass
 
 
 class ApiError(Exception):
@@ -34,8 +56,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def invalid(err: ValidationError) -> ResponseReturnValue:
-        return _json(400, {"error": "invalid_request", "message": "the request does not match its schema",
-                           "details": err.messages_dict if isinstance(err.messages, dict) else {"_": err.messages}})
+        details = err.messages_dict if isinstance(err.messages, dict) else {"_": err.messages}
+        named = ", ".join(sorted(details)) or "the body"
+        return _json(400, {"error": "invalid_request", "message": f"invalid field(s): {named}",
+                           "details": details})
 
     @app.errorhandler(NotFound)
     def not_found(err: NotFound) -> ResponseReturnValue:
@@ -59,7 +83,22 @@ def register(app: Flask) -> None:
         code = (err.name or "error").lower().replace(" ", "_")
         return _json(err.code or 500, {"error": code, "message": err.description or err.name})
 
+    @app.errorhandler(RecursionError)
+    def too_deep(err: RecursionError) -> ResponseReturnValue:
+        return _json(400, {"error": "malformed_json", "message": "the request is nested too deeply"})
+
+    for outage in OUTAGES:
+        app.register_error_handler(outage, unavailable)
+
     @app.errorhandler(Exception)
     def crash(err: Exception) -> ResponseReturnValue:
         logging.getLogger("railpost.gateway").exception("unhandled error")
         return _json(500, {"error": "internal_error", "message": f"{type(err).__name__}: the server failed"})
+
+
+def unavailable(err: BaseException) -> ResponseReturnValue:
+    logging.getLogger("railpost.gateway").warning("backing service unavailable: %s: %s",
+                                                  type(err).__name__, str(err)[:200])
+    body = {"error": "service_unavailable", "message": "a backing service (database or queue) is unavailable; "
+            f"retry in {RETRY_AFTER_SECONDS} s (the same Idempotency-Key is safe to resend)"}
+    return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from typing import Any
 
@@ -9,7 +10,7 @@ from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
 from services.gateway import web as page
-from services.gateway.auth import principal, require_read, require_seat
+from services.gateway.auth import Principal, principal, require_read, require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -29,7 +30,11 @@ from services.gateway.schemas import (
     RecordIn,
     StateOut,
 )
+from services.gateway.titles import SETUP_RULES, check_setup, setup_refused
 from services.play import games as usecases
+from services.play import imports
+from services.tokens import hash_token
+from shared.engine import EngineError
 from shared.eventstore.records import Game
 
 bp = Blueprint("games", __name__)
@@ -46,9 +51,18 @@ def game_view(game: Game, with_seats: bool = True) -> dict[str, Any]:
 def create() -> ResponseReturnValue:
     data = load(GameCreateIn, json_body())
     seed = data.get("seed", secrets.randbelow(2**31))
-    game = usecases.create_game(rt().recorder, data["title"], data["options"], seed, data["seats"],
-                                data["visibility"])
-    return game_view(game), 201, {"Location": game_url(game.id)}
+    check_setup(data["title"], data["options"], data["seats"])
+    try:
+        game, invitation = usecases.create_game(rt().recorder, data["title"], data["options"], seed,
+                                                data["seats"], data["visibility"])
+    except EngineError as err:
+        if err.rule in SETUP_RULES:
+            raise setup_refused(data["title"], err) from err
+        raise
+    view = game_view(game)
+    if invitation is not None:  # shown once: the only way to take a seat in this private game
+        view["invitation"] = invitation
+    return view, 201, {"Location": game_url(game.id)}
 
 
 @bp.get("/games")
@@ -73,8 +87,9 @@ def show(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/join")
 def join(game_id: int) -> ResponseReturnValue:
     data = load(JoinIn, json_body())
-    game_or_404(game_id)
+    game = game_or_404(game_id)
     who = principal()
+    _check_invitation(game, who, data.get("invitation"))
     player = None
     if "player_id" in data:
         owns = who is not None and (who.admin or (who.player is not None and who.player.id == data["player_id"]))
@@ -89,6 +104,18 @@ def join(game_id: int) -> ResponseReturnValue:
     seat, token, player_token = usecases.join(rt().recorder, game_id, data["name"], data.get("seat"), player)
     return JoinOut().dump({"game_id": game_id, "seat": seat.seat_index, "player_id": seat.player_id,
                            "token": token, "player_token": player_token}), 201
+
+
+def _check_invitation(game: Game, who: Principal | None, invitation: str | None) -> None:
+    """A private game's seats are taken with its invitation token (or by an operator)."""
+    expected = rt().recorder.invite_hash(game.id) if game.visibility == "private" else None
+    if expected is None or (who is not None and who.admin):
+        return
+    if not invitation:
+        raise ApiError(403, "invitation_required", f"game {game.id} is private: send its invitation token "
+                       "(`invitation`, answered to whoever created the game)")
+    if not hmac.compare_digest(hash_token(invitation), expected):
+        raise ApiError(403, "invitation_invalid", f"that is not the invitation token of game {game.id}")
 
 
 @bp.post("/games/<int:game_id>/start")
@@ -151,11 +178,36 @@ def export(game_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/import")
 def import_record() -> ResponseReturnValue:
+    """Needs a player or admin token (see `services.play.imports` for how record ids bind to identities)."""
+    who = principal()
+    if who is None:
+        raise ApiError(401, "unauthorized", "importing needs a player token (POST /players) or the admin token")
+    if not who.admin and who.player is None:
+        raise ApiError(403, "player_token_required", "importing needs a player token or the admin token, "
+                       "not a seat token")
+    key = request.headers.get("Idempotency-Key", "").strip() or None
+    if key is not None and len(key) > 200:
+        raise ApiError(400, "invalid_request", "Idempotency-Key is 1-200 characters",
+                       details={"Idempotency-Key": ["1-200 characters"]})
     request.max_content_length = rt().config.max_import_bytes
     record = load(RecordIn, json_body())
     args = query(ImportQuery)
-    game, tokens = usecases.import_record(rt().recorder, record, args["visibility"])
-    rt().dispatcher.warm(game.id)
-    seats = [{"seat": s.seat_index, "player_id": s.player_id, "token": t}
-             for s, t in zip(rt().recorder.seats(game.id), tokens, strict=True)]
-    return ImportOut().dump({"game": game_view(game), "seats": seats}), 201, {"Location": game_url(game.id)}
+    settings = record.get("settings") or {}
+    check_setup(record["title"], list(settings.get("optional_rules") or []), len(record["players"]))
+    caller = (imports.Caller("admin", admin=True) if who.admin
+              else imports.Caller(f"p{who.player.id}", player_id=who.player.id))  # type: ignore[union-attr]
+    try:
+        done = imports.import_record(rt().recorder, record, args["visibility"], caller, key)
+    except EngineError as err:
+        if err.rule in SETUP_RULES:
+            raise setup_refused(record["title"], err) from err
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, AssertionError) as err:
+        # a record the schema let through but the engine cannot read (a field of the wrong shape)
+        raise ApiError(422, "record_invalid", f"the record cannot be replayed: {type(err).__name__}: "
+                       f"{str(err)[:200]}") from err
+    if not done.replayed:
+        rt().dispatcher.warm(done.game.id)
+    body = ImportOut().dump({"game": game_view(done.game), "seats": done.secrets["seats"],
+                             "players": done.secrets["players"]})
+    return body, 200 if done.replayed else 201, {"Location": game_url(done.game.id)}

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, RAISE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
+
+MAX_ID = 2**53 - 1  # ids and seeds: exact in every JSON client and inside a 64-bit column
+MAX_VERSION = 2**31 - 1  # game versions live in a 32-bit column
 
 
 class Strict(Schema):
     class Meta:
         unknown = RAISE
+
+
+class Text(fields.String):
+    """A string both stores can keep: UTF-8 encodable (no lone surrogates such as "\\ud800") and without
+    NUL, which PostgreSQL text refuses. Anything else would fail at the database as a 500."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if "\x00" in text:
+            raise ValidationError("must not contain NUL characters")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValidationError("must be valid Unicode (no lone surrogates)") from None
+        return text
+
+
+def Id(**kw: Any) -> fields.Integer:  # noqa: N802 (a field factory reads like a field class)
+    """A positive id, bounded so the database never sees a number it cannot store."""
+    return fields.Integer(validate=validate.Range(min=1, max=MAX_ID), **kw)
 
 
 class ErrorOut(Schema):
@@ -18,8 +43,8 @@ class ErrorOut(Schema):
 
 
 class PlayerIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(1, 80))
-    id = fields.Integer(validate=validate.Range(min=1), metadata={"description": "operators only"})
+    name = Text(required=True, validate=validate.Length(1, 80))
+    id = Id(metadata={"description": "operators only"})
 
 
 class PlayerOut(Schema):
@@ -29,10 +54,12 @@ class PlayerOut(Schema):
 
 
 class GameCreateIn(Strict):
-    title = fields.String(required=True, validate=validate.Length(1, 40))
-    options = fields.List(fields.String(), load_default=list)
-    seed = fields.Integer(validate=validate.Range(min=0, max=2**53))
-    seats = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
+    title = Text(required=True, validate=validate.Length(1, 40),
+                 metadata={"description": "one of `GET /titles`", "example": "1840"})
+    options = fields.List(Text(validate=validate.Length(1, 40)), load_default=list,
+                          validate=validate.Length(max=20), metadata={"example": []})
+    seed = fields.Integer(validate=validate.Range(min=0, max=MAX_ID))
+    seats = fields.Integer(required=True, validate=validate.Range(min=1, max=12), metadata={"example": 2})
     visibility = fields.String(load_default="open", validate=validate.OneOf(["open", "private"]))
 
 
@@ -55,12 +82,14 @@ class GameOut(Schema):
     result = fields.Dict(allow_none=True)
     seats = fields.List(fields.Nested(SeatOut))
     url = fields.String()
+    invitation = fields.String(metadata={"description": "private games, at creation only: the token that "
+                                                        "takes a seat (`POST /games/{id}/join`)"})
 
 
 class GameListQuery(Strict):
     status = fields.String(validate=validate.OneOf(["open", "active", "finished"]))
-    title = fields.String()
-    player_id = fields.Integer()
+    title = Text(validate=validate.Length(max=40))
+    player_id = Id()
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
 
@@ -70,9 +99,11 @@ class GameListOut(Schema):
 
 
 class JoinIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(1, 80))
-    seat = fields.Integer(validate=validate.Range(min=0))
-    player_id = fields.Integer(metadata={"description": "an identity you own: send its player token as bearer"})
+    name = Text(required=True, validate=validate.Length(1, 80))
+    seat = fields.Integer(validate=validate.Range(min=0, max=11))
+    player_id = Id(metadata={"description": "an identity you own: send its player token as bearer"})
+    invitation = Text(validate=validate.Length(max=200),
+                      metadata={"description": "a private game's invitation token (answered at its creation)"})
 
 
 class JoinOut(Schema):
@@ -100,7 +131,7 @@ class StateOut(Schema):
 
 
 class LegalQuery(Strict):
-    entity = fields.String()
+    entity = Text(validate=validate.Length(max=80))
 
 
 class LegalOut(Schema):
@@ -110,7 +141,7 @@ class LegalOut(Schema):
 
 
 class EventsQuery(Strict):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
@@ -130,15 +161,31 @@ class EventsOut(Schema):
     next_after = fields.Integer(allow_none=True)
 
 
+class RecordPlayerIn(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    id = Id(required=True)
+    name = Text(validate=validate.Length(max=80))
+
+
+class RecordSettingsIn(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    seed = fields.Integer(validate=validate.Range(min=-MAX_ID, max=MAX_ID))
+    optional_rules = fields.List(Text(validate=validate.Length(1, 40)), validate=validate.Length(max=20))
+
+
 class RecordIn(Schema):
     """An 18xx.games game record; fields beyond these are kept and ignored."""
 
     class Meta:
         unknown = INCLUDE
 
-    title = fields.String(required=True)
-    players = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1))
-    settings = fields.Dict(load_default=dict)
+    title = Text(required=True, validate=validate.Length(1, 40))
+    players = fields.List(fields.Nested(RecordPlayerIn), required=True, validate=validate.Length(1, 12))
+    settings = fields.Nested(RecordSettingsIn, load_default=dict)
     actions = fields.List(fields.Dict(), load_default=list)
 
 
@@ -148,16 +195,19 @@ class ImportQuery(Strict):
 
 class ImportOut(Schema):
     game = fields.Nested(GameOut)
-    seats = fields.List(fields.Dict(), metadata={"description": "seat, player_id and seat token (shown once)"})
+    seats = fields.List(fields.Dict(), metadata={"description": "seat, player_id and seat token"})
+    players = fields.List(fields.Dict(), metadata={
+        "description": "identities created for the record's players (id, name, player token, record_id): "
+                       "every record player but the caller, unless the admin token imported"})
 
 
 class ActionIn(Strict):
     action = fields.Dict(required=True, metadata={"description": "an 18xx.games-style action"})
-    expected_version = fields.Integer(required=True, validate=validate.Range(min=0))
+    expected_version = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_VERSION))
 
 
 class WaitQuery(Strict):
-    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600))
 
 
 class ReceiptOut(Schema):

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from services.config import public_url
+
 
 def _flag(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
@@ -60,7 +62,7 @@ class NotifierSettings:
         e = os.environ if env is None else env
         return cls(
             database_url=e.get("DATABASE_URL", cls.database_url),
-            public_base_url=(e.get("PUBLIC_URL") or cls.public_base_url).rstrip("/"),  # the gateway's setting
+            public_base_url=public_url(e),  # the gateway's rule: PUBLIC_URL, else from PORT
             url_policy=UrlPolicy(
                 allow_http=_flag(e.get("NOTIFIER_ALLOW_HTTP")),
                 allow_loopback=_flag(e.get("NOTIFIER_ALLOW_LOOPBACK")),

@@ -95,6 +95,14 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
         except EngineError as err:
             status = 400 if isinstance(err, MalformedAction) else 422
             return _refuse(tx, receipt, Refusal(err.message, err.rule, status))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, RecursionError):
+            # an action shaped in a way the engine's checks did not foresee: refuse it rather than leave it
+            # queued to crash every later delivery (a poison command blocks the game's queue); the session
+            # may be half-changed, so it is dropped and rebuilt from the store
+            log.exception("engine failed on an action; refused", extra={"game_id": game.id})
+            sessions.forget(game.id)
+            return _refuse(tx, receipt, Refusal("the action is malformed: the engine could not read it",
+                                                "malformed_action", 400))
         version = session.version
         tx.append(version, NewEvent(ACTION_APPLIED, {"action": stored, "player_id": receipt.player_id},
                                     CURRENT_VERSIONS[ACTION_APPLIED], receipt.command_id))

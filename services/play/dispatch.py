@@ -109,7 +109,17 @@ class CeleryDispatcher:
         self._redis().lpush(queue_name, doorbell_message(APPLY_TASK, args, queue_name, self._origin))
 
     def warm(self, game_id: int) -> None:
-        self._celery.send_task(WARM_TASK, args=[game_id], queue=self._config.queue_for(game_id))
+        """A hint, so it never fails the request that gave it: with the broker down it is dropped (the
+        first command builds the session instead), and on Redis it is one LPUSH, not Celery's publish
+        with its connection retries."""
+        queue_name = self._config.queue_for(game_id)
+        try:
+            if self._direct:
+                self._redis().lpush(queue_name, doorbell_message(WARM_TASK, [game_id], queue_name, self._origin))
+            else:
+                self._celery.send_task(WARM_TASK, args=[game_id], queue=queue_name)
+        except Exception:
+            log.warning("warm hint not sent", exc_info=True, extra={"game_id": game_id})
 
     def close(self) -> None:
         if self._client is not None:

@@ -9,16 +9,20 @@ from services.play.apply import read_model
 from services.play.sessions import SessionCache, players_of
 from services.tokens import hash_token, new_token
 from shared.engine import GameSession
-from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, NewGame, SqlRecorder
-from shared.eventstore.records import ACTIVE, FINISHED, Game, Player, Seat
+from shared.eventstore import NewGame, SqlRecorder
+from shared.eventstore.records import Game, Player, Seat
 
 
 def create_game(recorder: SqlRecorder, title: str, options: list[str], seed: int, seats: int,
-                visibility: str) -> Game:
+                visibility: str) -> tuple[Game, str | None]:
+    """A new open game. A private one gets an invitation token (returned here only): its seats are taken
+    with it, so knowing a game id is not enough to join."""
     # let the engine refuse unknown titles, options or seat counts now rather than at start
     GameSession.new(title, [{"id": i + 1, "name": f"seat {i}"} for i in range(seats)], seed, options)
     payload = {"title": title, "options": options, "seats": seats, "visibility": visibility}
-    return recorder.create_game(NewGame(title, options, seed, seats, visibility), payload)
+    invitation = new_token() if visibility == "private" else None
+    new = NewGame(title, options, seed, seats, visibility, invite_hash=invitation and hash_token(invitation))
+    return recorder.create_game(new, payload), invitation
 
 
 def join(recorder: SqlRecorder, game_id: int, name: str, seat: int | None,
@@ -39,21 +43,6 @@ def start(recorder: SqlRecorder, game: Game) -> Game:
     state = read_model(session)
     return recorder.start(game.id, state, {"game_id": game.id, "title": game.title,
                                            "players": [p["id"] for p in session.players]})
-
-
-def import_record(recorder: SqlRecorder, record: dict[str, Any], visibility: str) -> tuple[Game, list[str]]:
-    """Replay and validate a whole 18xx.games record, then store it in one transaction. Raises the engine's
-    ReplayError (naming the first refused action) before anything is stored."""
-    session = GameSession.from_record(record)
-    tokens = [new_token() for _ in session.players]
-    seats = [(int(p["id"]), str(p.get("name", p["id"])), hash_token(t)) for p, t in zip(session.players, tokens, strict=True)]
-    events = [NewEvent(ACTION_APPLIED, {"action": a, "player_id": None}, CURRENT_VERSIONS[ACTION_APPLIED])
-              for a in session.actions]
-    last = session.actions[-1] if session.actions else None
-    new = NewGame(session.title, list(session.optional_rules), session.seed, len(session.players), visibility,
-                  FINISHED if session.finished else ACTIVE)
-    game = recorder.import_game(new, seats, events, read_model(session, last), session.result, session.snapshot())
-    return game, tokens
 
 
 def export_record(sessions: SessionCache, game: Game) -> dict[str, Any]:

@@ -35,13 +35,16 @@ def sqlite_path(url: str) -> str:
     return url.split(":///", 1)[1]
 
 
-def open_recorder(url: str, pool_size: int = 8) -> SqlRecorder:
+def open_recorder(url: str, pool_size: int = 8, timeout: float = 5.0) -> SqlRecorder:
+    """`timeout`: how long a caller waits for a database connection (SQLite: for the write lock) before the
+    store gives up with an error the gateway answers as 503, rather than holding the request for minutes."""
     if url.startswith("sqlite"):
         from .sqlite import SqliteRecorder
 
-        return SqliteRecorder(sqlite_path(url))
+        return SqliteRecorder(sqlite_path(url), timeout=max(timeout, 1.0))
     if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
         from .postgres import PostgresRecorder
 
-        return PostgresRecorder(url.replace("postgresql+psycopg://", "postgresql://"), max_size=pool_size)
+        return PostgresRecorder(url.replace("postgresql+psycopg://", "postgresql://"), max_size=pool_size,
+                                timeout=timeout)
     raise ValueError(f"unsupported DATABASE_URL {url!r}: use postgresql://... or sqlite:///path")

@@ -52,12 +52,15 @@ class PostgresRecorder(SqlRecorder):
     _lock_suffix = " FOR UPDATE"
     _numbers_in_transaction = False
 
-    def __init__(self, conninfo: str, max_size: int = 8) -> None:
+    def __init__(self, conninfo: str, max_size: int = 8, timeout: float = 30.0) -> None:
         # autocommit: a read is its single statement (one round trip, no BEGIN/COMMIT); a write opens an
-        # explicit transaction block
+        # explicit transaction block. During an outage a caller waits at most `timeout` for a connection
+        # (PoolTimeout, answered 503); connections broken by a server restart are discarded when returned,
+        # and the pool reconnects in the background, so the service recovers without a restart.
         self._pool = ConnectionPool(
-            conninfo, min_size=1, max_size=max_size, kwargs={"row_factory": dict_row, "autocommit": True},
-            configure=_read_committed, open=True,
+            conninfo, min_size=1, max_size=max_size,
+            kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": max(1, int(timeout))},
+            configure=_read_committed, open=True, timeout=timeout, reconnect_timeout=3600,
         )
 
     @contextmanager

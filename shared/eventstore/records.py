@@ -106,3 +106,21 @@ class NewGame:
     visibility: str = "open"
     status: str = OPEN
     extra: dict[str, Any] = field(default_factory=dict)
+    invite_hash: str | None = None  # private games: hash of the invitation token a seat must show
+
+
+@dataclass(frozen=True)
+class ImportKey:
+    """An import's Idempotency-Key, scoped to its caller, and what a retry must answer again."""
+
+    caller: str
+    key: str
+    body_hash: str
+    secrets: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredImport:
+    body_hash: str
+    game_id: int
+    secrets: dict[str, Any]

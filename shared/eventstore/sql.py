@@ -29,6 +29,7 @@ from .records import (
     OPEN,
     QUEUED,
     Game,
+    ImportKey,
     NewEvent,
     NewGame,
     OutboxItem,
@@ -37,6 +38,7 @@ from .records import (
     Seat,
     Snapshot,
     StoredEvent,
+    StoredImport,
 )
 from .upcasting import upcast
 
@@ -284,9 +286,11 @@ class SqlRecorder:
         row = self._one(
             cur,
             "INSERT INTO games (title, options, seed, seat_count, status, visibility, version, state, result, "
-            "created_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
+            "created_at, updated_at, invite_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+            "RETURNING *",
             (new.title, dumps(new.options), new.seed, new.seat_count, new.status, new.visibility, version,
-             None if state is None else dumps(state), None if result is None else dumps(result), now, now),
+             None if state is None else dumps(state), None if result is None else dumps(result), now, now,
+             new.invite_hash),
         )
         return _game(row)
 
@@ -297,6 +301,12 @@ class SqlRecorder:
             tx.outbox("game_created", {**payload, "game_id": game.id}, 0)
             tx._flush()
         return game
+
+    def invite_hash(self, game_id: int) -> str | None:
+        """The hash of a private game's invitation token (None: open, or created before invitations)."""
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT invite_hash FROM games WHERE id = %s", (game_id,))
+        return None if row is None else row["invite_hash"]
 
     def get_game(self, game_id: int) -> Game | None:
         with self._tx() as cur:
@@ -377,15 +387,49 @@ class SqlRecorder:
             tx._flush()
             return self._lock_game(cur, game_id)
 
-    def import_game(self, new: NewGame, seats: Sequence[tuple[int, str, str | None]], events: Sequence[NewEvent],
-                    state: dict[str, Any], result: dict[str, Any] | None, snapshot: bytes | None) -> Game:
-        """A replayed record lands whole or not at all: game, players, seats, events, snapshot, outbox."""
+    def reserve_player_ids(self, count: int) -> list[int]:
+        """Fresh player ids for identities created later (an import's): the counter moves past them now, so
+        no other identity can take them; an id never used leaves a harmless gap."""
+        if count <= 0:
+            return []
+        with self._tx(write=True) as cur:
+            last = self._take_positions(cur, "player_id", count)
+        return list(range(last - count + 1, last + 1))
+
+    def find_import(self, caller: str, key: str) -> StoredImport | None:
+        with self._tx() as cur:
+            row = self._one(cur, "SELECT * FROM imports WHERE caller = %s AND idempotency_key = %s", (caller, key))
+        return None if row is None else StoredImport(row["body_hash"], row["game_id"], _loads(row["secrets"]))
+
+    def import_game(self, new: NewGame, seats: Sequence[tuple[Any, ...]], events: Sequence[NewEvent],
+                    state: dict[str, Any], result: dict[str, Any] | None, snapshot: bytes | None,
+                    idempotency: ImportKey | None = None) -> Game:
+        """A replayed record lands whole or not at all: game, players, seats, events, snapshot, outbox, and
+        the caller's Idempotency-Key. Each seat is (player id, name, seat token hash[, player token hash]):
+        a player id not yet stored becomes a new identity with that token hash (None: no token). A key the
+        same caller already used raises Conflict("import_key_used") and stores nothing."""
+        try:
+            return self._import_game(new, seats, events, state, result, snapshot, idempotency)
+        except Exception as exc:
+            if idempotency is not None and self._is_unique(exc):
+                raise Conflict(f"import key {idempotency.key!r} was just used", "import_key_used") from exc
+            raise
+
+    def _import_game(self, new: NewGame, seats: Sequence[tuple[Any, ...]], events: Sequence[NewEvent],
+                     state: dict[str, Any], result: dict[str, Any] | None, snapshot: bytes | None,
+                     idempotency: ImportKey | None) -> Game:
         with self._tx(write=True) as cur:
             game = self._insert_game(cur, new, state, result, version=0)
-            for index, (player_id, name, token_hash) in enumerate(seats):
+            if idempotency is not None:
+                self._exec(cur, "INSERT INTO imports (caller, idempotency_key, body_hash, game_id, secrets, "
+                           "created_at) VALUES (%s, %s, %s, %s, %s, %s)",
+                           (idempotency.caller, idempotency.key, idempotency.body_hash, game.id,
+                            dumps(idempotency.secrets), time.time()))
+            for index, (player_id, name, token_hash, *rest) in enumerate(seats):
+                player_token = rest[0] if rest else None
                 if self._one(cur, "SELECT id FROM players WHERE id = %s", (player_id,)) is None:
                     self._exec(cur, "INSERT INTO players (id, name, token_hash, created_at) "
-                               "VALUES (%s, %s, NULL, %s)", (player_id, name, time.time()))
+                               "VALUES (%s, %s, %s, %s)", (player_id, name, player_token, time.time()))
                     self._exec(cur, "UPDATE counters SET value = CASE WHEN value < %s THEN %s ELSE value END "
                                "WHERE name = 'player_id'", (player_id, player_id))
                 self._exec(cur, "INSERT INTO seats (game_id, seat_index, player_id, name, token_hash, joined_at) "

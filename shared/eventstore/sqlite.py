@@ -12,14 +12,15 @@ from .sql import Cursor, SqlRecorder
 
 
 class SqliteRecorder(SqlRecorder):
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, timeout: float = 30.0) -> None:
         self._path = path
+        self._timeout = timeout
         self._local = threading.local()
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self._path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(self._path, timeout=self._timeout, isolation_level=None, check_same_thread=False)
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")

@@ -85,6 +85,7 @@ def test_private_games_hide_reads(gateway: LiveServer) -> None:
     assert made.status_code == 201, made.text
     game_id = made.json()["id"]
     assert api.call("GET", f"/games/{game_id}").status_code == 401
-    token = api.call("POST", f"/games/{game_id}/join", json={"name": "Ann"}).json()["token"]
+    token = api.call("POST", f"/games/{game_id}/join",
+                     json={"name": "Ann", "invitation": made.json()["invitation"]}).json()["token"]
     assert api.call("GET", f"/games/{game_id}", token).status_code == 200
     assert api.call("GET", f"/games/{game_id}", ADMIN_TOKEN).status_code == 200

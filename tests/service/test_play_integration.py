@@ -10,7 +10,7 @@ from .helpers import Api, as_submitted, load_record
 def test_imported_record_reaches_the_recorded_result(gateway: LiveServer) -> None:
     api = Api(gateway.url, ADMIN_TOKEN)
     record = load_record()
-    reply = api.call("POST", "/games/import", json=record)
+    reply = api.call("POST", "/games/import", ADMIN_TOKEN, json=record)  # the operator binds the record's ids
     assert reply.status_code == 201, reply.text
     game = reply.json()["game"]
     assert game["status"] == "finished" and game["version"] == len(record["actions"])
@@ -28,7 +28,7 @@ def test_a_bad_record_is_refused_with_its_first_bad_action(gateway: LiveServer) 
     before = len(api.call("GET", "/games?limit=500", ADMIN_TOKEN).json()["games"])
     record["actions"] = record["actions"][:3] + [dict(record["actions"][3], entity=record["players"][0]["id"],
                                                       shares=["NOPE_9"])] + record["actions"][4:]
-    reply = api.call("POST", "/games/import", json=record)
+    reply = api.call("POST", "/games/import", ADMIN_TOKEN, json=record)
     assert reply.status_code == 422, reply.text
     assert reply.json()["error"] == "replay_refused" and reply.json()["details"]["index"] == 3
     assert len(api.call("GET", "/games?limit=500", ADMIN_TOKEN).json()["games"]) == before

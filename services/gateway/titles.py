@@ -1,0 +1,89 @@
+"""`GET /titles`: what can be played and how, read from the titles' board data (their `meta.json`): every
+title, its options with descriptions and player counts, its player range and its groups of mutually
+exclusive options. The same catalogue words every 422 about a title or an option, listing the valid values
+instead of the engine's internal configuration list."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from flask import Blueprint
+from flask.typing import ResponseReturnValue
+
+from services.gateway.errors import ApiError
+from shared.engine import EngineError
+from shared.engine.titledata import TITLE_DIRS, title_directory
+from shared.engine.titles import playable_titles
+
+bp = Blueprint("titles", __name__)
+SETUP_RULES = frozenset({"title", "options", "player_count"})
+
+
+@cache
+def catalogue() -> dict[str, dict[str, Any]]:
+    """Title name (as games and records name it) -> its description; aliases (1828 / 1828.Games) share one."""
+    out: dict[str, dict[str, Any]] = {}
+    for title in playable_titles():
+        if title not in TITLE_DIRS:
+            continue
+        meta = json.loads((title_directory(title) / "meta.json").read_text(encoding="utf-8"))
+        low, high = meta["player_range"]
+        out[title] = {
+            "title": title,
+            "full_title": meta.get("full_title", title),
+            "players": {"min": low, "max": high},
+            "options": [{"name": o["sym"], "short_name": o.get("short_name", o["sym"]),
+                         "description": o.get("description", ""), "players": o.get("players")}
+                        for o in meta.get("optional_rules", [])],
+            "exclusive_groups": meta.get("mutually_exclusive_options") or [],
+            "dev_stage": meta.get("dev_stage"),
+        }
+    return out
+
+
+@bp.get("/titles")
+def titles() -> ResponseReturnValue:
+    return {"titles": list(catalogue().values())}
+
+
+def check_setup(title: str, options: list[str], seats: int | None) -> None:
+    """Refuse what the catalogue alone can tell is wrong, naming the valid values: an unknown title, an
+    unknown option, a player count out of range, two options of one exclusive group. Combinations the
+    catalogue cannot judge (1825's kits need certain Units) are left to the engine (`setup_refused`)."""
+    known = catalogue()
+    entry = known.get(title)
+    if entry is None:
+        raise ApiError(422, "unknown_title", f"unknown title {title!r}; valid titles: {', '.join(known)}",
+                       details={"title": [f"one of {', '.join(known)}"]}, valid=list(known))
+    valid = [o["name"] for o in entry["options"]]
+    unknown = [o for o in options if o not in valid]
+    if unknown:
+        listed = ", ".join(valid) or "(this title has no options)"
+        raise ApiError(422, "unknown_option", f"{title}: unknown option(s) {', '.join(map(repr, unknown))}; "
+                       f"valid options: {listed}", details={"options": [f"valid: {listed}"]}, valid=valid)
+    for group in entry["exclusive_groups"]:
+        chosen = [o for o in options if o in group]
+        if len(chosen) > 1:
+            raise ApiError(422, "exclusive_options", f"{title}: options {', '.join(chosen)} exclude each other "
+                           f"(choose at most one of {', '.join(group)})", details={"options": [
+                               f"at most one of {', '.join(group)}"]}, valid=valid)
+    low, high = entry["players"]["min"], entry["players"]["max"]
+    if seats is not None and not low <= seats <= high:
+        raise ApiError(422, "player_count", f"{title} is played by {low}-{high} players, not {seats}",
+                       details={"seats": [f"between {low} and {high}"]}, valid={"min": low, "max": high})
+
+
+def setup_refused(title: str, err: EngineError) -> ApiError:
+    """An engine refusal of a set-up (title, options, player count) worded for a client: the engine's reason
+    plus the valid values from the catalogue (the engine lists data configurations, not options)."""
+    entry = catalogue().get(title)
+    if entry is None:
+        return ApiError(422, "unknown_title", f"{err.message}; valid titles: {', '.join(catalogue())}",
+                        rule=err.rule, valid=list(catalogue()))
+    message = err.message.split("; available:")[0]
+    valid = [o["name"] for o in entry["options"]]
+    return ApiError(422, "setup_refused", f"{message}; valid options: {', '.join(valid) or '(none)'}; "
+                    f"players {entry['players']['min']}-{entry['players']['max']}; see GET /titles",
+                    rule=err.rule, valid=valid)

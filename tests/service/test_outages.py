@@ -1,0 +1,59 @@
+"""A database or queue that cannot be reached is an outage: 503 with Retry-After in the common error shape,
+never a 500, and nothing half-done that a retry with the same Idempotency-Key would double. (The fault run,
+tests/service/test_fault_run.py, restarts the real servers; here they are simply unreachable.)"""
+
+from __future__ import annotations
+
+import socket
+import time
+import uuid
+
+from services.config import Config
+from services.gateway import create_app
+
+from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess, wait_until
+from .helpers import Api, as_submitted, load_record
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens there once the socket is closed
+
+
+def assert_unavailable(reply: object) -> None:
+    status, body, headers = reply.status_code, reply.get_json(), reply.headers  # type: ignore[attr-defined]
+    assert status == 503, (status, body)
+    assert body["error"] == "service_unavailable" and body["message"]
+    assert int(headers["Retry-After"]) > 0
+
+
+def test_database_unreachable_is_503(service_config: Config) -> None:
+    config = service_config.with_(database_url=f"postgresql://postgres@127.0.0.1:{closed_port()}/none",
+                                  db_timeout=1.0)
+    client = create_app(config).test_client()
+    started = time.monotonic()
+    for method, path, body in [("GET", "/games/1", None), ("GET", "/games", None),
+                               ("POST", "/games", {"title": "1840", "seats": 2}),
+                               ("POST", "/players", {"name": "Ann"}), ("GET", "/healthz", None)]:
+        assert_unavailable(client.open(path, method=method, json=body))
+    assert time.monotonic() - started < 30  # each waits about db_timeout, not the pool's default 30 s
+
+
+def test_queue_unreachable_is_503_and_the_retry_is_applied_once(gateway: LiveServer, worker: WorkerProcess,
+                                                               service_config: Config) -> None:
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    cut_off = create_app(service_config.with_(redis_url=f"redis://127.0.0.1:{closed_port()}/5")).test_client()
+    key = uuid.uuid4().hex
+    headers = {"Authorization": f"Bearer {tokens[first['entity']]}", "Idempotency-Key": key}
+    body = {"action": first, "expected_version": 0}
+    assert_unavailable(cut_off.post(f"/games/{game_id}/actions", json=body, headers=headers))
+    # the client retries with the same key once the queue is back: one command, applied once
+    reply = api.act(game_id, tokens[first["entity"]], first, 0, key=key)
+    assert reply.status_code in (200, 202), reply.text
+    wait_until(lambda: api.call("GET", f"/games/{game_id}/state").json()["version"] == 1, timeout=30)
+    events = api.call("GET", f"/games/{game_id}/events").json()["events"]
+    assert [e["version"] for e in events] == [1]
