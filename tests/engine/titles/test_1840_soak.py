@@ -8,7 +8,10 @@ the 3-player small map) through `GameSession.submit`, checking the title's invar
   per Tram Company (each line owned once), one directorship per player, one tram per line and at most the
   phase's tram limit per Tram Company;
 - `legal_actions` offers only what `submit` accepts: every chosen action is submitted (a refusal fails the
-  test) and, at a sampled few states per game, offered actions of every type are tried on a copy of the game.
+  test) and, at a sampled few states per game, offered actions of every type are tried on a copy of the game;
+- no game can get stuck (issue 15): every accepted action changes the state digest (beyond its id) or the
+  round's own state (choosing a line to auction shows nowhere in the digest), or ends the game; somebody can
+  always act, and every game reaches its fixed end.
 """
 
 from __future__ import annotations
@@ -76,6 +79,11 @@ def check_invariants(session: GameSession, start: dict[str, Any]) -> None:
     assert len(directors) == len(set(directors)), "a player directs two Tram Companies"
 
 
+def fingerprint(session: GameSession) -> tuple[dict[str, Any], bytes]:
+    """The state an action must change: the digest and the current round's own state."""
+    return session.digest(), pickle.dumps(sorted(vars(session.game.round).items(), key=lambda kv: kv[0]))
+
+
 def check_offers(session: GameSession, offered: list[dict[str, Any]], rng: random.Random) -> int:
     """Try offered actions on a copy of the game: each must be accepted (tile lays and tram reassignments
     come in the hundreds: a few of each are tried)."""
@@ -115,11 +123,13 @@ def play(seed: int) -> dict[str, Any]:
                 break
         assert offered, f"seed {seed}: {types} open in the {game.round.kind} round but none offered"
         action = rng.choice(offered)
+        before = fingerprint(session)
         try:
             session.submit(action)
         except EngineError as err:
             raise AssertionError(f"seed {seed}: offered {action} refused: {err.rule}: {err}") from err
         actions += 1
+        assert session.finished or fingerprint(session) != before, f"seed {seed}: {action} changed nothing"
         types_seen.add(action["type"])
         check_invariants(session, start)
         assert actions < 5000, f"seed {seed}: no end in sight"

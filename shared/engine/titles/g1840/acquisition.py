@@ -12,7 +12,7 @@ from ...model import POOL
 from .company import company_round_order
 from .flow import LINE_BID_STEP, LINE_MIN_BID, MAX_LINES, FlowRound, need_int, rules_of
 from .rules import MAJOR
-from .trams import buy_tram, may_reassign, reassign_trams, scrap_tram, tram_buy_options
+from .trams import buy_tram, keeps_buying, reassign_options, reassign_trams, scrap_tram, tram_buy_options
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -79,7 +79,7 @@ class AcquisitionRound(FlowRound):
             corp = game.corporations[major]
             if what == "buy":
                 return tram_buy_options(game, corp)
-            return ["reassign_trains", "pass"]
+            return reassign_options(game, corp)
         if self.auctioning is None:
             if game.corporations[self.entities[self.index]].cash < LINE_MIN_BID:
                 return ["pass"]  # cannot open an auction it could not bid in
@@ -89,16 +89,20 @@ class AcquisitionRound(FlowRound):
         return ["bid", "pass"]
 
     def settle(self, game: Game) -> None:
+        """Skip tram turns with nothing left to decide; once the bidding is over (the offer restocked) the
+        round ends with the last tram turn, whichever action finished it (a scrap can, too)."""
         while self.interrupt:
             major, what = self.interrupt[0]
             corp = game.corporations[major]
             if what == "buy" and not tram_buy_options(game, corp):
                 self.interrupt[0] = (major, "reassign")
                 continue
-            if what == "reassign" and not may_reassign(game, corp):
+            if what == "reassign" and not reassign_options(game, corp):
                 self.interrupt.pop(0)
                 continue
             return
+        if self.restocked:
+            self.done = True
 
     def merge(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         sym = action.get("corporation")
@@ -218,14 +222,16 @@ class AcquisitionRound(FlowRound):
             extra["lines_reserve"] = [s for s in extra["lines_reserve"] if s not in drawn]
 
     def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A purchase ends the purchase step once no further tram can be bought (rules-1840 *Tram turn*)."""
         corp = game.corporations[action["entity"]]
         buy_tram(game, corp, action)
-        if "buy_train" not in tram_buy_options(game, corp):
+        if self.interrupt[0][1] != "buy" or not keeps_buying(game, corp):
             self.interrupt[0] = (corp.sym, "reassign")
-            self.after_interrupt(game)
+        self.after_interrupt(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         scrap_tram(game, game.corporations[action["entity"]], action)
+        self.after_interrupt(game)
 
     def reassign(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         reassign_trams(game, game.corporations[action["entity"]], action)

@@ -11,7 +11,7 @@ from ...model import POOL, Corporation
 from .flow import FlowRound, need_int, rules_of
 from .routes import route_possible, route_revenue
 from .rules import CITY, MAJOR
-from .trams import buy_tram, may_reassign, reassign_trams, scrap_tram, tram_buy_options
+from .trams import buy_tram, keeps_buying, reassign_options, reassign_trams, scrap_tram, tram_buy_options
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -85,7 +85,7 @@ class CompanyRound(FlowRound):
         if self.sub == "buy":
             return tram_buy_options(game, corp)
         if self.sub == "reassign":
-            return ["reassign_trains", "pass"] if may_reassign(game, corp) else []
+            return reassign_options(game, corp)
         return []
 
     def dividend(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
@@ -114,14 +114,17 @@ class CompanyRound(FlowRound):
         self.next_entity(game)
 
     def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A purchase ends the purchase step once no further tram can be bought (rules-1840 *Tram turn*)."""
         buy_tram(game, self.corp(game), action)
-        if "buy_train" not in self.options(game):
+        if self.sub != "buy" or not keeps_buying(game, self.corp(game)):
             self.sub = "reassign"
             if not self.options(game):
                 self.next_entity(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         scrap_tram(game, self.corp(game), action)
+        if not self.options(game):
+            self.next_entity(game)
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         if self.sub == "buy":

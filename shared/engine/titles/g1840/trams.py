@@ -14,11 +14,29 @@ if TYPE_CHECKING:
 
 
 def may_reassign(game: Game, major: Corporation) -> bool:
-    """The major has lines, unless its single line already holds the only tram (nothing to decide)."""
+    """The major has lines, unless its single line already holds the only tram (nothing to decide). A major
+    with lines but no tram still gets the step (the reference asks it, recorded as an empty reassignment)."""
     lines = rules_of(game).lines_of(game, major)
     if not lines:
         return False
     return not (len(lines) == 1 and lines[0].trains and not major.trains)
+
+
+def reassign_options(game: Game, major: Corporation) -> list[str]:
+    """The reassignment step that follows a major's purchases: distribute its trams or keep them as they are."""
+    return ["reassign_trains", "pass"] if may_reassign(game, major) else []
+
+
+def keeps_buying(game: Game, major: Corporation) -> bool:
+    """After a purchase the purchase step goes on (scrap, buy, pass) while the major has room for another
+    tram and its cash covers the cheapest variant, open or not, of a tram kind on sale this company round;
+    otherwise it ends by itself (rules-1840 *Tram turn*; the reference's measure, see conflicts-1840)."""
+    rules = rules_of(game)
+    if len(scrappable(game, major)) >= game.phase.train_limit:
+        return False
+    kinds = {rules.base_name(game, train) for train, _, _ in buyable_trams(game)}
+    prices = [p for kind in kinds for p in game.extra["variants"][kind].values()]
+    return bool(prices) and major.cash >= min(prices)
 
 
 def scrappable(game: Game, major: Corporation) -> list[Train]:
@@ -46,6 +64,8 @@ def buyable_trams(game: Game) -> list[tuple[Train, str, int]]:
 
 
 def tram_buy_options(game: Game, major: Corporation) -> list[str]:
+    """The tram purchase step: scrap any tram, buy while there is room and a tram it can pay (a major with
+    no tram at all must buy one, its director lending the difference), pass unless it must buy."""
     out = []
     owned = scrappable(game, major)
     if owned:

@@ -1,0 +1,90 @@
+"""1840 tram turns (docs/rules-1840.md, *Tram turn*): when a major's purchase step goes on after a purchase,
+and that an acquisition round always ends once its last tram turn is over, whatever action ended it.
+
+Positions come from recorded games; money is then arranged by hand to build each case of the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from shared.engine import GameSession
+from shared.engine.session import final_active_flags
+
+GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1840"
+
+
+def session_at(name: str, index: int) -> GameSession:
+    """The recorded game `name` after its first `index` actions."""
+    rec = json.loads((GENERATED / f"{name}.json").read_text())
+    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"],
+                              rec["settings"].get("optional_rules") or [], rec["id"])
+    flags = final_active_flags(rec["actions"])
+    for i, action in enumerate(rec["actions"][:index]):
+        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+    return session
+
+
+def buy(game: Any, major: str, train: str, price: int, variant: str) -> None:
+    game.process({"type": "buy_train", "entity": major, "train": train, "price": price, "variant": variant})
+
+
+# gen1840_3p_289409 after 80 actions: company round 1's line auction is over; SJE (trams O1 and Y1... not yet:
+# one O1, one line without a tram) has its tram turn; Y1 (100, variant Y2 50) and O1 (300/200/100) are on sale.
+POSITION = ("gen1840_3p_289409", 80)
+
+
+def test_purchase_step_goes_on_while_the_cheapest_variant_is_affordable() -> None:
+    game = session_at(*POSITION).game
+    sje = game.corporations["SJE"]
+    assert game.round.current_entity(game) == "SJE"
+    sje.cash = 180  # 80 left after a Y1: below Y1 (100) but covers the Y2 variant (50), one tram of room left
+    buy(game, "SJE", "Y1-2", 100, "Y1")
+    assert game.round.current_entity(game) == "SJE"
+    assert sorted(game.round.options(game)) == ["pass", "scrap_train"]  # it cannot buy, but may still scrap
+
+
+def test_purchase_step_ends_when_no_variant_is_affordable() -> None:
+    game = session_at(*POSITION).game
+    game.corporations["SJE"].cash = 140  # 40 left: not even a Y2
+    buy(game, "SJE", "Y1-2", 100, "Y1")
+    # the purchase step is over: the reassignment (SJE has one line and two trams) follows at once
+    assert game.round.current_entity(game) == "SJE"
+    assert sorted(game.round.options(game)) == ["pass", "reassign_trains"]
+
+
+def test_a_major_that_scraps_every_tram_must_buy_again() -> None:
+    game = session_at(*POSITION).game
+    game.corporations["SJE"].cash = 180
+    buy(game, "SJE", "Y1-2", 100, "Y1")
+    for tram in ("O1-0", "Y1-2"):
+        game.process({"type": "scrap_train", "entity": "SJE", "train": tram})
+    assert game.round.options(game) == ["buy_train"]  # no pass without a tram
+    director = game.player(game.corporations["SJE"].president)
+    before = director.cash
+    buy(game, "SJE", "Y1-3", 100, "Y1")  # 80 in the treasury, the director adds 20
+    assert game.corporations["SJE"].cash == 0 and director.cash == before - 20
+
+
+def test_the_acquisition_round_ends_when_a_scrap_finishes_the_last_tram_turn() -> None:
+    """Issue 15: after every major had passed, a scrap left the last tram turn with nothing to decide; the
+    round must end there (it used to stay open, offering a bid that changed nothing)."""
+    game = session_at(*POSITION).game
+    game.corporations["SJE"].cash = 100
+    buy(game, "SJE", "Y1-2", 100, "Y1")  # SJE's cash is spent: its purchases end, it keeps its trams
+    game.process({"type": "pass", "entity": "SJE"})
+    for train in game.depot.trains:  # nothing left on sale: a major without trams cannot be made to buy
+        if train.owner is None:
+            train.rusted = True
+    game.process({"type": "pass", "entity": "DT K&C"})  # the last bidder passes: the bidding is over
+    assert game.round.kind == "Acquisition" and game.round.current_entity(game) == "DT K&C"
+    trams = [t.id for t in game.corporations["DT K&C"].trains]
+    assert len(trams) == 2
+    for tram in trams:
+        assert game.round.kind == "Acquisition"
+        game.process({"type": "scrap_train", "entity": "DT K&C", "train": tram})
+    # no tram to buy, no line to reassign to: the last tram turn is over and so is the round
+    assert not game.rules.lines_of(game, game.corporations["DT K&C"])
+    assert game.round.kind == "Line"
