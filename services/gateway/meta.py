@@ -1,10 +1,14 @@
-"""Service endpoints: OpenAPI document, its human-readable page, Prometheus metrics and health."""
+"""Service endpoints: OpenAPI document, its human-readable page, Prometheus metrics and health.
+
+The docs page is Swagger UI rendering `/openapi.json`; its files come from the `swagger-ui-bundle` package and
+are served by the gateway itself (no CDN: the page works offline and behind a strict firewall)."""
 
 from __future__ import annotations
 
 from importlib.resources import files
 
-from flask import Blueprint, Response
+import swagger_ui_bundle
+from flask import Blueprint, Response, send_from_directory
 from flask.typing import ResponseReturnValue
 
 from services.gateway.openapi import build_spec
@@ -23,6 +27,11 @@ def openapi() -> ResponseReturnValue:
 def docs() -> ResponseReturnValue:
     html = files("services.gateway").joinpath("docs.html").read_text()
     return Response(html, mimetype="text/html")
+
+
+@bp.get("/docs/static/<path:name>")
+def docs_static(name: str) -> ResponseReturnValue:
+    return send_from_directory(swagger_ui_bundle.swagger_ui_path, name, max_age=86400)
 
 
 @bp.get("/metrics")

@@ -9,6 +9,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from services.gateway import schemas as s
+from services.gateway.guide import GUIDE, action_examples
 from services.notifier import openapi as notifier_openapi
 
 BEARER = [{"bearer": []}]
@@ -23,11 +24,18 @@ def _ok(code: int, schema: str, description: str = "ok") -> dict[str, Any]:
     return {str(code): {"description": description, "content": {"application/json": {"schema": schema}}}}
 
 
-def _body(schema: str) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {"schema": schema}}}
+def _body(schema: str, examples: dict[str, Any] | None = None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": schema}
+    if examples:
+        media["examples"] = examples
+    return {"required": True, "content": {"application/json": media}}
 
 
-GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "integer"}}
+GAME_ID = {"in": "path", "name": "game_id", "required": True,
+           "schema": {"type": "integer", "minimum": 1, "maximum": s.MAX_ID}}
+UNAVAILABLE = {"503": {"description": "database or queue unreachable: retry after `Retry-After` seconds",
+                       "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                       "content": {"application/json": {"schema": "ErrorOut"}}}}
 WAIT = {"in": "query", "name": "wait", "schema": {"type": "number"},
         "description": "long-poll up to this many seconds (capped by MAX_WAIT_SECONDS) for the outcome"}
 
@@ -43,14 +51,22 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
     }),
     ("/games/import", {"post": {
         "summary": "Import an 18xx.games record as a new game (replayed and validated)",
-        "description": "422 names the first refused action. Answers the seat tokens once.",
-        "parameters": [{"in": "query", "schema": "ImportQuery"}], "requestBody": _body("RecordIn"),
-        "responses": {**_ok(201, "ImportOut"), **_err(400, 413, 422)}}}),
+        "description": "422 names the first refused action. Needs a player or admin token; the record's player "
+                       "ids bind to existing identities only for the caller's own id (or with the admin token), "
+                       "every other player gets a fresh identity (answered in `players`). Send an "
+                       "`Idempotency-Key`: a retry answers the first import (200) instead of a new game.",
+        "security": BEARER,
+        "parameters": [{"in": "query", "schema": "ImportQuery"},
+                       {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 200}}],
+        "requestBody": _body("RecordIn"),
+        "responses": {**_ok(201, "ImportOut"), **_ok(200, "ImportOut", "the earlier import with this key"),
+                      **_err(400, 401, 403, 413, 422)}}}),
     ("/games/{game_id}", {"get": {"summary": "Game summary and seats", "parameters": [GAME_ID],
                                   "responses": {**_ok(200, "GameOut"), **_err(403, 404)}}}),
     ("/games/{game_id}/join", {"post": {
         "summary": "Take a seat; answers the secret seat token once",
-        "description": "To join as an existing identity send `player_id` and that player's token as bearer.",
+        "description": "To join as an existing identity send `player_id` and that player's token as bearer. "
+                       "A private game needs its `invitation` token (answered at its creation).",
         "parameters": [GAME_ID], "requestBody": _body("JoinIn"),
         "responses": {**_ok(201, "JoinOut"), **_err(400, 403, 404, 409)}}}),
     ("/games/{game_id}/start", {"post": {"summary": "Start a full game (seat token or admin)",
@@ -76,13 +92,15 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
         "security": BEARER,
         "parameters": [GAME_ID, WAIT, {"in": "header", "name": "Idempotency-Key", "required": True,
                                        "schema": {"type": "string"}}],
-        "requestBody": _body("ActionIn"),
+        "requestBody": _body("ActionIn", action_examples()),
         "responses": {**_ok(202, "ReceiptOut", "queued"), **_ok(200, "ReceiptOut", "applied"),
                       **_err(400, 401, 403, 404, 409, 413, 422)}}}),
     ("/games/{game_id}/receipts/{key}", {"get": {
         "summary": "A command's receipt: queued, applied (new version) or refused (reason)", "security": BEARER,
         "parameters": [GAME_ID, WAIT, {"in": "path", "name": "key", "required": True, "schema": {"type": "string"}}],
         "responses": {**_ok(200, "ReceiptOut"), **_err(401, 403, 404)}}}),
+    ("/titles", {"get": {"summary": "Every title: options with descriptions, player range, exclusive options",
+                         "responses": {"200": {"description": "the catalogue"}}}}),
     ("/metrics", {"get": {"summary": "Prometheus metrics", "responses": {"200": {"description": "text"}}}}),
     ("/healthz", {"get": {"summary": "Liveness and database check", "responses": {"200": {"description": "ok"}}}}),
 ]
@@ -95,13 +113,14 @@ SCHEMAS = [s.SeatOut, s.EventOut, s.ErrorOut, s.PlayerIn, s.PlayerOut, s.GameCre
 @lru_cache(maxsize=4)
 def build_spec(public_url: str) -> dict[str, Any]:
     spec = APISpec(title="Railpost", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
-                   info={"description": "Play-by-mail server for 18xx railway games. Errors are JSON: "
-                                        "`{error, message}`."},
+                   info={"description": GUIDE},
                    servers=[{"url": public_url}])
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for schema in SCHEMAS:
         spec.components.schema(schema.__name__, schema=schema)
     for path, operations in PATHS:
+        for operation in operations.values():
+            operation["responses"] = {**operation["responses"], **UNAVAILABLE}
         spec.path(path=path, operations=operations)
     notifier_openapi.register(spec)
     return spec.to_dict()

@@ -39,7 +39,9 @@ class ErrorOut(Schema):
     error = fields.String(required=True, metadata={"description": "stable machine-readable code"})
     message = fields.String(required=True)
     rule = fields.String(metadata={"description": "engine rule code, for refused actions"})
-    details = fields.Dict()
+    reason = fields.String(metadata={"description": "the engine's reason, for refused actions (receipts)"})
+    details = fields.Dict(metadata={"description": "per field, for invalid requests"})
+    valid = fields.Raw(metadata={"description": "the valid values, for refused titles, options, player counts"})
 
 
 class PlayerIn(Strict):
@@ -223,3 +225,5 @@ class ReceiptOut(Schema):
     created_at = fields.Float()
     settled_at = fields.Float(allow_none=True)
     url = fields.String()
+    error = fields.String(metadata={"description": "refused receipts: the rule, as in every error"})
+    message = fields.String(metadata={"description": "refused receipts: the reason, as in every error"})

@@ -12,12 +12,28 @@ from .helpers import Api
 
 
 def test_openapi_and_docs_page(gateway: LiveServer) -> None:
+    from shared.engine.game import KNOWN_TYPES
+
     spec = requests.get(gateway.url + "/openapi.json", timeout=10).json()
     assert spec["openapi"].startswith("3.")
-    assert "/games/{game_id}/actions" in spec["paths"]
+    assert "/games/{game_id}/actions" in spec["paths"] and "/titles" in spec["paths"]
     assert "ReceiptOut" in spec["components"]["schemas"]
+    # an example for every action type the engine knows, and for the table's own (undo, redo, chat)
+    examples = spec["paths"]["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"][
+        "examples"]
+    assert set(KNOWN_TYPES) | {"undo", "redo", "message"} <= {e["value"]["action"]["type"] for e in examples.values()}
+    guide = spec["info"]["description"]
+    for words in ("player token", "seat token", "invitation token", "admin token", "undo", "redo",
+                  "program_buy_shares", "program_disable", "Testing webhooks locally", "Retry-After"):
+        assert words in guide, words
+    # the page is Swagger UI from the installed package, every file served here (no CDN)
     page = requests.get(gateway.url + "/docs", timeout=10)
-    assert page.status_code == 200 and "openapi.json" in page.text and "http" not in page.text.split("<script>")[1]
+    assert page.status_code == 200 and "openapi.json" in page.text and "SwaggerUIBundle" in page.text
+    assert "http" not in page.text.split("<body>")[1] and "//" not in page.text.split("<link")[1].split(">")[0]
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        served = requests.get(f"{gateway.url}/docs/static/{asset}", timeout=10)
+        assert served.status_code == 200 and len(served.content) > 10_000
+    assert requests.get(f"{gateway.url}/docs/static/../meta.py", timeout=10).status_code == 404
 
 
 def test_metrics_and_health(gateway: LiveServer) -> None:
