@@ -174,6 +174,9 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
         tile = lay["tile"] if lay["tile"] in options else next(o for o in options if o.startswith(tile_name + "-"))
         page.select_option("#tile-select", tile)
         page.select_option("#rotation-select", str(lay["rotation"]))
+        # the hex previews the chosen tile before anything is posted
+        page.wait_for_function(f"""() => [...document.querySelectorAll('svg.map g.hex[data-hex="{lay["hex"]}"] text.tile-name')]
+            .some(t => t.textContent === '#{tile_name}')""", timeout=10_000)
         page.screenshot(path=str(SHOTS / f"{title}_lay_tile.png"))
         page.click("#lay-tile")
         _wait_version(page, state["version"])
@@ -229,3 +232,27 @@ def test_page_reloads_when_another_player_moves(server: Server, browser: Any) ->
     finally:
         page.close()
 
+
+
+def test_a_private_game_opens_with_the_seat_link_only(server: Server, browser: Any) -> None:
+    record = _record("1828")
+    prefix = {**record, "actions": record["actions"][:150], "status": "active"}
+    prefix.pop("result", None)
+    r = server.api("POST", "/games/import?visibility=private", ADMIN, json=prefix)
+    assert r.status_code in (200, 201), r.text
+    game_id, seats = r.json()["game"]["id"], r.json()["seats"]
+    stranger = browser.new_page()
+    try:
+        stranger.goto(f"{server.base}/games/{game_id}")
+        assert stranger.locator("svg.map").count() == 0 and stranger.locator("#signin").is_visible()
+    finally:
+        stranger.close()
+    page = browser.new_page()
+    try:
+        page.goto(f"{server.base}/games/{game_id}#seat={seats[0]['token']}")
+        page.wait_for_selector("svg.map g.hex", timeout=20_000)
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert "#seat=" not in page.url  # the token leaves the address bar at once
+        assert page.locator("#you").inner_text().startswith("You are")
+    finally:
+        page.close()

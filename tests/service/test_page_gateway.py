@@ -124,6 +124,27 @@ def test_a_game_waiting_for_players_has_a_page_but_no_map(client: Any) -> None:
 def test_private_games_are_not_shown_to_strangers(client: Any) -> None:
     made = client.post("/games", json={"title": "1840", "seats": 2, "options": [], "visibility": "private"})
     game_id = made.json["id"]
-    for path in (f"/games/{game_id}/page", f"/games/{game_id}/map", f"/games/{game_id}/page/version"):
+    for path in (f"/games/{game_id}/map", f"/games/{game_id}/page/version", f"/games/{game_id}/state"):
         assert client.get(path, headers=HTML).status_code == 401
+    shell = client.get(f"/games/{game_id}/page", headers=HTML)
+    assert shell.status_code == 401 and shell.mimetype == "text/html"
+    assert b"private" in shell.data and b"Waiting for players" not in shell.data
     assert client.get(f"/games/{game_id}/page", headers=ADMIN).status_code == 200
+
+
+def test_tile_preview_draws_the_tile_turned_without_laying_it(client: Any, imported: dict[str, Any]) -> None:
+    game_id = imported["game"]["id"]
+    board = client.get(f"/games/{game_id}/map").json
+    blank = next(h for h in board["hexes"] if not h["tile"] and not h["nodes"] and h["color"] == "white")
+    name = next(h["tile"]["name"] for h in board["hexes"] if h["tile"] and h["paths"])
+    svg = client.get(f"/games/{game_id}/page/preview?hex={blank['id']}&tile={name}-0&rotation=1")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert b'class="track"' in svg.data and f"#{name}<".encode() in svg.data
+    assert client.get(f"/games/{game_id}/map").json == board  # nothing laid
+    assert client.get(f"/games/{game_id}/page/preview?hex=ZZ9&tile=9-0").status_code == 404
+
+
+def test_front_door_lists_open_games_for_browsers(client: Any, imported: dict[str, Any]) -> None:
+    page = client.get("/", headers=HTML)
+    assert page.status_code == 200 and f'/games/{imported["game"]["id"]}/page'.encode() in page.data
+    assert client.get("/").json["docs"].endswith("/docs")

@@ -21,9 +21,10 @@ from services.gateway.http import game_or_404, game_url
 from services.gateway.runtime import rt
 from services.gateway.web.describe import describe
 from services.gateway.web.summary import name_of, overview
-from services.gateway.web.svg import FILLS, describe_hex, render_map
+from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
 from shared.engine.game import definition
 from shared.engine.view import map_view, market_from_digest, market_view
+from shared.engine.view.board import preview_hex
 from shared.eventstore.records import Game
 
 bp = Blueprint("page", __name__, template_folder="templates", static_folder="static",
@@ -52,6 +53,11 @@ def _log(game: Game, namer: Any) -> list[dict[str, Any]]:
 
 
 def render_page(game: Game) -> Response:
+    if game.visibility != "open" and not request.headers.get("Authorization"):
+        # A private game's page is fetched again by the script with the seat token from the fragment; a
+        # browser never sends that token on navigation, so first it gets this shell (no game data).
+        html = render_template("private_shell.html", game=game)
+        return Response(html, status=401, mimetype="text/html", headers={"Cache-Control": "no-store"})
     require_read(game)
     seats = rt().recorder.seats(game.id)
     context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS}
@@ -67,6 +73,17 @@ def render_page(game: Game) -> Response:
     html = render_template("game_page.html", **context)
     return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store",
                                                         "Referrer-Policy": "no-referrer"})
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    """The front door: for a browser, the open games with links to their pages; for an API client, where
+    the API starts."""
+    if not wants_html():
+        return {"games": f"{rt().config.public_url}/games", "docs": f"{rt().config.public_url}/docs",
+                "openapi": f"{rt().config.public_url}/openapi.json"}
+    games = [g for g in rt().recorder.list_games(limit=100) if g.visibility == "open"]
+    return Response(render_template("index.html", games=games), mimetype="text/html")
 
 
 @bp.get("/games/<int:game_id>/page")
@@ -103,6 +120,29 @@ def version(game_id: int) -> ResponseReturnValue:
         time.sleep(POLL_INTERVAL)
         game = game_or_404(game_id)
     return {"game_id": game.id, "version": game.version, "status": game.status}
+
+
+@bp.get("/games/<int:game_id>/page/preview")
+def preview(game_id: int) -> ResponseReturnValue:
+    """One hex drawn as it would look with a tile laid at a rotation (tokens kept), for the lay form. Only
+    draws: legality is the engine's, asked when the lay is posted."""
+    game = game_or_404(game_id)
+    require_read(game)
+    hex_id, tile_id = request.args.get("hex", ""), request.args.get("tile", "")
+    try:
+        rotation = int(request.args.get("rotation", "0")) % 6
+    except ValueError:
+        raise ApiError(400, "bad_query", "rotation must be 0-5") from None
+    if game.status == "open":
+        raise ApiError(409, "not_started", f"game {game_id} has not started")
+    with rt().sessions.use(game) as session:
+        view = map_view(session.game, hexes=())
+        try:
+            hex_ = preview_hex(session.game, hex_id, tile_id.rsplit("-", 1)[0], rotation)
+        except KeyError:
+            raise ApiError(404, "unknown_hex_or_tile", f"no hex {hex_id!r} or tile {tile_id!r} here") from None
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg">{render_hex(hex_, view)}</svg>'
+    return Response(svg, mimetype="image/svg+xml")
 
 
 @bp.get("/games/<int:game_id>/page/me")

@@ -147,19 +147,37 @@ def entity_colors(game: Game) -> dict[str, dict[str, str | None]]:
     return out
 
 
-def map_view(game: Game) -> dict[str, Any]:
-    """The whole map of a live game."""
+def preview_hex(game: Game, hex_id: str, tile_name: str, rotation: int) -> dict[str, Any]:
+    """A hex as it would be drawn with `tile_name` laid at `rotation`, its tokens kept (cities keep their
+    order, as an upgrade keeps them). Raises KeyError for an unknown hex or tile. Draws only: whether the
+    lay is legal is the engine's question."""
+    h = game.board.hexes[hex_id]
+    tile = game.board.catalogue[tile_name]
+    trial = h.with_state(tile, rotation % 6, h.copy, [list(s) for s in h.tokens],
+                         [list(s) for s in h.reservations], list(h.tile_reservations), list(h.blockers))
+    while len(trial.tokens) < len(tile.cities):
+        trial.tokens.append([])
+        trial.reservations.append([])
+    raw = {r.get("id"): r for r in game.defn.data.map.get("hexes") or []}.get(hex_id)
+    out = hex_view(game, trial, raw)
+    out["tile"] = {"name": tile.name, "copy": None, "rotation": rotation % 6, "id": ""}
+    return out
+
+
+def map_view(game: Game, hexes: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The whole map of a live game (or only the hexes named in `hexes`)."""
     layout = game.board.rules.layout
     raw_hexes = {h.get("id"): h for h in game.defn.data.map.get("hexes") or []}
-    hexes = [hex_view(game, h, raw_hexes.get(hid)) for hid, h in game.board.hexes.items()]
+    hexes_ = [hex_view(game, h, raw_hexes.get(hid)) for hid, h in game.board.hexes.items()
+              if hexes is None or hid in hexes]
     return {
         "layout": layout,
         "edge_angle0": EDGE_ANGLE0[layout],
         "corners": [list(c) for c in corners(layout)],
         "edges": {str(e): list(edge_point(layout, e)) for e in range(6)},
-        "bounds": _bounds(hexes),
+        "bounds": _bounds(hexes_),
         "phase": game.phase.name,
         "phase_colors": list(game.phase.tiles),
-        "hexes": hexes,
+        "hexes": hexes_,
         "entities": entity_colors(game),
     }

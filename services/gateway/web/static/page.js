@@ -109,7 +109,28 @@
   // ---------- map interaction (lay a tile, place a token) ------------------------------------------
   function hexNode(id) { return document.querySelector('svg.map g.hex[data-hex="' + CSS.escape(id) + '"]'); }
 
+  // the hex being previewed and its own drawing, put back when the preview ends
+  let previewed = null;
+  function endPreview() {
+    if (previewed) { previewed.g.replaceChildren(...previewed.children); previewed = null; }
+  }
+  async function preview(hexId, tile, rotation) {
+    const g = hexNode(hexId);
+    if (!g) return;
+    const url = "/games/" + gameId + "/page/preview?hex=" + encodeURIComponent(hexId) + "&tile=" +
+      encodeURIComponent(tile) + "&rotation=" + rotation;
+    const r = await fetch(url, { headers: token ? { "Authorization": "Bearer " + token } : {} });
+    if (!r.ok) return;
+    const doc = new DOMParser().parseFromString(await r.text(), "image/svg+xml");
+    const drawn = doc.querySelector("g.hex");
+    if (!drawn) return;
+    if (!previewed || previewed.g !== g) { endPreview(); previewed = { g, children: [...g.childNodes] }; }
+    g.replaceChildren(...[...drawn.childNodes].map((n) => document.importNode(n, true)));
+    g.classList.add("previewing");
+  }
+
   function openHex(hexId) {
+    endPreview();
     const panel = $("hex-panel");
     document.querySelectorAll("svg.map g.hex.selected").forEach((g) => g.classList.remove("selected"));
     const g = hexNode(hexId);
@@ -132,8 +153,11 @@
         rotSel.replaceChildren();
         lays.filter((a) => a.tile === tileSel.value).forEach((a) => rotSel.add(new Option("rotation " + a.rotation, String(a.rotation))));
       };
-      tileSel.addEventListener("change", fillRot);
+      const show = () => preview(hexId, tileSel.value, rotSel.value);
+      tileSel.addEventListener("change", () => { fillRot(); show(); });
+      rotSel.addEventListener("change", show);
       fillRot();
+      show();
       const l1 = document.createElement("label"); l1.textContent = "Tile "; l1.appendChild(tileSel);
       const l2 = document.createElement("label"); l2.textContent = "Rotation "; l2.appendChild(rotSel);
       panel.append(l1, l2);
@@ -291,8 +315,27 @@
     });
   }
 
+  async function openPrivate() {
+    // the shell of a private game: fetch the real page with the seat token and show it in place
+    const message = $("shell-message");
+    if (!token) return;
+    message.textContent = "Opening…";
+    const r = await fetch(location.pathname, { headers: { "Authorization": "Bearer " + token, "Accept": "text/html" } });
+    if (r.status !== 200) {
+      try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ }
+      message.textContent = "That seat token does not open this game (HTTP " + r.status + ").";
+      $("signin").hidden = false;
+      return;
+    }
+    const html = await r.text();
+    document.open();
+    document.write(html);
+    document.close();
+  }
+
   token = takeTokenFromFragment();
   signinForm();
+  if (body.dataset.privateShell) { openPrivate(); return; }
   const ready = token ? loadSeat() : Promise.resolve();
   ready.finally(() => {
     body.dataset.ready = "1";
