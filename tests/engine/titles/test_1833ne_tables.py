@@ -68,7 +68,7 @@ def test_shipped_tables_mark_the_seed_values_and_list_the_provisional_ones() -> 
     # the seed gives Boston-Montreal for I-IV ($150 / $200), the ferry price and that ferries go in phase IV
     assert not {"bonus.boston-montreal.I", "bonus.boston-montreal.IV", "ferry.price", "ferry.phases"} & takeover
     assert {"bonus.boston-montreal.V", "bonus.boston-portland.I", "ferry.F5", "ferry.new_bonus",
-            "ferry.last_bonus"} <= standard
+            "ferry.last_bonus", "bank.set_aside"} <= standard
     # the Takeover game's corporations and its 6/9 rule are provisional only where that game is played
     assert takeover - standard == {"corporation.NYNH", "corporation.B&M", "corporation.MEC", "corporation.CONN",
                                    "corporation.P&W", "takeover.six_nine_cards_kept"}
@@ -180,6 +180,24 @@ def test_a_different_file_changes_how_many_six_nine_cards_takeovers_leave(
     assert cards() == 4
 
 
+def test_the_bank_counts_as_empty_when_only_the_bills_set_aside_are_left(
+        swap_tables: Callable[[Mutate], None]) -> None:
+    s = new()
+    g = s.game
+    g.bank_cash = 1
+    g.rules.check_game_end(g)
+    assert g.end_trigger is None  # shipped: nothing set aside, the bank must run out
+    swap_tables(lambda raw: raw["bank"]["set_aside"].update(value=3000))
+    s = new()
+    g = s.game
+    g.bank_cash = 3001
+    g.rules.check_game_end(g)
+    assert g.end_trigger is None
+    g.bank_cash = 3000
+    g.rules.check_game_end(g)
+    assert g.end_trigger == ("bank", "full_set") and g.bank_broken
+
+
 # -- a bad file is refused when the game is created, naming the entry -------------------------------------------
 BAD: list[tuple[str, Mutate, str]] = [
     ("source", lambda r: bonus(r, "boston-portland").update(source="guess"),
@@ -200,6 +218,9 @@ BAD: list[tuple[str, Mutate, str]] = [
     ("corp home", lambda r: r["takeover"]["corporations"][2].update(homes=["A6"]),
      r"takeover corporation 'MEC': home A6 has no city"),
     ("format", lambda r: r.update(format=2), r"format: this engine reads format 1"),
+    ("bills", lambda r: r["bank"]["set_aside"].update(value=1500), r"bank.set_aside: must be a number of \$1,000"),
+    ("whole bank", lambda r: r["bank"]["set_aside"].update(value=10000),
+     r"bank.set_aside: 10000 is not less than the bank's 10000"),
 ]
 
 

@@ -683,7 +683,8 @@ class Rules1833NE(TitleRules):
 
     # -- game end ---------------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
-        if game.end_trigger is None and game.bank_cash <= 0:
+        """The bank is empty once only the $1,000 bills set aside remain (their amount: tables.json)."""
+        if game.end_trigger is None and game.bank_cash <= T.of(game).bank_set_aside:
             game.end_trigger = ("bank", "full_set")
             game.bank_broken = True
 

@@ -84,6 +84,7 @@ class Tables:
     last_bonus: int
     takeover_corporations: tuple[TakeoverCorporation, ...]
     six_nine_cards_kept: int
+    bank_set_aside: int
     entries: tuple[Entry, ...]
 
     def ferry(self, ferry_id: str) -> Ferry:
@@ -198,9 +199,14 @@ def _unique(reader: _Reader, ids: list[str], what: str) -> None:
 def parse(raw: Any, path: Path) -> Tables:
     """Check the file's shape and build the tables (references to the map are checked in `validate`)."""
     r = _Reader(path)
-    top = r.obj(raw, "file", ("format", "bonuses", "ferries", "takeover"))
+    top = r.obj(raw, "file", ("format", "bank", "bonuses", "ferries", "takeover"))
     if top["format"] != FORMAT:
         raise r.fail("format", f"this engine reads format {FORMAT}, not {top['format']!r}")
+    bank = r.obj(top["bank"], "bank", ("set_aside",))
+    set_aside = r.value(bank["set_aside"], "bank.set_aside", "bank.set_aside",
+                        "the $1,000 bills set aside: the bank counts as empty when only they are left")
+    if set_aside % 1000:
+        raise r.fail("bank.set_aside", f"must be a number of $1,000 bills, not {set_aside}")
     if not isinstance(top["bonuses"], list):
         raise r.fail("bonuses", "must be a list")
     bonuses = tuple(r.bonus(b, f"bonuses[{i}]") for i, b in enumerate(top["bonuses"]))
@@ -229,12 +235,16 @@ def parse(raw: Any, path: Path) -> Tables:
     kept = r.value(takeover["six_nine_cards_kept"], "takeover.six_nine_cards_kept", "takeover.six_nine_cards_kept",
                    "takeovers remove a 6/9 card while more than this many remain", takeover_only=True,
                    money=False)
-    return Tables(bonuses, price, tuple(phases), ferries, new_bonus, last_bonus, corps, kept, tuple(r.entries))
+    return Tables(bonuses, price, tuple(phases), ferries, new_bonus, last_bonus, corps, kept, set_aside,
+                  tuple(r.entries))
 
 
 def validate(tables: Tables, data: TitleData, path: Path) -> None:
     """Every hex named must be on the map (a ferry's a town or city), and no corporation may clash."""
     hexes = {h["id"]: h for h in data.map.get("hexes") or []}
+    bank = (data.setup.get("bank") or {}).get("cash")
+    if isinstance(bank, int) and tables.bank_set_aside >= bank:
+        raise DataError(f"{path}: bank.set_aside: {tables.bank_set_aside} is not less than the bank's {bank}")
 
     def on_map(place: str, where: str) -> None:
         if place not in hexes:
