@@ -218,8 +218,10 @@ def test_rotation_out_of_range_is_malformed() -> None:
     refused(position(9), act("LNWR", "lay_tile", hex="T14", tile="8-0", rotation=7), "rotation", MalformedAction)
 
 
-def test_hex_reserved_for_another_corporation_is_blocked() -> None:
-    refused(position(9), act("LNWR", "lay_tile", hex="V18", tile="8-0", rotation=2), "hex_blocked")
+def test_hex_marked_for_another_corporation_is_refused_only_by_the_track_rules() -> None:
+    """V18 is GWR's marked hex, which blocks nobody (rules-1825.md); LNWR's lay there fails only because
+    it does not connect to LNWR's track."""
+    refused(position(9), act("LNWR", "lay_tile", hex="V18", tile="8-0", rotation=2), "not_connected")
 
 
 def test_second_yellow_tile_may_not_be_adjacent_to_the_first() -> None:

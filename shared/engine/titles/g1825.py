@@ -105,6 +105,9 @@ class Rules1825(TitleRules):
                 game.pay(player, None, price)
                 lnwr.give(share, player.id)
                 self.after_buy_shares(game, lnwr)
+        for corp in game.corporations.values():
+            # a corporation's `blocks_hexes` marks its home area but stops nobody (docs/rules-1825.md)
+            game.board.remove_blocker(corp.sym)
         required = self.rule(game, "REQUIRED_TRAIN", {})
         for corp in game.corporations.values():
             name = required.get(corp.sym) if corp.kind == "minor" else None

@@ -147,3 +147,14 @@ def test_selling_half_the_certificate_hands_the_presidency_over() -> None:
     assert holding(game, "LBSC", 1003) == 20
     assert holding(game, "LBSC", "pool") == 10
     assert game.player(1001).cash == cash + 67  # 10% at the LBSC price of 67
+
+
+# -- corporations' hex reservations ------------------------------------------------------------------------
+def test_a_corporations_reserved_hex_stops_no_one() -> None:
+    """W19 is LSWR's (`blocks_hexes`); LSWR has not floated, yet LBSC may lay track there."""
+    game = position(U1_4P, 108)
+    assert not game.corporations["LSWR"].floated
+    assert any(a.get("type") == "blocks_hexes" and "W19" in a.get("hexes", [])
+               for a in game.corporations["LSWR"].abilities)
+    game.process({"type": "lay_tile", "entity": "LBSC", "hex": "W19", "tile": "56-0", "rotation": 2})
+    assert game.board.hex("W19").tile.name == "56"
