@@ -97,7 +97,8 @@ def _stock(game: Game, round_: StockRound1828, kind: str, entity: Any) -> list[O
             choice = merger.choice
             return [{"choice": label} for label in choice.labels] if choice and choice.chooser == entity else []
         corps = [c for c in game.corporations.values() if c.kind == "major"]
-        return [{"choice": c.sym} for c in corps
+        # an unstarted corporation may start a merger but never complete one: not offered
+        return [{"choice": c.sym} for c in corps if c.ipoed
                 if any(merge_candidate(game, round_, entity, c, other) for other in corps)]
     if kind == "merge":
         if merger is None:

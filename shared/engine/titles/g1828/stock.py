@@ -180,12 +180,15 @@ def stock_round(game: Game, extra_steps: list[Any]) -> Round:
 
 
 def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporation, other: Corporation) -> bool:
-    """Two started corporations may form a System when the acting player presides over one, both have
-    operated or neither has, one has floated, and some player holds 6 of their shares together (or exactly
-    5 without having sold either this round)."""
+    """`other` is a partner `corp` may name for a System when the partner has been started, the acting
+    player presides over one of the two, both have operated or neither has, one has floated, and some
+    player holds 6 of their shares together (or exactly 5 without having sold either this round).
+
+    Only the partner must have been started: the corporation that starts the merger may be one nobody
+    has parred yet (gen1828_3p_136186 action 65: NYH, unstarted, is offered with MC as its partner)."""
     systems = game.extra["systems"]
     if other is corp or corp.sym in systems or other.sym in systems or corp.kind != "major" \
-            or other.kind != "major" or not corp.ipoed or not other.ipoed or corp.closed or other.closed:
+            or other.kind != "major" or not other.ipoed or corp.closed or other.closed:
         return False
     if player not in (corp.president, other.president):
         return False
@@ -201,6 +204,7 @@ def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporati
 
 def can_merge_any(game: Game, round_: StockRound, player: int) -> bool:
     corps = [c for c in game.corporations.values() if c.kind == "major"]
-    # the test is symmetric and needs the player to preside over one of the two
+    # the player presides over one of the two; the starting one may be unstarted (no president)
     mine = [c for c in corps if c.president == player]
-    return any(merge_candidate(game, round_, player, a, b) for a in mine for b in corps)
+    return any(merge_candidate(game, round_, player, a, b) or merge_candidate(game, round_, player, b, a)
+               for a in mine for b in corps)

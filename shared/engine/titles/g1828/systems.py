@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.rounds import Round, Step
+from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Share
 
@@ -59,6 +60,7 @@ class MergerState:
     odd_share: str | None = None
     trade_order: list[Any] = field(default_factory=list)
     presidents: dict[str, Any] = field(default_factory=dict)
+    floated_at_start: bool = True
 
 
 def money(amount: int) -> str:
@@ -90,8 +92,11 @@ class Merger(Step):
         initiator = game.corporations[state.initiator]
         if not merge_candidate(game, round_, state.acting_player, initiator, target):
             raise IllegalAction(f"{initiator.sym} cannot merge with {target.sym}", "merge")
+        if initiator.share_cell is None:  # it may start a merger but has no price to form a System with
+            raise IllegalAction(f"{initiator.sym} has no share price to form a System with", "merge")
         state.target = target.sym
         state.presidents = {initiator.sym: initiator.president, target.sym: target.president}
+        state.floated_at_start = initiator.floated and target.floated
         state.system = create_system(game, initiator, target)
         state.phase = "pairs"
         order = round_.entities
@@ -120,7 +125,7 @@ class Merger(Step):
             while state.queue:
                 player = state.queue[0]
                 i = order.index(player)
-                state.trade_order = order[i:] + order[:i]
+                state.trade_order = order[i:] + order[:i]  # every other player, from this one on
                 ex.hide_odd_share(player)
                 ex.pairs(player)
                 ex.restore_odd_share(player)
@@ -166,7 +171,11 @@ class Exchange:
         return [s for s in self.shares_of(holder, corp) if not s.president]
 
     def move(self, share: Share, to: Any) -> None:
-        self.game.corporations[share.corporation].give(share, to)
+        corp = self.game.corporations[share.corporation]
+        corp.give(share, to)
+        if corp is not self.system and not corp.floated \
+                and corp.treasury_percent <= 100 - corp.float_percent:
+            corp.floated = True  # "floated" is a share count: shares leaving the treasury float it (no cash)
 
     def price(self, share: Share) -> int:
         corp = self.game.corporations[share.corporation]
@@ -181,8 +190,12 @@ class Exchange:
     def give_system(self, holder: Any, shares: list[Share]) -> None:
         if holder == IPO:
             return  # the old treasuries' shares simply stay in the System's treasury
+        pres = self.system.shares[0]
+        previous = pres.owner
         for share in shares:
             self.move(share, holder)
+        if isinstance(pres.owner, int) and pres.owner == previous:
+            change_presidency(self.system, self.game.player_order, previous)
         update_float(self.system)
 
     def sold(self, player: Any, corp: Corporation) -> bool:
@@ -213,6 +226,8 @@ class Exchange:
             odd = m_share if m.sym in self.state.selection else t_share
             self.state.selection = None
         elif isinstance(holder, int) and m_share is not None and t_share is not None:
+            # a player holding ordinary shares of both always chooses (the recordings ask even when the
+            # starting corporation's shares are too few to keep one back: stock_market index 1000)
             labels = [f"{c.sym} ({money(self.game.share_price(c) or 0)})" for c in (m, t)]
             self.state.choice = Choice(holder, labels, "odd_share")
             return
@@ -238,6 +253,8 @@ class Exchange:
             if self.state.choice:
                 return
             if source is None:
+                self.restore_odd_share(holder)
+                self.state.odd_share = None
                 self.discard_partner(holder)
                 return
             if source == holder:
@@ -266,7 +283,7 @@ class Exchange:
                            if self.game.player(p).name == self.state.selection), None)
             self.state.selection = None
             return chosen
-        if self.count(holder, m) >= needed:
+        if self.count(holder, m) >= needed and self.count(holder, m) + self.count(holder, t) >= 2 * needed:
             return holder
         candidates = [DISCARD, *self.state.trade_order[1:], m.sym, POOL]
         found = [c for c in candidates
@@ -361,13 +378,14 @@ class Exchange:
         for player in self.round.entities:
             if self.sold(player, m) or self.sold(player, t):
                 self.mark_sold(player, system)
+        update_float(system)  # floated is decided before the donated share returns to the treasury
         president = system.president
         if president is not None and self.count(president, system) >= 3:
             share = next(s for s in self.shares_of(president, system) if not s.president)
             self.move(share, system.sym)
             game.extra.setdefault("unbuyable", []).append(share.id)
         update_float(system)
-        if not m.floated or not t.floated:
+        if not self.state.floated_at_start:  # an unfloated half: the System is capitalised afresh
             game.pay(system, None, system.cash)
             if system.floated:
                 game.pay(None, system, self.system_price() * 10)
