@@ -68,19 +68,15 @@ def find_configuration(meta: dict[str, Any], options: list[str], players: int) -
     return (exact or candidates)[0]
 
 
-# builds (setup, map) of an option set that no dumped configuration equals (1825's Units and kits)
+# gives (setup, map) of any option set of a title built from blocks (1825's Units and kits): it checks the
+# options and the set-up for every set, and composes the sets no dumped configuration equals
 Composer = Callable[[Path, list[str], int], tuple[dict[str, Any], dict[str, Any]]]
 
 
 def load(title: str, options: list[str], players: int, compose: Composer | None = None) -> TitleData:
     directory = title_directory(title)
     meta = _read(directory / "meta.json")
-    try:
-        config = find_configuration(meta, options, players)
-    except MalformedAction:
-        if compose is None:
-            raise
-        config = None
+    config = None if compose is not None else find_configuration(meta, options, players)
     low, high = meta["player_range"]
     if not low <= players <= high:
         raise MalformedAction(f"{meta['title']} needs {low}-{high} players, not {players}", "player_count")

@@ -1,8 +1,10 @@
 """1825 option sets composed from Units, kits and regionals (shared/engine/titles/g1825_compose.py).
 
-Every dumped configuration must come out of the composer exactly (setup and map, compared per hex id), the
-regional kits also when their own dump is left out; illegal sets are refused with the reference's reasons;
-and the recorded Units 1+2 game with R1-R3, K3, D1, DB1 and the big bank replays as far as the ratchet says.
+Every dumped configuration must come out of the set-up rules exactly (setup and map, compared per hex id):
+its bank, certificate limit, trains, phases and tiles by rule, never read from its own file (only the
+definitions of the corporations an option brings or changes come from the option's own configuration, so
+Units 1+2+3 with R1-R3 is a real check: its regional minors come from the Unit 1 configurations); illegal
+sets are refused with the reference's reasons. More in tests/engine/titles/test_1825_setup.py.
 """
 
 from __future__ import annotations
@@ -34,10 +36,8 @@ def _comparable_setup(setup: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _compose(name: str, leave_out_own_effect: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+def _compose(name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     composer = Composer(DIRECTORY)
-    if leave_out_own_effect:
-        composer.excluded = name
     options = CONFIGS[name]["optional_rules"]
     base = next(o for o in options if o in UNIT_OPTIONS)
     options = [base] + [o for o in options if o != base]
@@ -48,17 +48,8 @@ def _compose(name: str, leave_out_own_effect: bool) -> tuple[dict[str, Any], dic
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_composing_a_dumped_configuration_gives_its_files(name: str) -> None:
-    setup, board = _compose(name, leave_out_own_effect=False)
-    composer = Composer(DIRECTORY)
-    assert _comparable_setup(setup) == _comparable_setup(composer.setup_of(name))
-    assert {h["id"]: h for h in board["hexes"]} == {h["id"]: h for h in composer.map_of(name)["hexes"]}
-
-
-@pytest.mark.parametrize("name", ["unit_123_r1_r2_r3", "unit_12_big_bank", "unit_1_r1_strict_bank"])
-def test_composing_without_the_configurations_own_effect(name: str) -> None:
-    """unit_123_r1_r2_r3 from unit_123 plus the regionals measured on Unit 1 alone, etc."""
-    setup, board = _compose(name, leave_out_own_effect=True)
+def test_the_set_up_rules_give_every_dumped_configuration(name: str) -> None:
+    setup, board = _compose(name)
     composer = Composer(DIRECTORY)
     assert _comparable_setup(setup) == _comparable_setup(composer.setup_of(name))
     assert {h["id"]: h for h in board["hexes"]} == {h["id"]: h for h in composer.map_of(name)["hexes"]}
@@ -85,8 +76,10 @@ def test_illegal_option_sets_are_refused_with_the_reason(options: list[str], pla
     assert err.value.rule == "options"
 
 
-def test_all_units_with_regionals_allow_nine_players() -> None:
+def test_all_units_allow_nine_players_only_with_regionals() -> None:
     check_options(META, ["unit_123", "r1", "r2", "r3"], 9)
+    with pytest.raises(MalformedAction, match="number of players"):
+        check_options(META, ["unit_123"], 9)
     assert units_of(["unit_123", "r1"]) == (1, 2, 3)
 
 

@@ -1,10 +1,13 @@
-"""1825 configurations composed from Units, regional kits and extension kits.
+"""1825 configurations composed by rule from Units, regional kits and extension kits.
 
-Only some option sets were dumped as complete configurations (`setup_<config>.json` + `map_<variant>.json`).
-Any other legal set is built here from data only: the matching Unit base configuration, the building blocks
-of `composition.json` (hexes, off-map fillers, tile counts) and the measured `option_effects` of each further
-option (trains, phases, corporations, bank, cert limits). No fact is typed in here; the rules for *how* blocks
-and effects combine are those stated in `composition.json` (`about`, `bank_rule`, `cert_limit_rule`).
+Only some option sets were dumped as complete configurations (`setup_<config>.json` + `map_<variant>.json`);
+those load as they are. Any other legal set is built here by the set-up rules of docs/rules-1825.md
+(*Set-up*): the map from the blocks of `composition.json` (its `about` states how overlapping blocks merge);
+the set-up from the Unit combination's base configuration plus, per option, the minors its block brings (as
+the option's own dumped configuration defines them), their required trains, and the bank, certificate-limit,
+train, phase and tile rules that `composition.json` and `composition_rules.json` state. A fact neither file
+has (e.g. K2's trains with Units 2+3) is a DataError at load naming it; nothing is measured from other
+configurations.
 
 `check_options` refuses the combinations the reference refuses, with its reasons.
 """
@@ -24,8 +27,8 @@ UNIT_OPTIONS = {"unit_1": (1,), "unit_2": (2,), "unit_3": (3,), "unit_12": (1, 2
 # the order in which overlapping blocks keep a hex (composition.json "about")
 HEX_BLOCK_ORDER = ("db2", "db3", "unit_4", "r1", "r2", "r3", "unit_1", "unit_2", "unit_3")
 FILLER_BLOCK_ORDER = ("r1", "unit_1", "unit_2", "unit_3")
-TILE_BLOCKS = ("r1", "r2", "r3", "k1", "k3", "k5", "k6", "d1", "db3")
-PER_UNIT_EFFECT_OPTIONS = ("db1",)  # measured once per Unit; the effects of all present Units add up
+# what an option may change in a corporation already in play (R2: GWR's second home; Unit 4: HR's home; DB2)
+CORPORATION_FIELDS = ("home", "home_city_index", "token_prices", "abilities", "par")
 IMPASSABLE = frozenset({"blue", "sepia", "red"})
 EDGES = {"pointy": {0: (-1, 1), 1: (-2, 0), 2: (-1, -1), 3: (1, -1), 4: (2, 0), 5: (1, 1)}}
 
@@ -43,6 +46,15 @@ def unit_key(units: tuple[int, ...]) -> str:
 
 def check_options(meta: dict[str, Any], options: list[str], players: int) -> None:
     """Refuse what the reference refuses (its reasons, as MalformedAction on `options`)."""
+    low, high = player_range(meta, options)
+    if not low <= players <= high:
+        raise MalformedAction(f"1825: Invalid option(s) for number of players ({players}; these options allow "
+                              f"{low}-{high})", "options")
+
+
+def player_range(meta: dict[str, Any], options: list[str]) -> tuple[int, int]:
+    """The player counts a legal option set allows (its Unit combination's, one more for all three Units
+    with regional kits); an illegal set is refused with the reference's reason."""
     known = {o["sym"] for o in meta["optional_rules"]}
     unknown = sorted(set(options) - known)
     if unknown:
@@ -87,10 +99,9 @@ def check_options(meta: dict[str, Any], options: list[str], players: int) -> Non
     allowed = next((o["players"] for o in meta["optional_rules"] if o["sym"] == unit_key(tuple(sorted(units)))),
                    None) or []
     low, high = min(allowed), max(allowed)
-    if len(units) == 3 and regionals:
-        high = meta["player_range"][1]  # all Units with regional kits: one more player
-    if not low <= players <= high:
-        refuse(f"Invalid option(s) for number of players ({players}; these options allow {low}-{high})")
+    if len(units) == 3 and not regionals:
+        high -= 1  # meta.json unit_123: "4-8 players without regional kits (9 with them)"
+    return low, high
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -102,24 +113,6 @@ def _read(path: Path) -> Any:
         raise DataError(f"cannot read 1825 data {path}: {err}") from err
 
 
-def _config_options(key: str) -> set[str]:
-    """'unit_12_k2_k3' -> {'unit_12', 'k2', 'k3'}; 'unit_3_unit_4' -> {'unit_3', 'unit_4'}."""
-    parts = key.split("_")
-    out: set[str] = set()
-    i = 0
-    while i < len(parts):
-        if parts[i] == "unit":
-            out.add(f"unit_{parts[i + 1]}")
-            i += 2
-        elif parts[i] in ("big", "strict"):
-            out.add(f"{parts[i]}_{parts[i + 1]}")
-            i += 2
-        else:
-            out.add(parts[i])
-            i += 1
-    return out
-
-
 class Composer:
     """Builds setup and map of an option set from a title directory's dumped configurations."""
 
@@ -127,58 +120,14 @@ class Composer:
         self.directory = directory
         self.meta = _read(directory / "meta.json")
         self.comp = _read(directory / "composition.json")
+        self.rules = _read(directory / "composition_rules.json")
         self.configs = {c["name"]: c for c in self.meta["configurations"]}
-        self.excluded: str | None = None  # an effect left out (tests: compose a dumped configuration anew)
 
     def setup_of(self, config: str) -> dict[str, Any]:
         return _read(self.directory / self.configs[config]["setup_file"])
 
     def map_of(self, config: str) -> dict[str, Any]:
         return _read(self.directory / self.configs[config]["map_file"])
-
-    # -- effects --------------------------------------------------------------------------------------------
-    def effects(self) -> list[tuple[str, str, set[str]]]:
-        """(effect key, compared_with, options it adds)."""
-        out = []
-        for key, effect in self.comp["option_effects"].items():
-            if key == self.excluded:
-                continue
-            base = effect["compared_with"]
-            out.append((key, base, _config_options(key) - _config_options(base)))
-        return out
-
-    def choose_effects(self, units: tuple[int, ...], extras: list[str]) -> list[str]:
-        """The measured effects that together add `extras` to the Unit base.
-
-        First effects measured on this very base (largest first, e.g. unit_12_k2_k3 for K2+K3 on Units 1+2);
-        every option still missing then takes the effect measured for it alone on the closest base (most
-        shared Units, then the lowest Unit: Unit 1's K3 effect for Units 1+2)."""
-        base = unit_key(units)
-        todo = set(extras)
-        chosen: list[str] = []
-        same_base = sorted((e for e in self.effects() if e[1] == base and e[2] and e[2] <= todo),
-                           key=lambda e: (-len(e[2]), e[0]))
-        for key, _, added in same_base:
-            if added <= todo:
-                chosen.append(key)
-                todo -= added
-        for option in sorted(todo, key=extras.index):
-            if option in PER_UNIT_EFFECT_OPTIONS:
-                keys = [k for k, b, a in self.effects() if a == {option} and set(units_of([b])) <= set(units)]
-                if not keys:
-                    raise DataError(f"1825: no measured effect of {option} for Units {units}")
-                chosen.extend(keys)
-                continue
-            candidates = [(k, b) for k, b, a in self.effects() if a == {option}]
-            if not candidates:
-                raise DataError(f"1825: no measured effect of option {option}")
-
-            def closeness(item: tuple[str, str]) -> tuple[int, tuple[int, ...], str]:
-                base_units = units_of(list(_config_options(item[1])))
-                return (-len(set(base_units) & set(units)), base_units, item[0])
-
-            chosen.append(min(candidates, key=closeness)[0])
-        return chosen
 
     # -- map ----------------------------------------------------------------------------------------------
     def compose_map(self, options: list[str]) -> dict[str, Any]:
@@ -265,146 +214,185 @@ class Composer:
                 out[h["id"]] = names
         return out
 
-    # -- setup --------------------------------------------------------------------------------------------
+    # -- setup ------------------------------------------------------------------------------------------
     def compose_setup(self, options: list[str], players: int) -> dict[str, Any]:
+        """The set-up of an option set by rule (see docs/rules-1825.md, *Set-up*): the Unit base
+        configuration, then each option's minors, trains, tiles, bank and certificate-limit share."""
         units = units_of(options)
         base = unit_key(units)
         extras = [o for o in options if o not in UNIT_OPTIONS]
         setup = copy.deepcopy(self.setup_of(base))
-        chosen = self.choose_effects(units, [o for o in extras if o not in ("big_bank", "strict_bank")])
         setup["configuration"] = "+".join([base, *extras])
         setup["optional_rules"] = [base, *extras]
         setup["players_used_for_this_dump"] = players
         setup["map_file"] = None
-        self._apply_corporations(setup, chosen)
-        self._apply_trains(setup, chosen, "k3" in extras)
-        self._apply_phases(setup, chosen)
-        minors = self._counted_minors(chosen)
-        setup["bank"] = dict(setup["bank"], cash=self._bank(units, extras, chosen))
-        setup["cert_limit"] = self._cert_limit(setup["cert_limit"], minors)
+        setup["starting_cash"] = dict(self._table("starting_cash_by_unit_combination", base))
+        for option in self._block_order(extras):
+            self._apply_option_definitions(setup, option)
+        self._apply_phases(setup, extras)
+        setup["trains"] = self._trains(setup, units, extras)
+        minors = self.counted_minors(extras)
+        setup["bank"] = dict(setup["bank"], cash=self.bank(units, extras))
+        setup["cert_limit"] = self.cert_limit(base, minors)
         setup["cert_limit_for_players_used"] = setup["cert_limit"].get(str(players))
-        setup["tile_manifest"] = self._tiles(units, extras, chosen)
+        setup["tile_manifest"] = self._tiles(units, extras)
         setup["title_specific"] = self._title_specific(setup, units, extras, minors)
         return setup
 
-    def _effect(self, key: str) -> dict[str, Any]:
-        return dict(self.comp["option_effects"][key]["changes"])
+    def rule(self, name: str) -> Any:
+        """A set-up rule of composition_rules.json (each names where the data states it)."""
+        try:
+            return self.rules[name]["value"]
+        except KeyError:
+            raise DataError(f"1825: composition_rules.json lacks {name!r}") from None
 
-    def _apply_trains(self, setup: dict[str, Any], chosen: list[str], k3: bool) -> None:
-        counts = {t["name"]: t["count"] for t in setup["trains"]}
-        for key in chosen:
-            for name, (before, after) in (self._effect(key).get("train_count_changes") or {}).items():
-                counts[name] = counts.get(name, 0) + after - before
-        table = self.comp["train_price_tables"]["with_k3" if k3 else "without_k3"]
-        setup["_train_counts"] = counts  # finished in _finish_trains once the phases are known
-        setup["_train_table"] = table
+    def _table(self, name: str, key: str) -> Any:
+        table = self.comp.get(name) or {}
+        if key not in table:
+            raise DataError(f"1825: composition.json {name} has no entry for {key}")
+        return table[key]
 
-    def _apply_phases(self, setup: dict[str, Any], chosen: list[str]) -> None:
-        phases = list(setup["phases"])
-        for key in chosen:
-            change = self._effect(key).get("phases")
-            if not change:
-                continue
-            source = {p["name"]: p for p in self.setup_of(key)["phases"]}
-            # a phase any measured effect of the same options drops goes (K3 drops Unit 2's phase 3a)
-            added = _config_options(key) - _config_options(self.comp["option_effects"][key]["compared_with"])
-            removed = {name for k, b, a in self.effects() if a & added
-                       for change_k in [self._effect(k).get("phases")] if change_k
-                       for name in set(change_k["before"]) - set(change_k["after"])}
-            phases = [p for p in phases if p["name"] not in removed]
-            have = {p["name"] for p in phases}
-            phases += [copy.deepcopy(source[n]) for n in change["after"] if n not in have]
-        setup["phases"] = phases
-        self._finish_trains(setup)
+    def _block_order(self, extras: list[str]) -> list[str]:
+        """Options in the order of composition.json's blocks (the order their minors join the game)."""
+        order = list(self.comp["blocks"])
+        return sorted(extras, key=lambda o: (order.index(o) if o in order else len(order), extras.index(o)))
 
-    def _finish_trains(self, setup: dict[str, Any]) -> None:
-        counts, table = setup.pop("_train_counts"), setup.pop("_train_table")
-        phases = {p["name"] for p in setup["phases"]}
-        trains = []
-        for name, spec in sorted(table.items(), key=lambda item: self._train_order(item[0])):
-            count = counts.get(name, 0)
-            if count <= 0:
-                continue
-            train = {"name": name, "count": count, **copy.deepcopy(spec)}
-            if train.get("available_on") and train["available_on"] not in phases:
-                del train["available_on"]  # a minor's train whose phase this game lacks
-            reserved = sum(1 for c in setup["corporations"] + (setup.get("minors") or [])
-                           if c.get("required_train") == name and c.get("in_game") is not False)
-            locations = {"reserved_for_minor": reserved, "depot": count - reserved}
-            train["after_setup"] = {"count": count, "locations": {k: n for k, n in locations.items() if n}}
-            trains.append(train)
-        setup["trains"] = trains
+    # -- bank and certificate limit -------------------------------------------------------------------------
+    def counted_minors(self, extras: list[str]) -> int:
+        """The minors the bank and certificate-limit rules count (R2 twice, R3 not at all: bank_rule)."""
+        counted = self.rule("counted_minors")
+        return sum(counted.get(o, 0) for o in extras)
 
-    def _train_order(self, name: str) -> tuple[int, int]:
-        """Depot order of the train kinds as the dumped configurations show it (the price table's order
-        differs for 2+2 and 4T)."""
-        longest = max((self.setup_of(c)["trains"] for c in self.configs), key=len)
-        names = [t["name"] for t in longest]
-        return (0, names.index(name)) if name in names else (1, list(self.comp["train_price_tables"]["with_k3"]).index(name))
-
-    def _apply_corporations(self, setup: dict[str, Any], chosen: list[str]) -> None:
-        corps = setup["corporations"]
-        for key in chosen:
-            effect = self._effect(key)
-            source = self.setup_of(key)
-            by_sym = {c["sym"]: c for c in source["corporations"] + (source.get("minors") or [])}
-            for sym in effect.get("corporations_added") or []:
-                corps.append(copy.deepcopy(by_sym[sym]))
-            for change in effect.get("corporations_changed") or []:
-                mine = next(c for c in corps if c["sym"] == change["sym"])
-                for field in ("home", "home_city_index", "token_prices", "abilities", "par"):
-                    if by_sym[change["sym"]].get(field) != self._before_corp(key, change["sym"]).get(field):
-                        mine[field] = copy.deepcopy(by_sym[change["sym"]].get(field))
-            for sym, (_, after) in (effect.get("par_changes") or {}).items():
-                next(c for c in corps if c["sym"] == sym)["par"] = after
-            before = self.setup_of(self.comp["option_effects"][key]["compared_with"])["initial_placements"]
-            for hid, placement in source["initial_placements"].items():
-                if before.get(hid) != placement:
-                    setup["initial_placements"][hid] = copy.deepcopy(placement)
-            for hid in set(before) - set(source["initial_placements"]):
-                setup["initial_placements"].pop(hid, None)
-
-    def _before_corp(self, key: str, sym: str) -> dict[str, Any]:
-        base = self.setup_of(self.comp["option_effects"][key]["compared_with"])
-        return next(c for c in base["corporations"] + (base.get("minors") or []) if c["sym"] == sym)
-
-    def _bank_delta(self, key: str) -> int:
-        bank = self._effect(key).get("bank")
-        return bank[1] - bank[0] if bank else 0
-
-    def _counted_minors(self, chosen: list[str]) -> int:
-        """Minors the reference counts for bank and cert limits: 1000 of bank per counted minor."""
-        return sum(self._bank_delta(k) // 1000 for k in chosen if self._effect(k).get("corporations_added"))
-
-    def _bank(self, units: tuple[int, ...], extras: list[str], chosen: list[str]) -> int:
+    def bank(self, units: tuple[int, ...], extras: list[str]) -> int:
+        """bank_rule: the first present Unit's bank (all present Units' with big_bank), plus the kit bonus
+        and 1000 per counted minor unless strict_bank."""
         per_unit = self.comp["bank_per_unit"]
         banks = [per_unit[f"BANK_UNIT{u}"] for u in units]
         cash = sum(banks) if "big_bank" in extras else banks[0]
         if "strict_bank" not in extras:
-            cash += sum(self._bank_delta(k) for k in chosen)
+            bonus = self.rule("bank_kit_bonus")
+            cash += sum(bonus.get(o, 0) for o in extras)
+            cash += self.rule("bank_per_counted_minor") * self.counted_minors(extras)
         return cash
 
-    def _cert_limit(self, base: dict[str, int], minors: int) -> dict[str, int]:
-        if not minors:
-            return dict(base)
-        tables: dict[int, dict[str, int]] = {}
-        for key, effect in self.comp["option_effects"].items():
-            limits = effect["changes"].get("cert_limits")
-            before_minors = self.setup_of(effect["compared_with"])["title_specific"]["num_minors"]
-            if not limits or before_minors:
-                continue
-            after_minors = self.setup_of(key)["title_specific"]["num_minors"]
-            tables.setdefault(after_minors, {
-                n: v - limits["before"].get(n, 0) for n, v in limits["after"].items()})
-        if minors not in tables:
-            raise DataError(f"1825: no measured certificate-limit table for {minors} minors "
-                            f"(measured: {sorted(tables)})")
-        out = dict(base)
-        for n, add in tables[minors].items():
-            out[n] = out.get(n, 0) + add
+    def cert_limit(self, base: str, minors: int) -> dict[str, int]:
+        """cert_limit_rule: the Unit combination's table raised by the counted minors' row; a player count
+        only the raise names gets the raise alone."""
+        out = dict(self._table("cert_limit_by_unit_combination", base))
+        if minors:
+            raise_by = self.comp.get("cert_limit_raise_by_minor_count") or {}
+            if str(minors) not in raise_by:
+                raise DataError(f"1825: composition.json cert_limit_raise_by_minor_count has no row for "
+                                f"{minors} counted minors")
+            for n, add in raise_by[str(minors)].items():
+                out[n] = out.get(n, 0) + add
         return out
 
-    def _tiles(self, units: tuple[int, ...], extras: list[str], chosen: list[str]) -> dict[str, Any]:
+    # -- corporations brought or changed by an option ------------------------------------------------------
+    def own_configuration(self, option: str) -> tuple[str, str]:
+        """(the dumped configuration that shows `option` with the fewest other options, the configuration
+        it is that one without the option): their difference is what the option defines."""
+        having = sorted((c for c in self.configs.values() if option in c["optional_rules"]),
+                        key=lambda c: (len(c["optional_rules"]), c["name"]))
+        for config in having:
+            rest = sorted(set(config["optional_rules"]) - {option})
+            base = next((c["name"] for c in self.configs.values() if sorted(c["optional_rules"]) == rest), None)
+            if base:
+                return config["name"], base
+        raise DataError(f"1825: no dumped configuration defines option {option}")
+
+    def _apply_option_definitions(self, setup: dict[str, Any], option: str) -> None:
+        """The corporations an option brings (its block's minors) and the definitions it changes (R2: a
+        second GWR home; Unit 4: HR's home; DB2: SECR and LBSC), with their map reservations, as the
+        option's own configuration defines them."""
+        own_name, base_name = self.own_configuration(option)
+        own, before = self.setup_of(own_name), self.setup_of(base_name)
+        corps = setup["corporations"]
+        have = {c["sym"]: c for c in corps}
+        theirs = {c["sym"]: c for c in own["corporations"] + (own.get("minors") or [])}
+        earlier = {c["sym"]: c for c in before["corporations"] + (before.get("minors") or [])}
+        brought = (self.comp["blocks"].get(option) or {}).get("corporations") or []
+        for sym in brought:
+            if sym not in theirs:
+                raise DataError(f"1825: {own_name} lacks {sym}, a corporation of block {option}")
+            if sym not in have:
+                corps.append(copy.deepcopy(theirs[sym]))
+        for sym, corp in theirs.items():
+            if sym in brought or sym not in earlier or sym not in have:
+                continue
+            for field in CORPORATION_FIELDS:
+                if corp.get(field) != earlier[sym].get(field):
+                    have[sym][field] = copy.deepcopy(corp.get(field))
+        placements = setup["initial_placements"]
+        for hid, placement in own["initial_placements"].items():
+            if before["initial_placements"].get(hid) != placement:
+                placements[hid] = copy.deepcopy(placement)
+        for hid in set(before["initial_placements"]) - set(own["initial_placements"]):
+            placements.pop(hid, None)
+
+    # -- phases and trains ------------------------------------------------------------------------------
+    def _apply_phases(self, setup: dict[str, Any], extras: list[str]) -> None:
+        if "k3" not in extras:
+            return
+        rule = self.rule("k3_phases")
+        source = self.setup_of(rule["add_from_configuration"])["phases"]
+        phases = [p for p in setup["phases"] if p["name"] not in rule["drop"]]
+        have = {p["name"] for p in phases}
+        setup["phases"] = phases + [copy.deepcopy(p) for p in source if p["name"] not in have]
+
+    def _trains(self, setup: dict[str, Any], units: tuple[int, ...], extras: list[str]) -> list[dict[str, Any]]:
+        """Train supply: the Unit combination's set, one required train per minor a kit brings, U3+'s extra
+        trains, K3's and K2's changes; priced by the K3 or non-K3 table; a minor-only train keeps its
+        `available_on` only when this game has that phase."""
+        base = unit_key(units)
+        counts = dict(self._table("trains_by_unit_combination", base))
+
+        def add(changes: dict[str, int]) -> None:
+            for name, n in changes.items():
+                counts[name] = counts.get(name, 0) + n
+
+        required = self.comp["required_train_by_minor"]
+        for option in extras:
+            for sym in (self.comp["blocks"].get(option) or {}).get("corporations") or []:
+                if sym not in required:
+                    raise DataError(f"1825: composition.json required_train_by_minor lacks {sym}")
+                add({required[sym]: 1})
+            add(self.rule("option_trains").get(option, {}))
+        if "k3" in extras:
+            add({n: -c for n, c in self.rule("k3_replaces_own_trains").get(base, {}).items()})
+            add(self.rule("k3_trains"))
+        if "k2" in extras:
+            k2 = self.rule("k2_trains_by_units")
+            if base not in k2:
+                raise DataError(f"1825: the data has no K2 train set for {base} (composition_rules.json "
+                                f"k2_trains_by_units: {sorted(k2)})")
+            add(k2[base])
+        table = self.comp["train_price_tables"]["with_k3" if "k3" in extras else "without_k3"]
+        phases = {p["name"] for p in setup["phases"]}
+        minors = [c for c in setup["corporations"] + (setup.get("minors") or []) if c.get("in_game") is not False]
+        order = self.rule("train_order")
+        trains = []
+        for name in sorted(counts, key=lambda n: order.index(n) if n in order else len(order)):
+            count = counts[name]
+            if count < 0:
+                raise DataError(f"1825: {count} {name}-trains for {'+'.join([base, *extras])}")
+            if not count:
+                continue
+            if name not in table:
+                raise DataError(f"1825: composition.json train_price_tables lacks train {name}")
+            train = {"name": name, "count": count, **copy.deepcopy(table[name])}
+            if train.get("available_on") and train["available_on"] not in phases:
+                del train["available_on"]
+            reserved = sum(1 for c in minors if c.get("required_train") == name)
+            locations = {"reserved_for_minor": reserved, "depot": count - reserved}
+            train["after_setup"] = {"count": count, "locations": {k: n for k, n in locations.items() if n}}
+            trains.append(train)
+        return trains
+
+    # -- tiles ------------------------------------------------------------------------------------------
+    def _tiles(self, units: tuple[int, ...], extras: list[str]) -> dict[str, Any]:
+        """Every chosen block's tiles added up; a Unit's phase-3a gray tiles only without K3 (K3 brings its
+        own); DB1 swaps each present Unit's double-town tiles for 887/888."""
         blocks = self.comp["blocks"]
         counts: dict[str, int] = {}
 
@@ -415,22 +403,25 @@ class Composer:
         for u in units:
             add(blocks[f"unit_{u}"]["tiles"])
             if "k3" not in extras:
-                add(blocks[f"unit_{u}"].get("gray_tiles") or {})  # phase 3a's gray tiles; K3 brings its own
-        for name in TILE_BLOCKS:
-            if name in extras:
-                add(blocks[name].get("tiles") or {})
-        for key in chosen:
-            if _config_options(key) & set(PER_UNIT_EFFECT_OPTIONS):
-                add({n: after - before for n, (before, after) in self._effect(key)["tile_count_changes"].items()})
+                add(blocks[f"unit_{u}"].get("gray_tiles") or {})
+        for name in extras:
+            add((blocks.get(name) or {}).get("tiles") or {})
+        if "db1" in extras:
+            by_unit = self.rule("db1_tiles_by_unit")
+            for u in units:
+                if str(u) not in by_unit:
+                    raise DataError(f"1825: composition_rules.json db1_tiles_by_unit lacks Unit {u}")
+                add(by_unit[str(u)])
         return {n: c for n, c in counts.items() if c > 0}
 
     def _title_specific(self, setup: dict[str, Any], units: tuple[int, ...], extras: list[str],
                         minors: int) -> dict[str, Any]:
+        """Bands (extras.json `bands`): majors by distinct par, highest first; minors one band after the
+        71s (76s without a 71); minors' par range: every non-end cell whose 10 shares pay the train."""
         spec = copy.deepcopy(setup["title_specific"])
         spec["kits"] = sorted(int(o[1:]) for o in extras if o[0] == "k" and o[1:].isdigit())
         spec["regionals"] = sorted(int(o[1:]) for o in extras if o[0] == "r" and o[1:].isdigit())
         spec["num_minors"] = minors
-        # bands follow the distinct major pars, highest first; minors open one band after the 71s (or 76s)
         pars = sorted({c["par"] for c in setup["corporations"] if c.get("par")}, reverse=True)
         bands = {c["sym"]: pars.index(c["par"]) + 1 for c in setup["corporations"] if c.get("par")}
         spec["band_by_corporation"] = bands
@@ -496,9 +487,51 @@ def composer(directory: Path) -> Composer:
 
 
 def compose(directory: Path, options: list[str], players: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(setup, map) of a legal option set; `options` already normalised (one Unit option)."""
+    """(setup, map) of a legal option set (`options` already normalised: one Unit option): a dumped
+    configuration's own files when one has exactly these options, else composed by rule; checked either
+    way (the player count is the option set's, not just the title's)."""
     comp = composer(directory)
     check_options(comp.meta, options, players)
-    setup, board = comp.compose_setup(options, players), comp.compose_map(options)
-    setup["preprinted_hex_upgrades"] = comp.preprinted_upgrades(board, setup["tile_manifest"])
+    dumped = next((c for c in comp.configs.values() if sorted(c["optional_rules"]) == sorted(set(options))), None)
+    if dumped is not None:
+        setup, board = comp.setup_of(dumped["name"]), comp.map_of(dumped["name"])
+    else:
+        setup, board = comp.compose_setup(options, players), comp.compose_map(options)
+        setup["preprinted_hex_upgrades"] = comp.preprinted_upgrades(board, setup["tile_manifest"])
+    check_setup(setup, board, players)
     return setup, board
+
+
+def check_setup(setup: dict[str, Any], board: dict[str, Any], players: int) -> None:
+    """The set-up checks every 1825 configuration must pass (composed or dumped), as DataError naming the
+    fault: the player count has starting cash and a certificate limit, the bank covers the starting cash,
+    every minor finds its required train in the supply (one copy each), every home and reservation is on
+    the map, every corporation's certificates make 100%."""
+    where = f"1825/{setup.get('configuration')}"
+    n = str(players)
+    if n not in setup["starting_cash"] or n not in setup["cert_limit"]:
+        raise DataError(f"{where}: no starting cash or certificate limit for {players} players")
+    if setup["cert_limit"][n] <= 0:
+        raise DataError(f"{where}: certificate limit {setup['cert_limit'][n]} for {players} players")
+    if setup["bank"]["cash"] < players * setup["starting_cash"][n]:
+        raise DataError(f"{where}: the bank ({setup['bank']['cash']}) cannot pay the starting cash")
+    supply = {t["name"]: t["count"] for t in setup["trains"]}
+    needed: dict[str, int] = {}
+    hexes = {h["id"] for h in board["hexes"]}
+    for corp in setup["corporations"] + (setup.get("minors") or []):
+        if corp.get("in_game") is False:
+            continue
+        if corp.get("required_train"):
+            needed[corp["required_train"]] = needed.get(corp["required_train"], 0) + 1
+        homes = corp["home"] if isinstance(corp["home"], list) else [corp["home"]]
+        missing = [h for h in homes if h not in hexes]
+        if missing:
+            raise DataError(f"{where}: {corp['sym']} home {missing} is not on the map")
+        if sum(corp["shares"]) != 100:
+            raise DataError(f"{where}: {corp['sym']} certificates make {sum(corp['shares'])}%")
+    for name, count in needed.items():
+        if supply.get(name, 0) < count:
+            raise DataError(f"{where}: {count} minors need a {name}-train, the supply has {supply.get(name, 0)}")
+    for hid in setup["initial_placements"]:
+        if hid not in hexes:
+            raise DataError(f"{where}: a set-up placement on {hid}, which is not on the map")
