@@ -52,28 +52,34 @@ class LineRound(FlowRound):
             self.pending: list[str] = []  # extra lay colours or "token"
             self.removed: str | None = None
             if not corp.tokens_placed:
-                place_line_home(game, corp)
+                if home_is_a_choice(game, corp):
+                    self.pending.append("home")
+                else:
+                    place_line_home(game, corp)
             return
         self.done = True
 
     def options(self, game: Game) -> list[str]:
+        """A line may buy a private for its major at any moment of its turn (rules-1840 *Buying a
+        private*); after its run it gets one last chance, which it must pass to end the turn."""
+        buy = ["buy_company"] if self.may_buy_company(game) else []
         if self.pending:
             if self.pending[0] == "home":
-                return ["place_token"]
-            return ["place_token", "pass"] if self.pending[0] == "token" else ["lay_tile", "pass"]
+                return [*buy, "place_token"]
+            return [*buy, "place_token", "pass"] if self.pending[0] == "token" else [*buy, "lay_tile", "pass"]
         if self.stage == "track":
-            out = ["lay_tile"]
+            out = [*buy, "lay_tile"]
             if not self.tokened:
                 out.append("place_token")
-            out += ["remove_token", "pass"]
-            if "can_buy_companies" in game.phase.status and self.companies_for_sale(game):
-                out.insert(0, "buy_company")
-            return out
+            return [*out, "remove_token", "pass"]
         if self.stage == "route":
-            return ["run_routes", "scrap_train"]
+            return [*buy, "run_routes", "scrap_train"]
         if self.stage == "company":
-            return ["buy_company", "pass"]
+            return [*buy, "pass"]
         return []
+
+    def may_buy_company(self, game: Game) -> bool:
+        return "can_buy_companies" in game.phase.status and bool(self.companies_for_sale(game))
 
     def next_stage(self, game: Game) -> None:
         corp = self.corp(game)
@@ -83,7 +89,7 @@ class LineRound(FlowRound):
                 return
         if self.stage == "route":
             self.stage = "company"
-            if "can_buy_companies" in game.phase.status and self.companies_for_sale(game):
+            if self.may_buy_company(game):
                 return
         self.index += 1
         self.begin(game)
@@ -115,17 +121,10 @@ class LineRound(FlowRound):
         result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, colors,
                                       must_connect=not trusted and not orange_hex)
         game.pay(major, None, result.cost)
-        had_home = hex_id == corp.home and h.tile.preprinted and len(h.tile.cities) > 1 and corp.sym in [e for sl in h.tokens for e in sl]
+        lifted = lifts_home(game, corp, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
-        if had_home:
-            # the home station sat on a city without track: it is placed anew on the tile
-            for slots in h.tokens:
-                for i, owner in enumerate(slots):
-                    if owner == corp.sym:
-                        slots[i] = None
-            game.board._changed()
-            corp.tokens_placed -= 1
-            self.pending.insert(0, "home")
+        if lifted:
+            self.rehome(game, corp)
         if orange_hex:
             self.orange_laid = True
             if result.color == "yellow":
@@ -141,7 +140,22 @@ class LineRound(FlowRound):
         hexes in any rotation; a yellow or green one is an ordinary connected lay of that colour."""
         self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
         self.pending.pop(0)
+        lifted = lifts_home(game, corp, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
+        if lifted:
+            self.rehome(game, corp)
+
+    def rehome(self, game: Game, corp: Corporation) -> None:
+        """The home station stood on a two-city hex without track: lift it; the line places it again, free,
+        on the city of its choice on the new tile before anything else (rules-1840 *Home station*)."""
+        h = game.board.hex(str(corp.home))
+        for slots in h.tokens:
+            for i, owner in enumerate(slots):
+                if owner == corp.sym:
+                    slots[i] = None
+        game.board._changed()
+        corp.tokens_placed -= 1
+        self.pending.insert(0, "home")
 
     def check_special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
                           trusted: bool = False) -> None:
@@ -290,6 +304,24 @@ def orange_codes(game: Game) -> dict[str, str]:
 
 def orange_icon(game: Game, hex_id: str) -> str:
     return orange_codes(game).get(hex_id, "")
+
+
+def home_is_a_choice(game: Game, corp: Corporation) -> bool:
+    """A line whose start stop is a two-city hex reserved for it as a whole (D18, E17: the board data's
+    tile-level reservations) chooses the city once the hex has track; on the bare hex the station goes on
+    the first free city by itself."""
+    home = corp.home
+    if not isinstance(home, str):
+        return False
+    h = game.board.hex(home)
+    return corp.sym in h.tile_reservations and bool(h.tile.rpaths[h.rotation])
+
+
+def lifts_home(game: Game, corp: Corporation, hex_id: str) -> bool:
+    """Laying the first tile on the line's own two-city start hex while its station stands there."""
+    h = game.board.hex(hex_id)
+    return hex_id == corp.home and not h.tile.rpaths[h.rotation] and len(h.tile.cities) > 1 \
+        and any(owner == corp.sym for slots in h.tokens for owner in slots)
 
 
 def place_line_home(game: Game, corp: Corporation) -> None:

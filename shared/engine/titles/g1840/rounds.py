@@ -15,7 +15,7 @@ from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import FlowRound
 from .line import LineRound
-from .stock import BuySellParShares1840
+from .stock import BuySellParShares1840, StockRound1840
 
 __all__ = ["AcquisitionRound", "AuctionRound", "BuySellParShares1840", "ChoicesRound", "CompanyRound", "FlowRound",
-           "LineRound"]
+           "LineRound", "StockRound1840"]

@@ -188,14 +188,14 @@ class Rules1840(TitleRules):
         return self.company_round(game)
 
     def stock_round(self, game: Game) -> Round:
-        from .stock import BuySellParShares1840
+        from .stock import BuySellParShares1840, StockRound1840
 
         if game.extra.get("first_sr"):
             game.extra["first_sr"] = False
             founding = int(self.extras(game)["founding_cash"]["amount"])
             for player in game.players:
                 game.pay(None, player, founding)
-        return StockRound([BuySellParShares1840()])
+        return StockRound1840([BuySellParShares1840()])
 
     def company_round(self, game: Game) -> Round:
         from .company import CompanyRound

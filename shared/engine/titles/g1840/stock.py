@@ -12,7 +12,7 @@ from ...core.rounds import Round
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import EngineError, IllegalAction
 from ...model import Corporation
-from .flow import rules_of
+from .flow import rules_of, sell_company
 from .rules import CITY, LINE
 
 if TYPE_CHECKING:
@@ -65,3 +65,19 @@ class BuySellParShares1840(BuySellParShares):
         if any(c.president == player.id for c in rules_of(game).majors(game)):
             return []
         return super().parable(game, round_, player)
+
+
+class StockRound1840(StockRound):
+    """The shared stock round, plus: the player whose turn it is may sell a private he owns to the bank for
+    its face value (rules-1840 *Selling a private*); the sale does not use up his turn."""
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        entity = action.get("entity")
+        if action["type"] == "choose_ability" and entity in game.companies:
+            owner = game.companies[entity].owner
+            current = self.current_entity(game)
+            if owner != current:
+                raise IllegalAction(f"{entity} belongs to {owner}, and it is {current}'s turn", "not_your_turn")
+            sell_company(game, action)
+            return
+        super().process(game, action, trusted)
