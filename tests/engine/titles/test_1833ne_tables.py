@@ -18,6 +18,7 @@ from shared.engine.errors import DataError, IllegalAction
 from shared.engine.game import definition
 from shared.engine.provisional import provisional_values
 from shared.engine.titles.g1833ne import tables as T
+from shared.engine.titles.g1833ne.finance import buyback_price, emergency_plan, issue_price
 from shared.engine.titles.g1833ne.takeover import (
     check_variable_home,
     complete_takeover,
@@ -198,6 +199,30 @@ def test_the_bank_counts_as_empty_when_only_the_bills_set_aside_are_left(
     assert g.end_trigger == ("bank", "full_set") and g.bank_broken
 
 
+def test_a_different_file_changes_issue_buy_back_and_forced_issue_prices(
+        swap_tables: Callable[[Mutate], None]) -> None:
+    swap_tables(lambda raw: [raw["finance"][k].update(value=2) for k in raw["finance"]])
+    s = new()
+    g = s.game
+    launch(s, 1, "CV", 100)
+    cv = g.corporations["CV"]
+    cv.give(cv.shares[1], 2)
+    cv.give(cv.shares[2], 3)
+    # market ... 80, 90, [100], 112, 124 ...: two spaces either way
+    assert (issue_price(g, cv), buyback_price(g, cv)) == (80, 124)
+    t = new()
+    g = t.game
+    launch(t, 1, "CV", 60)
+    cv = g.corporations["CV"]
+    cv.give(cv.shares[1], 2)
+    cv.give(cv.shares[2], 3)
+    g.pay(cv, None, cv.cash - 10)
+    # $65 short; each forced issue drops a space and fetches the price two below the new one:
+    # 60 -> 50 ($30), -> 40 ($20), -> 30 ($10), -> 20 ($0); the president pays the last $5
+    plan = emergency_plan(g, cv, 75)
+    assert plan is not None and (plan.issues, plan.issue_proceeds, plan.president_cash) == (4, 60, 5)
+
+
 # -- a bad file is refused when the game is created, naming the entry -------------------------------------------
 BAD: list[tuple[str, Mutate, str]] = [
     ("source", lambda r: bonus(r, "boston-portland").update(source="guess"),
@@ -218,6 +243,8 @@ BAD: list[tuple[str, Mutate, str]] = [
     ("corp home", lambda r: r["takeover"]["corporations"][2].update(homes=["A6"]),
      r"takeover corporation 'MEC': home A6 has no city"),
     ("format", lambda r: r.update(format=2), r"format: this engine reads format 1"),
+    ("issue at the price", lambda r: r["finance"]["issue_spaces_below"].update(value=0),
+     r"finance.issue_spaces_below.value: must be an integer of at least 1"),
     ("bills", lambda r: r["bank"]["set_aside"].update(value=1500), r"bank.set_aside: must be a number of \$1,000"),
     ("whole bank", lambda r: r["bank"]["set_aside"].update(value=10000),
      r"bank.set_aside: 10000 is not less than the bank's 10000"),

@@ -15,6 +15,7 @@ from ...core.shares import Bundle, change_presidency
 from ...errors import IllegalAction
 from ...model import POOL, Corporation, Player, Share
 from . import constants as K
+from . import tables as T
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -34,16 +35,25 @@ def issue_limit(game: Game, corp: Corporation) -> int:
 
 
 def issue_price(game: Game, corp: Corporation) -> int:
-    """Issued shares fetch the price one space below the market price (gap: the digest says only 'below')."""
+    """Issued shares fetch the price some spaces below the market price (the seed says only 'below';
+    how many: tables.json `finance.issue_spaces_below`)."""
     assert corp.share_cell is not None
-    left = game.market.left(corp.share_cell)
+    left = game.market.left(corp.share_cell, T.of(game).issue_spaces_below)
     return 0 if left == corp.share_cell else game.market.cell(left).price
 
 
 def buyback_price(game: Game, corp: Corporation) -> int:
-    """Shares are bought back at the price one space above the market price (gap, as for issues)."""
+    """Shares are bought back at the price some spaces above the market price (the seed says only 'above';
+    how many: tables.json `finance.buy_back_spaces_above`)."""
     assert corp.share_cell is not None
-    return game.market.cell(game.market.right(corp.share_cell)).price
+    return game.market.cell(game.market.right(corp.share_cell, T.of(game).buy_back_spaces_above)).price
+
+
+def forced_issue_proceeds(game: Game, cell: tuple[int, int]) -> int:
+    """A forced issue fetches less than the new, already lowered price (seed); how much less: tables.json
+    `finance.emergency_issue_spaces_below`."""
+    lower = game.market.left(cell, T.of(game).emergency_issue_spaces_below)
+    return game.market.cell(lower).price if lower != cell else 0
 
 
 def issue(game: Game, corp: Corporation, shares: list[Share]) -> None:
@@ -134,8 +144,7 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
         new = game.market.left(cell)
         if new == cell or game.market.cell(new).price < K.EMERGENCY_ISSUE_FLOOR:
             break
-        lower = game.market.left(new)
-        receives = game.market.cell(lower).price if lower != new else 0
+        receives = forced_issue_proceeds(game, new)
         cell = new
         plan.issues += 1
         plan.issue_proceeds += receives
@@ -166,8 +175,7 @@ def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
         assert corp.share_cell is not None
         corp.share_cell = game.market.left(corp.share_cell)
         corp.give(share, POOL)
-        lower = game.market.left(corp.share_cell)
-        game.pay(None, corp, game.market.cell(lower).price)
+        game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
     if corp.president is None:
         return
     president = game.player(corp.president)

@@ -85,6 +85,9 @@ class Tables:
     takeover_corporations: tuple[TakeoverCorporation, ...]
     six_nine_cards_kept: int
     bank_set_aside: int
+    issue_spaces_below: int
+    buy_back_spaces_above: int
+    emergency_issue_spaces_below: int
     entries: tuple[Entry, ...]
 
     def ferry(self, ferry_id: str) -> Ferry:
@@ -135,10 +138,10 @@ class _Reader:
         return tuple(self.text(h, where) for h in raw)
 
     def value(self, raw: Any, where: str, key: str, description: str, takeover_only: bool = False,
-              money: bool = True) -> int:
+              money: bool = True, low: int = 0) -> int:
         """A `{value, source, description?}` entry holding one integer."""
         entry = self.obj(raw, where, ("value", "source"))
-        value = self.integer(entry["value"], f"{where}.value")
+        value = self.integer(entry["value"], f"{where}.value", low)
         text = f"{entry.get('description') or description}: {'$' if money else ''}{value}"
         self.entries.append(Entry(key, text, self.source(entry["source"], where), takeover_only))
         return value
@@ -199,7 +202,7 @@ def _unique(reader: _Reader, ids: list[str], what: str) -> None:
 def parse(raw: Any, path: Path) -> Tables:
     """Check the file's shape and build the tables (references to the map are checked in `validate`)."""
     r = _Reader(path)
-    top = r.obj(raw, "file", ("format", "bank", "bonuses", "ferries", "takeover"))
+    top = r.obj(raw, "file", ("format", "bank", "finance", "bonuses", "ferries", "takeover"))
     if top["format"] != FORMAT:
         raise r.fail("format", f"this engine reads format {FORMAT}, not {top['format']!r}")
     bank = r.obj(top["bank"], "bank", ("set_aside",))
@@ -207,6 +210,13 @@ def parse(raw: Any, path: Path) -> Tables:
                         "the $1,000 bills set aside: the bank counts as empty when only they are left")
     if set_aside % 1000:
         raise r.fail("bank.set_aside", f"must be a number of $1,000 bills, not {set_aside}")
+    finance = r.obj(top["finance"], "finance",
+                    ("issue_spaces_below", "buy_back_spaces_above", "emergency_issue_spaces_below"))
+    spaces = [r.value(finance[k], f"finance.{k}", f"finance.{k}", text, money=False, low=1) for k, text in (
+        ("issue_spaces_below", "an issued share fetches the price this many market spaces below the price"),
+        ("buy_back_spaces_above", "a share bought back costs the price this many market spaces above the price"),
+        ("emergency_issue_spaces_below", "a forced issue fetches the price this many spaces below the lowered price"),
+    )]
     if not isinstance(top["bonuses"], list):
         raise r.fail("bonuses", "must be a list")
     bonuses = tuple(r.bonus(b, f"bonuses[{i}]") for i, b in enumerate(top["bonuses"]))
@@ -235,7 +245,7 @@ def parse(raw: Any, path: Path) -> Tables:
     kept = r.value(takeover["six_nine_cards_kept"], "takeover.six_nine_cards_kept", "takeover.six_nine_cards_kept",
                    "takeovers remove a 6/9 card while more than this many remain", takeover_only=True,
                    money=False)
-    return Tables(bonuses, price, tuple(phases), ferries, new_bonus, last_bonus, corps, kept, set_aside,
+    return Tables(bonuses, price, tuple(phases), ferries, new_bonus, last_bonus, corps, kept, set_aside, *spaces,
                   tuple(r.entries))
 
 
