@@ -104,3 +104,26 @@ def test_market_view_places_each_corporation_on_its_cell() -> None:
     assert market_from_digest(game.market, session.digest()["corporations"])["positions"] == view["positions"]
     assert view["par_prices"] and all(any(cell and cell["price"] == p and cell["par"] for row in view["rows"]
                                           for cell in row) for p in view["par_prices"])
+
+
+def _luminance(color: str) -> float:
+    h = color.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+    rgb = [int(h[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    return sum(w * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+               for w, c in zip((0.2126, 0.7152, 0.0722), rgb, strict=True))
+
+
+def test_map_text_keeps_a_readable_contrast_on_every_hex_colour() -> None:
+    """WCAG AA (4.5:1) for the names, revenues and coordinates printed on each hex colour, and for the text
+    chosen on corporation colours that the data gives without a text colour."""
+    from services.gateway.web.svg import FILLS, _contrast_text
+
+    def ratio(a: str, b: str) -> float:
+        la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+        return (la + 0.05) / (lb + 0.05)
+
+    for name, (fill, text) in FILLS.items():
+        assert ratio(fill, text) >= 4.5, name
+    for color in ("#446CCF", "#4682B4", "#1A1A18", "#AD4382", "#ffffff", "#f6e04b", "#fff"):
+        assert ratio(color, _contrast_text(color)) >= 4.5, color
