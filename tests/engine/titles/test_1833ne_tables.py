@@ -16,7 +16,7 @@ from test_1833ne_rules import BOSTON_LOWELL_PORTLAND, boston_to_portland, launch
 from shared.engine import GameSession, titledata
 from shared.engine.errors import DataError, IllegalAction
 from shared.engine.game import definition
-from shared.engine.provisional import provisional_values
+from shared.engine.provisional import provisional_notice, provisional_values
 from shared.engine.titles.g1833ne import tables as T
 from shared.engine.titles.g1833ne.finance import buyback_price, emergency_plan, issue_price
 from shared.engine.titles.g1833ne.takeover import (
@@ -76,7 +76,24 @@ def test_shipped_tables_mark_the_seed_values_and_list_the_provisional_ones() -> 
     assert all(e["description"] for e in provisional_values("1833NE", ["takeover_game"]))
     assert provisional_values("1840") == [] and provisional_values("1828") == []
     meta = json.loads((titledata.DATA_DIR / "1833NE" / "meta.json").read_text())
-    assert meta["provisional"]["tables_file"] == T.TABLES_FILE and meta["provisional"]["notice"]
+    assert meta["provisional"]["tables_file"] == T.TABLES_FILE
+    assert provisional_notice("1833NE") == meta["provisional"]["notice"] and "provisional" in meta["provisional"]["notice"]
+    assert provisional_notice("1840") is None
+
+
+def test_a_file_with_every_value_confirmed_has_no_notice(swap_tables: Callable[[Mutate], None]) -> None:
+    def confirm(raw: Any) -> None:
+        if isinstance(raw, dict):
+            if "source" in raw:
+                raw["source"] = "seed"
+            for v in raw.values():
+                confirm(v)
+        elif isinstance(raw, list):
+            for v in raw:
+                confirm(v)
+
+    swap_tables(confirm)
+    assert provisional_values("1833NE", ["takeover_game"]) == [] and provisional_notice("1833NE") is None
 
 
 def test_shipped_bonus_and_new_ferry_bonus_are_paid() -> None:
