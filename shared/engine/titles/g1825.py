@@ -493,8 +493,14 @@ class Rules1825(TitleRules):
         if trains and self.route_available(game, corp) and self.room_for_train(game, corp):
             game.buy_train_from_depot(corp, trains[0], trains[0].price)
 
+    def other_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        # a minor's own train (set aside at set-up, bought when it formed) is never for sale (rules-1825.md)
+        return [t for t in super().other_trains(game, corp) if not t.reserved]
+
     def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
                                      price: int, purse: int) -> None:
+        if train.reserved:
+            raise IllegalAction(f"{seller.sym}'s {train.name} train is its own and not for sale", "train_owner")
         if self.receivership(game, buyer):
             raise IllegalAction(f"{buyer.sym} is in receivership and buys only from the bank", "receivership")
         low = int(self.rule(game, "TRAIN_PRICE_MIN", 10))

@@ -158,3 +158,28 @@ def test_a_corporations_reserved_hex_stops_no_one() -> None:
                for a in game.corporations["LSWR"].abilities)
     game.process({"type": "lay_tile", "entity": "LBSC", "hex": "W19", "tile": "56-0", "rotation": 2})
     assert game.board.hex("W19").tile.name == "56"
+
+
+# -- a minor's own train is not for sale ---------------------------------------------------------------------
+U3_2P = "gen1825_unit_3_2p_734947"
+
+
+def test_a_minors_own_train_is_not_for_sale() -> None:
+    """Unit 3: HR (U3) pays out with £58 left; the only other train in play is M&C's own 3T and the bank's
+    cheapest is a 2-train at 180, so HR has nothing to buy and M&C operates next."""
+    game = position(U3_2P, 8)
+    assert game.acting() == ["HR"]
+    assert game.corporations["HR"].cash < 180
+    game.process({"type": "dividend", "entity": "HR", "kind": "payout"})
+    assert game.acting() == ["M&C"]
+
+
+def test_buying_a_minors_own_train_is_refused() -> None:
+    game = position(U3_2P, 8)
+    hr, mc = game.corporations["HR"], game.corporations["M&C"]
+    train = mc.trains[0]
+    assert train.name == "3T"
+    assert train not in game.rules.other_trains(game, hr)
+    with pytest.raises(IllegalAction) as caught:
+        game.rules.check_train_from_corporation(game, hr, mc, train, 10, 500)
+    assert caught.value.rule == "train_owner"
