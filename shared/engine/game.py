@@ -15,7 +15,7 @@ from .core.market import StockMarket
 from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
 from .core.trains import Depot, Phase, phases_from, trains_from
-from .errors import IllegalAction, MalformedAction
+from .errors import EngineError, IllegalAction, MalformedAction
 from .model import POOL, Company, Corporation, Player, Share, Train
 from .rng import Rng
 from .titles import TitleRules, rules_for
@@ -46,6 +46,7 @@ class Game:
 
     finished: bool
     game_end_reason: str | None
+    loading = False  # True while a session rebuilds the state from its actions (after undo/redo)
 
     # -- set-up -------------------------------------------------------------------------------------------
     @classmethod
@@ -93,6 +94,9 @@ class Game:
         self.end_trigger: tuple[str, str] | None = None  # (reason, timing)
         self.bank_broken = False
         self.last_action: dict[str, Any] | None = None
+        # id of the player's action being processed; auto actions it causes carry no id and share this one
+        # (a standing order compares it with the id of the action that set the order: programs.py)
+        self.action_id = 0
         self.board = defn.board.clone()
         self.extra: dict[str, Any] = {}
         starting = setup["starting_cash"][str(len(self.players))]
@@ -306,19 +310,24 @@ class Game:
         kind = action.get("type")
         if kind not in KNOWN_TYPES:
             raise MalformedAction(f"unknown action type {kind!r}", "action_type")
-        if kind.startswith("program_"):
-            self._process_program(action)
-            return
-        self.round.process(self, action, trusted=trusted)
+        previous = self.action_id
+        if isinstance(action.get("id"), int):
+            self.action_id = action["id"]
+        try:
+            if kind.startswith("program_"):
+                self._process_program(action)
+                return
+            self.round.process(self, action, trusted=trusted)
+        except EngineError:
+            self.action_id = previous
+            raise
         self.last_action = action
         self._after_action()
 
     def _process_program(self, action: dict[str, Any]) -> None:
-        player = self.player(action.get("entity"))
-        if action["type"] == "program_disable":
-            player.programs = []
-        else:
-            player.programs = [dict(action)]
+        from .programs import process_program
+
+        process_program(self, action)
 
     def _after_action(self) -> None:
         self.rules.check_game_end(self)

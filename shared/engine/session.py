@@ -21,7 +21,7 @@ META_TYPES = frozenset({"undo", "redo", "message"})
 CHECKPOINT_EVERY = 16
 SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT_CHECKPOINTS behind
 RECENT_CHECKPOINTS = 8
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: stock rounds keep each player's latest turn for standing orders
 
 
 @dataclass
@@ -243,11 +243,13 @@ class GameSession:
                 break
         if state is None:
             state = self._fresh()
+        state.loading = True  # a rebuild is a load: titles may skip what only a watched game does
         for i in active[start:]:
             action = self.entries[i].action
             state.process(action, trusted=True)
             for auto in action.get("auto_actions") or []:
                 state.process(auto, trusted=True)
+        state.loading = False
         self.state = state
 
     def _maybe_checkpoint(self) -> None:

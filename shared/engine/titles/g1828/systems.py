@@ -60,7 +60,6 @@ class MergerState:
     odd_share: str | None = None
     trade_order: list[Any] = field(default_factory=list)
     presidents: dict[str, Any] = field(default_factory=dict)
-    floated_at_start: bool = True
 
 
 def money(amount: int) -> str:
@@ -96,13 +95,13 @@ class Merger(Step):
             raise IllegalAction(f"{initiator.sym} has no share price to form a System with", "merge")
         state.target = target.sym
         state.presidents = {initiator.sym: initiator.president, target.sym: target.president}
-        state.floated_at_start = initiator.floated and target.floated
         state.system = create_system(game, initiator, target)
         state.phase = "pairs"
         order = round_.entities
         i = order.index(state.acting_player)
         state.queue = order[i:] + order[:i]
         self.run(game, round_)
+        self.settle(game, round_)
 
     def choose(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         state: MergerState = round_.merger
@@ -115,6 +114,7 @@ class Merger(Step):
         state.selection = choice
         state.choice = None
         self.run(game, round_)
+        self.settle(game, round_)
 
     # -- the exchange procedure -----------------------------------------------------------------------------
     def run(self, game: Game, round_: Any) -> None:
@@ -147,6 +147,20 @@ class Merger(Step):
         ex.complete()
         round_.merger = None
 
+    def settle(self, game: Game, round_: Any) -> None:
+        """A merger waiting for a player's answer is shown to everyone: a merging corporation whose treasury
+        has given up 60% of its shares by then shows as floated (a share count; it gets no money and closes
+        at the end), and a corporation floated so lets the System keep the merged cash. The reference only
+        evaluates this when the game is looked at, so a game rebuilt from its actions (after an undo)
+        never sees it; `game.loading` marks such a rebuild."""
+        state = getattr(round_, "merger", None)
+        if state is None or state.target is None or getattr(game, "loading", False):
+            return
+        for sym in (state.initiator, state.target):
+            corp = game.corporations.get(sym)
+            if corp is not None and not corp.floated and corp.treasury_percent <= 100 - corp.float_percent:
+                corp.floated = True
+
 
 class Exchange:
     """The share movements of one merger step (see the module docstring)."""
@@ -171,11 +185,7 @@ class Exchange:
         return [s for s in self.shares_of(holder, corp) if not s.president]
 
     def move(self, share: Share, to: Any) -> None:
-        corp = self.game.corporations[share.corporation]
-        corp.give(share, to)
-        if corp is not self.system and not corp.floated \
-                and corp.treasury_percent <= 100 - corp.float_percent:
-            corp.floated = True  # "floated" is a share count: shares leaving the treasury float it (no cash)
+        self.game.corporations[share.corporation].give(share, to)
 
     def price(self, share: Share) -> int:
         corp = self.game.corporations[share.corporation]
@@ -185,7 +195,9 @@ class Exchange:
         return self.game.share_price(self.system) or 0
 
     def treasury(self) -> list[Share]:
-        return sorted(self.shares_of(self.system.sym, self.system), key=lambda s: s.index)
+        """The System's treasury certificates in the order they arrived there (shares handed back in a
+        president's swap come last), which decides the certificate each exchange hands out."""
+        return self.shares_of(self.system.sym, self.system)
 
     def give_system(self, holder: Any, shares: list[Share]) -> None:
         if holder == IPO:
@@ -194,7 +206,7 @@ class Exchange:
         previous = pres.owner
         for share in shares:
             self.move(share, holder)
-        if isinstance(pres.owner, int) and pres.owner == previous:
+        if pres.owner == previous:  # (a certificate still in the treasury goes to the first with 20%)
             change_presidency(self.system, self.game.player_order, previous)
         update_float(self.system)
 
@@ -283,7 +295,7 @@ class Exchange:
                            if self.game.player(p).name == self.state.selection), None)
             self.state.selection = None
             return chosen
-        if self.count(holder, m) >= needed and self.count(holder, m) + self.count(holder, t) >= 2 * needed:
+        if self.count(holder, m) >= needed:
             return holder
         candidates = [DISCARD, *self.state.trade_order[1:], m.sym, POOL]
         found = [c for c in candidates
@@ -385,7 +397,7 @@ class Exchange:
             self.move(share, system.sym)
             game.extra.setdefault("unbuyable", []).append(share.id)
         update_float(system)
-        if not self.state.floated_at_start:  # an unfloated half: the System is capitalised afresh
+        if not m.floated or not t.floated:  # an unfloated half: the System is capitalised afresh
             game.pay(system, None, system.cash)
             if system.floated:
                 game.pay(None, system, self.system_price() * 10)
