@@ -19,6 +19,7 @@ from ...core.stock import StockRound
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Company, Corporation, Player, Train
 from ..base import TitleRules
+from . import bonuses, p3
 from . import constants as K
 from . import tables as T
 from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
@@ -71,8 +72,8 @@ class Rules1833NE(TitleRules):
     def setup(self, game: Game) -> None:
         game.extra.update({
             "launch_order": [], "faces": {}, "ferries": {f.id: None for f in T.of(game).ferries}, "ferry_order": [],
-            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": self.p3_ability(game).get("count", 2), "takeovers": {},
-            "pending_takeover": None,
+            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": p3.ability(game).get("count", 2),
+            "takeovers": {}, "pending_takeover": None,
         })
         for corp in game.corporations.values():
             corp.token_prices = [0, K.STATION_PRICE]
@@ -245,39 +246,11 @@ class Rules1833NE(TitleRules):
                         h.reservations[ci][free] = "B&P"
                         break
 
-    @staticmethod
-    def p3_ability(game: Game) -> dict[str, Any]:
-        """P3's extra lays as the board data gives them: hexes, tiles, count (which tile fits which hex is the
-        board's lay check: town tiles on St. Jean, plain track on C6)."""
-        raw = next((c for c in game.defn.data.setup["companies"] if c["sym"] == K.P3), {})
-        return next((a for a in raw.get("abilities") or [] if a.get("type") == "tile_lay"), {})
-
     def p3_lays_left(self, game: Game, corp: Corporation) -> bool:
-        return K.P3 in corp.companies and game.extra["p3_left"] > 0 and any(
-            game.board.hex(h).tile.color == "white" for h in self.p3_ability(game).get("hexes", ()))
+        return p3.lays_left(game, corp)
 
     def lay_p3_tile(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> None:
-        """P3: two extra free yellow tiles on C4 and C6, joined to each other and C4's to Montreal."""
-        hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
-        if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
-            raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
-        if not self.p3_lays_left(game, corp):
-            raise IllegalAction(f"{corp.sym} has no Champlain & St. Lawrence lays left", "p3")
-        ability = self.p3_ability(game)
-        if hex_id not in ability["hexes"]:
-            raise IllegalAction(f"the Champlain & St. Lawrence lays go on {' and '.join(ability['hexes'])}, "
-                                f"not {hex_id}", "p3_hex")
-        name = tile_id.rpartition("-")[0] or tile_id
-        if name not in ability["tiles"]:
-            raise IllegalAction(f"tile {name} is not allowed on {hex_id}", "p3_tile")
-        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles), must_connect=False)
-        if result.upgrade:
-            raise IllegalAction("the Champlain & St. Lawrence lays are yellow tiles on empty hexes", "p3_tile")
-        refusal = self._p3_connection_refusal(game, hex_id, name, rotation)
-        if refusal:
-            raise IllegalAction(refusal, "p3_connect")
-        game.board.lay(hex_id, tile_id, rotation)
-        game.extra["p3_left"] -= 1
+        p3.lay(game, corp, action)
 
     def lay_options(self, game: Game, round_: OperatingRound, corp: Corporation,
                     lay: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -298,49 +271,8 @@ class Rules1833NE(TitleRules):
                 if cost <= corp.cash:
                     out.append({"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile_id,
                                 "rotation": rot})
-        if self.p3_lays_left(game, corp):
-            ability = self.p3_ability(game)
-            for hex_id in ability["hexes"]:
-                if game.board.hex(hex_id).tile.color != "white":
-                    continue
-                for name in ability["tiles"]:
-                    copy = game.board.supply.free_copy(name)
-                    if copy is None:
-                        continue
-                    for rot in range(6):
-                        trial = {"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": f"{name}-{copy}",
-                                 "rotation": rot, "ability": K.P3}
-                        if self._p3_ok(game, corp, trial):
-                            out.append(trial)
+        out.extend(p3.options(game, corp))
         return out
-
-    def _p3_ok(self, game: Game, corp: Corporation, action: dict[str, Any]) -> bool:
-        name = action["tile"].rpartition("-")[0]
-        try:
-            game.board.check_lay(corp.sym, action["hex"], action["tile"], action["rotation"], set(game.phase.tiles),
-                                 must_connect=False)
-        except IllegalAction:
-            return False
-        return self._p3_connection_refusal(game, action["hex"], name, action["rotation"]) is None
-
-    @staticmethod
-    def _p3_connection_refusal(game: Game, hex_id: str, name: str, rotation: int) -> str | None:
-        """The two lays join each other and C4's joins Montreal. When the other hex already has a tile (the
-        first P3 lay, or any tile laid there since the blockers went), it must face this one too."""
-        board = game.board
-        exits = board.catalogue[name].rexits[rotation]
-        toward = {nb: e for e, nb in board.hex(hex_id).neighbors.items()}
-        other = next(h for h in Rules1833NE.p3_ability(game)["hexes"] if h != hex_id)
-        if hex_id == K.P3_MONTREAL_HEX and toward.get(K.MONTREAL) not in exits:
-            return f"the tile on {hex_id} must connect to Montreal"
-        if toward.get(other) not in exits:
-            return f"the tile on {hex_id} must connect to {other}"
-        there = board.hex(other)
-        if there.tile.color != "white":
-            back = {nb: e for e, nb in there.neighbors.items()}[hex_id]
-            if back not in there.tile.rexits[there.rotation]:
-                return f"the tile on {other} does not connect to {hex_id}"
-        return None
 
     # -- stations --------------------------------------------------------------------------------------------
     def station_price(self, game: Game, corp: Corporation, city: str) -> int:
@@ -387,7 +319,7 @@ class Rules1833NE(TitleRules):
             game.extra["p2_bought"] = True
             game.extra["p2_free"] = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
         if company.sym == K.P5:
-            self._assign_luxury(game, corp)
+            bonuses.assign_luxury(game, corp)
         self.sync_virtual_stations(game)
 
     def sync_virtual_stations(self, game: Game) -> None:
@@ -401,34 +333,12 @@ class Rules1833NE(TitleRules):
                 stations.setdefault(company.owner, set()).add((hex_id, code))
         game.board.set_virtual_stations({k: frozenset(v) for k, v in stations.items()})
 
-    # -- ferries -----------------------------------------------------------------------------------------------
+    # -- ferries (bonuses.py) ---------------------------------------------------------------------------------
     def buyable_ferries(self, game: Game, corp: Corporation) -> list[str]:
-        tables = T.of(game)
-        if game.phase.name not in tables.ferry_phases or corp.cash < tables.ferry_price:
-            return []
-        return [f for f, owner in game.extra["ferries"].items() if owner is None]
+        return bonuses.buyable_ferries(game, corp)
 
     def buy_ferry(self, game: Game, corp: Corporation, action: dict[str, Any]) -> None:
-        ferry = action.get("description")
-        if ferry not in self.buyable_ferries(game, corp):
-            raise IllegalAction(f"ferry {ferry!r} is not for sale to {corp.sym} now", "ferry")
-        price = T.of(game).ferry_price
-        if action.get("cost") not in (None, price):
-            raise IllegalAction(f"a ferry costs {price}", "ferry_price")
-        game.pay(corp, None, price)
-        game.extra["ferries"][ferry] = corp.sym
-        game.extra["ferry_order"].append(ferry)
-        if K.P5 in corp.companies:
-            self._assign_luxury(game, corp)
-
-    def _assign_luxury(self, game: Game, corp: Corporation) -> None:
-        """P5 doubles the first ferry its owner has (gap: the digest does not say when it is assigned)."""
-        if game.extra["luxury"] is not None:
-            return
-        for ferry in game.extra["ferry_order"]:
-            if game.extra["ferries"].get(ferry) == corp.sym:
-                game.extra["luxury"] = ferry
-                return
+        bonuses.buy_ferry(game, corp, action)
 
     # -- routes and revenue -------------------------------------------------------------------------------------
     def train_kinds(self, game: Game) -> dict[str, TrainKind]:
@@ -447,24 +357,7 @@ class Rules1833NE(TitleRules):
 
     @staticmethod
     def route_hexes(route: dict[str, Any]) -> list[str]:
-        chains = route.get("connections") or []
-        if not chains:
-            return []
-        if len(chains) == 1:
-            return [chains[0][0], chains[0][-1]]
-        out = []
-        prev_end: str | None = None
-        for chain in chains:
-            a, b = chain[0], chain[-1]
-            if prev_end is None:
-                nxt = chains[1]
-                start, end = (a, b) if b in (nxt[0], nxt[-1]) else (b, a)
-                out.extend([start, end])
-            else:
-                end = b if a == prev_end else a
-                out.append(end)
-            prev_end = out[-1]
-        return out
+        return bonuses.route_hexes(route)
 
     def check_route_restrictions(self, game: Game, corp: Corporation, routes: Any) -> None:
         if not isinstance(routes, list):
@@ -489,38 +382,7 @@ class Rules1833NE(TitleRules):
         return out
 
     def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
-        """Bonuses, ferries and the A12 rule, on top of the stops the board paid (values: tables.json)."""
-        phase = game.phase.name
-        tables = T.of(game)
-        total = 0
-        visited: set[str] = set()
-        for route in round_.routes:
-            hexes = set(self.route_hexes(route))
-            visited |= hexes
-            bonus = 0
-            for entry in tables.bonuses:
-                if hexes & entry.a and hexes & entry.b:
-                    bonus += entry.value_in(phase)
-            if K.P4 in corp.companies and phase in K.P4_DOUBLES_IN and K.P4_HEX in hexes and K.BOSTON in hexes:
-                bonus *= 2
-            if K.P6_HEX in hexes and K.MONTREAL not in hexes:
-                node = game.board.hex(K.P6_HEX).tile.nodes[0]
-                bonus -= node.revenue_for(game.phase.tiles, phase)
-            total += bonus
-        newest = game.extra["ferry_order"][-1] if game.extra["ferry_order"] else None
-        # the marker on the newest ferry reads "New" while a ferry is for sale, "Last" once none is (provisional)
-        marker = tables.last_bonus if None not in game.extra["ferries"].values() else tables.new_bonus
-        for ferry, owner in game.extra["ferries"].items():
-            if owner != corp.sym:
-                continue
-            spec = tables.ferry(ferry)
-            if spec.hex not in visited:
-                continue
-            amount = spec.value + (marker if ferry == newest else 0)
-            if game.extra["luxury"] == ferry and K.P5 in corp.companies:
-                amount *= 2
-            total += amount
-        return total
+        return bonuses.extra_revenue(game, round_.routes, corp)
 
     # -- dividends ---------------------------------------------------------------------------------------------
     def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
