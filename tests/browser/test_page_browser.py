@@ -266,3 +266,27 @@ def test_a_private_game_opens_with_the_seat_link_only(server: Server, browser: A
         assert page.locator("#you").inner_text().startswith("You are")
     finally:
         page.close()
+
+
+def test_routes_run_with_the_auto_routers_suggestion_drawn_on_the_map(server: Server, browser: Any) -> None:
+    record = _record("1825")
+    actions = record["actions"]
+    at = _next_index(actions, "run_routes", len(actions) // 2)
+    game_id, seats = _import(server, record, at)
+    seat = _acting_seat(server, game_id, seats)
+    offered = [a for a in server.api("GET", f"/games/{game_id}/legal-actions", seat["token"]).json()["actions"]
+               if a["type"] == "run_routes"]
+    assert offered
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        chains = sum(1 for r in offered[0]["routes"] for c in r.get("connections") or [] if len(c) >= 2)
+        assert page.locator("#route-overlay polyline.route").count() == chains
+        page.locator("svg.map").screenshot(path=str(SHOTS / "1825_routes.png"))
+        version = server.api("GET", f"/games/{game_id}/state").json()["version"]
+        page.locator('fieldset[data-type="run_routes"] button').first.click()
+        _state_after(server, game_id, version)
+        last = server.api("GET", f"/games/{game_id}/events?after={version}").json()["events"][-1]
+        assert last["data"]["action"]["type"] == "run_routes"
+        assert last["data"]["action"]["routes"] == offered[0]["routes"]
+    finally:
+        page.close()

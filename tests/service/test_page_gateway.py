@@ -148,3 +148,15 @@ def test_front_door_lists_open_games_for_browsers(client: Any, imported: dict[st
     page = client.get("/", headers=HTML)
     assert page.status_code == 200 and f'/games/{imported["game"]["id"]}/page'.encode() in page.data
     assert client.get("/").json["docs"].endswith("/docs")
+
+
+def test_a_title_with_provisional_values_says_so_on_its_page(client: Any) -> None:
+    from shared.engine.provisional import provisional_notice
+
+    notice = provisional_notice("1833NE", [])
+    assert notice
+    made = client.post("/games", json={"title": "1833NE", "seats": 3, "options": []})
+    page = client.get(f"/games/{made.json['id']}/page").get_data(as_text=True)
+    assert 'id="notice"' in page and notice.split(":")[0] in page
+    other = client.post("/games", json={"title": "1828", "seats": 3, "options": []})
+    assert 'id="notice"' not in client.get(f"/games/{other.json['id']}/page").get_data(as_text=True)

@@ -20,9 +20,12 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url
 from services.gateway.runtime import rt
 from services.gateway.web.describe import describe
-from services.gateway.web.summary import name_of, overview
+from services.gateway.web.summary import overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
+from shared.engine import EngineError
+from shared.engine.errors import DataError
 from shared.engine.game import definition
+from shared.engine.provisional import provisional_notice
 from shared.engine.view import map_view, market_from_digest, market_view
 from shared.engine.view.board import preview_hex
 from shared.eventstore.records import Game
@@ -52,6 +55,14 @@ def _log(game: Game, namer: Any) -> list[dict[str, Any]]:
     return lines
 
 
+def _notice(game: Game) -> str | None:
+    """The title's warning when this game plays with provisional values (1833NE), or None."""
+    try:
+        return provisional_notice(game.title, game.options or ())
+    except (EngineError, DataError):  # unreadable title data must not take the page down; the engine refuses moves
+        return None
+
+
 def render_page(game: Game) -> Response:
     if game.visibility != "open" and not request.headers.get("Authorization"):
         # A private game's page is fetched again by the script with the seat token from the fragment; a
@@ -60,16 +71,20 @@ def render_page(game: Game) -> Response:
         return Response(html, status=401, mimetype="text/html", headers={"Cache-Control": "no-store"})
     require_read(game)
     seats = rt().recorder.seats(game.id)
-    context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS}
+    context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS,
+                               "notice": _notice(game)}
     if game.status != "open":
-        with rt().sessions.use(game) as session:
+        with rt().sessions.use(game) as session:  # held briefly: only reads of the engine state
             view = map_view(session.game)
-            context.update(overview=overview(session), map_view=view, map_svg=render_map(view, game.title),
-                           hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
-                                      if h.get("tile") or h.get("location") or any(
-                                          t for n in h["nodes"] for t in n.get("tokens") or [])],
-                           market=market_view(session.game))
-            context["log"] = _log(game, lambda e: name_of(session.game, e))
+            summary = overview(session)
+            market = market_view(session.game)
+            names = {p.id: p.name for p in session.game.players}
+        context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
+                       hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
+                                  if h.get("tile") or h.get("location") or any(
+                                      t for n in h["nodes"] for t in n.get("tokens") or [])],
+                       names={str(k): v for k, v in names.items()},
+                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e)))
     html = render_template("game_page.html", **context)
     return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store",
                                                         "Referrer-Policy": "no-referrer"})

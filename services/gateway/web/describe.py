@@ -45,6 +45,11 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "redo": lambda a: "redoes the undone action",
     "message": lambda a: f"says: {a.get('message')}",
     "program_disable": lambda a: f"standing order ends ({a.get('reason')})",
+    "program_share_pass": lambda a: "sets a standing order to pass in stock rounds",
+    "program_buy_shares": lambda a: f"sets a standing order to buy {a.get('corporation')} shares"
+                                    + (f" until {a['until_condition']}" if a.get("until_condition") else ""),
+    "sell_company": lambda a: f"sells {a.get('company')} for {a.get('price')}",
+    "special_buy": lambda a: f"makes a special purchase: {a.get('description') or a.get('item') or ''}".rstrip(": "),
 }
 
 

@@ -12,6 +12,8 @@ from shared.engine.game import Game
 from shared.engine.model import POOL
 from shared.engine.view.board import entity_colors
 
+ORDER_NAMES = {"program_share_pass": "passes in stock rounds", "program_buy_shares": "buys shares"}
+
 
 def _money(game: Game, amount: int | None) -> str:
     if amount is None:
@@ -64,7 +66,8 @@ def players_table(game: Game) -> list[dict[str, Any]]:
                      "certificates": game.num_certs(p), "shares": shares,
                      "companies": [c for c in p.companies if not game.companies[c].closed],
                      "value": value, "value_text": _money(game, value), "bankrupt": p.bankrupt,
-                     "acting": p.id in acting, "passed": p.passed})
+                     "acting": p.id in acting, "passed": p.passed,
+                     "programs": [ORDER_NAMES.get(str(prog.get("type")), str(prog.get("type"))) for prog in p.programs]})
     return rows
 
 
@@ -130,5 +133,6 @@ def overview(session: GameSession) -> dict[str, Any]:
         "colors": entity_colors(game),
         "currency": str(game.defn.data.meta.get("currency_format") or "%d"),
         "page_data": {"share_sources": share_sources(game),
+                      "train_owners": {t.id: c.sym for c in game.corporations.values() for t in c.trains},
                       "names": {str(p.id): p.name for p in game.players}},
     }

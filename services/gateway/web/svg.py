@@ -194,7 +194,7 @@ def render_map(view: dict[str, Any], title: str) -> str:
     b = view["bounds"]
     width, height = (b["max_x"] - b["min_x"]) * SCALE, (b["max_y"] - b["min_y"]) * SCALE
     laid = sum(1 for h in view["hexes"] if h.get("tile"))
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="map" role="img" aria-labelledby="map-title map-desc" '
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="map" role="group" aria-labelledby="map-title" aria-describedby="map-desc" '
             f'viewBox="{_f(b["min_x"])} {_f(b["min_y"])} {width:.1f} {height:.1f}" '
             f'font-family="sans-serif">'
             f'<title id="map-title">Map of {escape(title)}</title>'

@@ -13,7 +13,7 @@
   let me = null;
   let legal = [];
   const dataNode = document.getElementById("page-data");
-  const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, names: {} };
+  const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
 
   function takeTokenFromFragment() {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -61,7 +61,11 @@
       case "place_token": return "Token in " + a.city + (a.slot ? " slot " + a.slot : "");
       case "run_routes": return routesText(a);
       case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] || ("Dividend: " + a.kind);
-      case "buy_train": return "Buy train " + a.train + (a.variant && a.variant !== a.train.split("-")[0] ? " as " + a.variant : "") + " for " + a.price;
+      case "buy_train": {
+        const owner = pageData.train_owners[a.train];
+        return "Buy train " + a.train + (a.variant && a.variant !== a.train.split("-")[0] ? " as " + a.variant : "") +
+          (owner ? " from " + owner : " from the depot") + " for " + a.price;
+      }
       case "lay_tile": return "Lay " + a.tile + " on " + a.hex + " rotation " + a.rotation;
       default: {
         const extra = Object.keys(a).filter((k) => !["type", "entity", "entity_type"].includes(k))
@@ -108,6 +112,42 @@
 
   // ---------- map interaction (lay a tile, place a token) ------------------------------------------
   function hexNode(id) { return document.querySelector('svg.map g.hex[data-hex="' + CSS.escape(id) + '"]'); }
+
+  // the auto-router's suggested routes, drawn over the map through the centres of the hexes they cross
+  const ROUTE_COLORS = ["#d40000", "#0050d4", "#008a2e", "#8a00b8", "#d47000", "#00838f"];
+  function hexCentre(id) {
+    const g = hexNode(id);
+    const m = g && /translate\(([-\d.]+),([-\d.]+)\)/.exec(g.getAttribute("transform") || "");
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }
+  function showRoutes(action) {
+    const svg = document.querySelector("svg.map");
+    if (!svg) return;
+    let layer = svg.querySelector("#route-overlay");
+    if (!layer) {
+      layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      layer.id = "route-overlay";
+      layer.setAttribute("pointer-events", "none");
+      svg.appendChild(layer);
+    }
+    layer.replaceChildren();
+    (action.routes || []).forEach((route, i) => {
+      (route.connections || []).forEach((chain) => {
+        const pts = chain.map(hexCentre).filter(Boolean);
+        if (pts.length < 2) return;
+        const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+        line.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+        line.setAttribute("fill", "none");
+        line.setAttribute("stroke", ROUTE_COLORS[i % ROUTE_COLORS.length]);
+        line.setAttribute("stroke-width", "9");
+        line.setAttribute("stroke-opacity", "0.6");
+        line.setAttribute("stroke-linecap", "round");
+        line.setAttribute("class", "route");
+        line.dataset.train = route.train;
+        layer.appendChild(line);
+      });
+    });
+  }
 
   // the hex being previewed and its own drawing, put back when the preview ends
   let previewed = null;
@@ -229,6 +269,35 @@
           wrap.append(b, document.createTextNode(" at "), sel);
           fs.appendChild(wrap);
         });
+      } else if (type === "buy_train") {
+        // depot trains at their price; another corporation's train at any price the engine accepts between
+        // the cheapest and the dearest point it offered (the seller's president agrees by being the buyer's)
+        const byTrain = {};
+        list.forEach((a) => {
+          if (pageData.train_owners[a.train]) (byTrain[a.train] = byTrain[a.train] || []).push(a);
+          else fs.appendChild(button(label(a), () => a));
+        });
+        Object.keys(byTrain).forEach((train) => {
+          const offers = byTrain[train];
+          const prices = offers.map((a) => Number(a.price));
+          const wrap = document.createElement("div");
+          const input = document.createElement("input");
+          input.type = "number"; input.min = String(Math.min(...prices)); input.max = String(Math.max(...prices));
+          input.step = "1"; input.value = String(prices[Math.min(1, prices.length - 1)]);
+          input.setAttribute("aria-label", "Price for train " + train);
+          const b = button("Buy train " + train + " from " + pageData.train_owners[train],
+            () => Object.assign({}, offers[0], { price: Number(input.value) }));
+          wrap.append(b, document.createTextNode(" for "), input, document.createTextNode(" (" + input.min + "–" + input.max + ")"));
+          fs.appendChild(wrap);
+        });
+      } else if (type === "run_routes") {
+        list.forEach((a, i) => {
+          const b = button(label(a), () => a);
+          b.addEventListener("mouseenter", () => showRoutes(a));
+          b.addEventListener("focus", () => showRoutes(a));
+          fs.appendChild(b);
+          if (i === 0) showRoutes(a);
+        });
       } else if (type === "bid") {
         list.forEach((a) => {
           const wrap = document.createElement("div");
@@ -251,6 +320,19 @@
       fs.append(lg, button("Undo", () => ({ type: "undo", entity: me.player_id, entity_type: "player" }), true),
         button("Redo", () => ({ type: "redo", entity: me.player_id, entity_type: "player" }), true));
       box.appendChild(fs);
+      // standing orders: the engine acts for the player while away (see the conformance README's program_*)
+      const orders = document.createElement("fieldset");
+      orders.dataset.type = "programs";
+      const ol = document.createElement("legend"); ol.textContent = "Standing orders";
+      const pid = me.player_id;
+      orders.append(ol,
+        button("Pass in this stock round", () => ({ type: "program_share_pass", entity: pid, entity_type: "player",
+          unconditional: false, indefinite: false }), true),
+        button("Pass in every stock round", () => ({ type: "program_share_pass", entity: pid, entity_type: "player",
+          unconditional: false, indefinite: true }), true),
+        button("Stop my standing order", () => ({ type: "program_disable", entity: pid, entity_type: "player",
+          reason: "user" }), true));
+      box.appendChild(orders);
     }
   }
 
