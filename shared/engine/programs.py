@@ -3,80 +3,259 @@ actions a title's rules take by themselves (`TitleRules.auto_action`), which nob
 
 In live play the engine generates the resulting actions after each submitted action and stores them as
 that action's `auto_actions`, exactly as recorded games carry them; a replay applies the recorded ones.
+Every rule implemented here is written out in docs/standing-orders.md (rule numbers S1-S9 below).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core.stock import StockRound
-from .errors import EngineError
+from .core.stock import BuySellParShares, StockRound
+from .errors import EngineError, IllegalAction, MalformedAction
 from .model import POOL
 
 if TYPE_CHECKING:
     from .game import Game
+    from .model import Corporation, Player, Share
 
-MAX_AUTO = 64  # a bound on one cascade; every auto action is a pass or one purchase, so this is never hit
+MAX_AUTO = 64  # a bound on one cascade: every auto action is a pass, one purchase or one order change
+PROGRAM_TYPES = ("program_buy_shares", "program_share_pass")
+# S7: what another player did that is not a "shenanigan" check at all (a private bought from the bank)
+UNWATCHED = frozenset({"pass", "buy_company"})
 
 
+# -- setting and clearing (S1) ---------------------------------------------------------------------------
+def process_program(game: Game, action: dict[str, Any]) -> None:
+    """S1: any player may set or clear a standing order at any moment, in any round, on or off turn; a
+    player has at most one order, a new one replaces the old, `program_disable` removes it."""
+    kind = action["type"]
+    entity = action.get("entity")
+    if not isinstance(entity, int) or entity not in {p.id for p in game.players}:
+        raise IllegalAction("only a player sets a standing order", "program_entity")
+    player = game.player(entity)
+    if kind == "program_disable":
+        player.programs = []
+        return
+    if kind == "program_buy_shares":
+        corp = game.corporations.get(action.get("corporation"))
+        if corp is None:
+            raise MalformedAction(f"unknown corporation {action.get('corporation')!r}", "program_corporation")
+        until = action.get("until_condition")
+        if until != "float" and not (isinstance(until, int) and not isinstance(until, bool) and until > 0):
+            raise MalformedAction("until_condition is 'float' or a number of shares", "program_until")
+    program = dict(action)
+    if not isinstance(program.get("id"), int):
+        program["id"] = game.action_id  # an order set by an order (S5) dates from the action that caused it
+    player.programs = [program]
+
+
+# -- the cascade -----------------------------------------------------------------------------------------
 def run_programs(game: Game) -> list[dict[str, Any]]:
-    """Apply the standing orders of whoever must act now, then the title's automatic actions, until
-    someone must decide; returns the actions taken."""
+    """S2: after every action, while whoever must act now has an order that produces actions, apply them;
+    then whatever the title's rules do by themselves. Returns the actions taken, in order."""
     taken: list[dict[str, Any]] = []
     for _ in range(MAX_AUTO):
-        action = _next_auto_action(game)
-        if action is None:
-            # then whatever the title's rules do by themselves (an 1840 Stadtbahn's run)
+        actions = next_auto_actions(game)
+        if not actions:
             action = None if game.finished else game.rules.auto_action(game)
             if action is None:
                 break
-            game.process(action)
+            actions = [action]
+        for action in actions:
+            try:
+                game.process(action)
+            except EngineError:
+                # our own order produced an action the rules refuse: drop the order rather than corrupt play
+                player = game.player(action["entity"])
+                player.programs = []
+                action = {"type": "program_disable", "entity": player.id, "entity_type": "player",
+                          "reason": "the standing order could not be carried out"}
             taken.append(action)
-            continue
-        try:
-            game.process(action)
-        except EngineError:
-            player = game.player(action["entity"])
-            player.programs = []
-            taken.append({"type": "program_disable", "entity": player.id, "entity_type": "player",
-                          "reason": "the standing order could not be carried out"})
-            continue
-        taken.append(action)
     return taken
 
 
-def _next_auto_action(game: Game) -> dict[str, Any] | None:
+def next_auto_actions(game: Game) -> list[dict[str, Any]]:
+    """What the order of the player who must act now produces (S3): nothing outside a stock round's
+    buy/sell step, nothing when that player has no order or the step offers them nothing."""
     if game.finished or not isinstance(game.round, StockRound):
-        return None
+        return []
     acting = game.acting()
     if not acting or not isinstance(acting[0], int):
-        return None
+        return []
     player = game.player(acting[0])
     if not player.programs:
-        return None
+        return []
+    round_ = game.round
+    step = round_.active_step(game)
+    if not isinstance(step, BuySellParShares):
+        return []
+    types = round_.actions_for(game, player.id)
+    if not types:
+        return []
     program = player.programs[0]
-    base = {"entity": player.id, "entity_type": "player"}
-    types = game.round.actions_for(game, player.id)
     if program["type"] == "program_share_pass":
-        return {"type": "pass", **base} if "pass" in types else None
+        return _share_pass(game, step, player, program, types)
     if program["type"] == "program_buy_shares":
-        corp = game.corporations.get(program.get("corporation"))
-        if corp is None:
-            return None
-        if _order_fulfilled(game, program, corp, player.id) or game.round.bought():
-            return {"type": "pass", **base} if program.get("auto_pass_after") and "pass" in types else None
+        return _buy_shares(game, step, player, program, types)
+    return []
+
+
+def _base(player: Player) -> dict[str, Any]:
+    return {"entity": player.id, "entity_type": "player"}
+
+
+def _disable(player: Player, reason: str) -> dict[str, Any]:
+    return {"type": "program_disable", **_base(player), "reason": reason}
+
+
+def _share_pass(game: Game, step: BuySellParShares, player: Player, program: dict[str, Any],
+                types: list[str]) -> list[dict[str, Any]]:
+    """S4: pass whenever passing is open; unless `unconditional`, first stop on anything suspicious (S6)."""
+    if "pass" not in types:
+        return []
+    if not program.get("unconditional"):
+        reason = _stop_reason(game, step, player, program, None)
+        if reason:
+            return [_disable(player, reason)]
+    return [{"type": "pass", **_base(player)}]
+
+
+def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dict[str, Any],
+                types: list[str]) -> list[dict[str, Any]]:
+    """S5: buy one certificate of the named corporation per turn from the named source until the end
+    condition holds; then clear the order (and set a pass order when `auto_pass_after`)."""
+    corp = game.corporations.get(program.get("corporation"))
+    if corp is None:
+        return [_disable(player, "the corporation is no longer in the game")]
+    done = _end_condition(program, corp, player)
+    if done:
+        out = [_disable(player, done)]
+        if program.get("auto_pass_after"):
+            out.append({"type": "program_share_pass", **_base(player), "unconditional": False, "indefinite": False})
+        return out
+    round_ = game.round
+    assert isinstance(round_, StockRound)
+    if "buy_shares" in types:
         from_market = bool(program.get("from_market"))
-        for share in corp.shares:
-            if share.president or share.owner != (POOL if from_market else corp.sym):
-                continue
-            return {"type": "buy_shares", **base, "shares": [share.id], "percent": share.percent}
+        source = "market" if from_market else game.rules.ipo_name(game, corp)
+        candidates = _source_shares(corp, from_market)
+        buyable = [s for s in candidates if step.can_buy(game, round_, player, s) is None]
+        if not buyable:
+            return [_disable(player, f"Cannot buy {corp.sym} from {source}")]
+        if len({s.percent for s in buyable}) != 1:
+            return [_disable(player, f"Shares of different sizes exist, cannot auto buy {corp.sym} from {source}")]
+        share = buyable[0]
+        reason = _stop_reason(game, step, player, program, share)
+        if reason:
+            return [_disable(player, reason)]
+        return [{"type": "buy_shares", **_base(player), "shares": [share.id], "percent": share.percent}]
+    if round_.bought() and "pass" in types:
+        return [{"type": "pass", **_base(player)}]
+    return []
+
+
+def _end_condition(program: dict[str, Any], corp: Corporation, player: Player) -> str | None:
+    until = program.get("until_condition")
+    if until == "float":
+        return f"{corp.sym} is floated" if corp.floated else None
+    if isinstance(until, int) and shares_held(corp, player.id) >= until:
+        return f"{until} share(s) bought in {corp.sym}, end condition met"
     return None
 
 
-def _order_fulfilled(game: Game, program: dict[str, Any], corp: Any, pid: int) -> bool:
-    until = program.get("until_condition")
-    if until == "float":
-        return bool(corp.floated)
-    if isinstance(until, int):
-        return sum(1 for s in corp.shares if s.owner == pid) >= until
-    return False
+def shares_held(corp: Corporation, owner: Any) -> float:
+    """Holdings counted in normal shares (a 20% director's certificate of a 10% company counts 2)."""
+    unit = min((s.percent for s in corp.shares if not s.president), default=10) or 10
+    return corp.percent_owned_by(owner) / unit
+
+
+def _source_shares(corp: Corporation, from_market: bool) -> list[Share]:
+    """The certificates an order may take, in the order the source hands them out: the market's in the
+    order they arrived there, the treasury's by certificate number."""
+    if from_market:
+        return sorted((s for s in corp.shares if s.owner == POOL), key=lambda s: s.stamp)
+    return [s for s in corp.shares if s.owner == corp.sym and not s.president]
+
+
+# -- S6: suspicious moves by the others ------------------------------------------------------------------
+def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: dict[str, Any],
+                 share: Share | None) -> str | None:
+    """The first reason to hand the decision back to the player, or None.
+
+    A player over a holding limit must decide what to sell. Otherwise every other player's moves in their
+    latest turn of this stock round that came after the order was set are examined, players in the
+    round's order, each player's moves grouped by corporation in the order first touched.
+    """
+    round_ = game.round
+    assert isinstance(round_, StockRound)
+    if step.must_sell(game, player):
+        return f"{player.name} must sell shares"
+    since = program.get("id") if isinstance(program.get("id"), int) else None
+    for other, moves in round_.history.items():
+        if other == player.id:
+            continue
+        by_corp: dict[Any, list[dict[str, Any]]] = {}
+        for move in moves:
+            if move.get("type") in UNWATCHED:
+                continue
+            if _before(game, move, since):
+                continue  # the player saw it when setting the order
+            by_corp.setdefault(_corp_of(move), []).append(move)
+        for corp_sym, corp_moves in by_corp.items():
+            for move in corp_moves:
+                reason = _suspicious(game, player, game.player(other), move, corp_sym, share)
+                if reason:
+                    return reason
+    return None
+
+
+def _before(game: Game, move: dict[str, Any], since: int | None) -> bool:
+    """S8: was `move` made before the order was set? Moves are dated by the id of the player's action
+    (an auto action by the action that caused it). An auto action caused by the very action that set
+    the order counts as after it while that action's consequences are still being worked out, and as
+    before it from the next action on (the reference stamps auto actions a moment before their cause)."""
+    moved = move.get("id")
+    if since is None or not isinstance(moved, int):
+        return False
+    if moved < since:
+        return True
+    return moved == since and move.get("auto") is True and game.action_id != since
+
+
+def _corp_of(move: dict[str, Any]) -> Any:
+    if move.get("type") == "par" or "corporation" in move:
+        return move.get("corporation")
+    shares = move.get("shares") or []
+    return shares[0].rpartition("_")[0] if shares else None
+
+
+def _suspicious(game: Game, player: Player, other: Player, move: dict[str, Any], corp_sym: Any,
+                share: Share | None) -> str | None:
+    """S7: which of another player's moves cancel an order."""
+    kind = move.get("type")
+    corp = game.corporations.get(corp_sym) if isinstance(corp_sym, str) else None
+    if kind == "par":
+        if share is None or game.rules.sell_allowed_this_round(game):
+            return f"Corporation {corp_sym} parred"
+        return None
+    if kind == "buy_shares":
+        if corp is None or corp.president != player.id:
+            return None
+        mine = corp.percent_owned_by(player.id)
+        if mine >= SECURE_PERCENT:
+            return None
+        if share is None or share.corporation != corp.sym:
+            return f"{other.name} bought on corporation {corp.sym} and is unsecure"
+        after = mine + share.percent
+        if after > SECURE_PERCENT:
+            return None
+        bigger = [s.percent for s in corp.shares if s.percent > share.percent and s.owner != player.id]
+        if bigger and after < corp.percent_owned_by(other.id) + max(bigger):
+            return f"{other.name} has bought, shares exist that could allow them to gain presidency"
+        return None
+    if kind == "sell_shares":
+        return "Shares were sold"
+    return f"Unknown action {kind} disabling for safety"
+
+
+SECURE_PERCENT = 50  # a president holding this much cannot lose the chair

@@ -30,6 +30,9 @@ class StockRound(Round):
         self.last_to_act: int | None = None
         self.turn_actions: list[dict[str, Any]] = []
         self.sold: dict[int, dict[str, str]] = {}
+        # each player's moves in their latest turn of this round (the list is that turn's `turn_actions`),
+        # players in the order their first turn began: what a standing order looks at (programs.py)
+        self.history: dict[int, list[dict[str, Any]]] = {}
 
     def start(self, game: Game) -> None:
         self.entities = [p.id for p in game.players_in_order() if not p.bankrupt]
@@ -40,6 +43,7 @@ class StockRound(Round):
 
     def _begin_turn(self, game: Game) -> None:
         self.turn_actions = []
+        self._note_turn(game)
         for step in self.steps:
             step.setup(game, self)
         if self.settle(game) is None and not self.done:
@@ -49,7 +53,8 @@ class StockRound(Round):
         if action["type"] != "pass":
             if game.rules.sets_priority(action):
                 self.last_to_act = action["entity"]
-            self.turn_actions.append(action)
+            # an auto action is dated by the player's action that caused it (standing orders compare dates)
+            self.turn_actions.append(action if "id" in action else dict(action, id=game.action_id, auto=True))
         if self.settle(game) is None and not self.done:
             self.next_entity(game)
 
@@ -64,11 +69,17 @@ class StockRound(Round):
                 self.sold[pid][corp] = "prev" if when == "now" else when
             self.index = (self.index + 1) % len(self.entities)
             self.turn_actions = []
+            self._note_turn(game)
             for step in self.steps:
                 step.setup(game, self)
             step = self.settle(game)
             if self.done or step is not None:
                 return
+
+    def _note_turn(self, game: Game) -> None:
+        current = self.current_entity(game)
+        if isinstance(current, int):
+            self.history[current] = self.turn_actions
 
     def bought(self) -> bool:
         return any(a["type"] in PURCHASES for a in self.turn_actions)

@@ -88,6 +88,10 @@ class TitleRules:
         i = game.player_order.index(last) + 1
         game.player_order = game.player_order[i:] + game.player_order[:i]
 
+    def ipo_name(self, game: Game, corp: Corporation) -> str:
+        """How the title names a corporation's unsold shares (a standing order's refusal names it)."""
+        return "IPO"
+
     def program_survives(self, game: Game, program: dict[str, Any], round_: Round) -> bool:
         if isinstance(round_, StockRound):
             return True
