@@ -127,3 +127,32 @@ def test_map_text_keeps_a_readable_contrast_on_every_hex_colour() -> None:
         assert ratio(fill, text) >= 4.5, name
     for color in ("#446CCF", "#4682B4", "#1A1A18", "#AD4382", "#ffffff", "#f6e04b", "#fff"):
         assert ratio(color, _contrast_text(color)) >= 4.5, color
+
+
+def _configurations() -> list[tuple[str, list[str], int]]:
+    out = []
+    data = ROOT / "shared" / "engine" / "data" / "games"
+    for title in ("1825", "1828", "1840", "1833NE"):
+        meta = json.loads((data / title / "meta.json").read_text())
+        for cfg in meta["configurations"]:
+            out.append((title, list(cfg.get("optional_rules") or []), int(cfg["players_used_for_dump"])))
+    return out
+
+
+def test_every_configuration_of_every_title_draws() -> None:
+    """Each configuration the data lists (maps, units, kits, player counts) gives a map whose track ends are
+    all real edges or nodes and whose SVG has one hex group per hex and a market with every corporation
+    that has a price."""
+    from services.gateway.web.svg import render_map
+
+    for title, options, players in _configurations():
+        session = GameSession.new(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)], 5, options)
+        view = map_view(session.game)
+        assert len(view["hexes"]) == session.game.defn.data.map["hex_count"], (title, options)
+        for h in view["hexes"]:
+            for p in h["paths"]:
+                for end in (p["a"], p["b"]):
+                    assert ("edge" in end and 0 <= end["edge"] <= 5) or 0 <= end["node"] < len(h["nodes"]), h["id"]
+        svg = render_map(view, title)
+        assert svg.count('<g class="hex"') == len(view["hexes"])
+        market_view(session.game)

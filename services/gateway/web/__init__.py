@@ -34,7 +34,7 @@ bp = Blueprint("page", __name__, template_folder="templates", static_folder="sta
                static_url_path="/page-static")
 
 LOG_LINES = 40
-POLL_INTERVAL = 0.5
+POLL_INTERVAL = 1.0
 MAX_POLL_SECONDS = 25.0
 
 

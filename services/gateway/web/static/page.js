@@ -58,7 +58,12 @@
       case "sell_shares": return "Sell " + sharesText(a);
       case "buy_company": return "Buy " + a.company + " for " + a.price;
       case "sell_company": return "Sell " + a.company + " for " + a.price;
-      case "place_token": return "Token in " + a.city + (a.slot ? " slot " + a.slot : "");
+      case "place_token": {
+        const hex = hexOfCity(a.city);
+        const city = Number(String(a.city).split("-").pop());
+        return "Place a token on " + (hex || a.city) + (city > 0 ? " (city " + (city + 1) + ")" : "") +
+          (a.slot ? " slot " + (a.slot + 1) : "");
+      }
       case "run_routes": return routesText(a);
       case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] || ("Dividend: " + a.kind);
       case "buy_train": {
