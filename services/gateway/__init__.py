@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 from services.config import Config
 from services.gateway import actions, errors, games, meta, players, titles
 from services.gateway import web as page
+from services.gateway.http import guard_path_ids
 from services.gateway.runtime import Runtime
 from services.logs import setup_logging
 from services.notifier import api as notifier_api
@@ -36,6 +37,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     app.register_blueprint(notifier_api.bp)
     errors.register(app)
+    app.before_request(guard_path_ids)
 
     @app.before_request
     def _clock() -> None:

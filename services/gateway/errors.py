@@ -16,6 +16,7 @@ from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from psycopg_pool import PoolTimeout
+from sqlalchemy.exc import DataError as SqlAlchemyDataError
 from sqlalchemy.exc import OperationalError as SqlAlchemyOperationalError
 from sqlalchemy.exc import TimeoutError as SqlAlchemyPoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -89,6 +90,8 @@ def register(app: Flask) -> None:
 
     for outage in OUTAGES:
         app.register_error_handler(outage, unavailable)
+    for data_error in (psycopg.DataError, SqlAlchemyDataError):
+        app.register_error_handler(data_error, out_of_range)
 
     @app.errorhandler(Exception)
     def crash(err: Exception) -> ResponseReturnValue:
@@ -102,3 +105,13 @@ def unavailable(err: BaseException) -> ResponseReturnValue:
     body = {"error": "service_unavailable", "message": "a backing service (database or queue) is unavailable; "
             f"retry in {RETRY_AFTER_SECONDS} s (the same Idempotency-Key is safe to resend)"}
     return jsonify(body), 503, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+
+
+def out_of_range(err: BaseException) -> ResponseReturnValue:
+    """The database refused a value the request carried (SQLSTATE class 22, "data exception": a number
+    beyond its column, an impossible date). The schemas bound what they know; this is the backstop for a
+    column narrower than its schema, and the value came from the client, so it is a 400, not a 500."""
+    cause = getattr(err, "orig", None) or err
+    first = (str(cause).strip().splitlines() or ["a value is out of range"])[0][:200]
+    logging.getLogger("railpost.gateway").warning("database refused a request value: %s", first)
+    return jsonify({"error": "invalid_request", "message": f"a value in the request is out of range: {first}"}), 400

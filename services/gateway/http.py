@@ -87,6 +87,15 @@ def check_id(name: str, value: int) -> int:
     return value
 
 
+def guard_path_ids() -> None:
+    """Before every view, the gateway's and the notifier's alike: an integer in the path beyond what a
+    64-bit column holds names no row, and the database driver would fail on it rather than find nothing."""
+    for name, value in (request.view_args or {}).items():
+        if isinstance(value, int) and not 0 <= value <= MAX_ID:
+            raise ApiError(400, "invalid_request", f"{name} must be between 1 and {MAX_ID}",
+                           details={name: [f"must be between 1 and {MAX_ID}"]})
+
+
 def game_or_404(game_id: int) -> Game:
     check_id("game_id", game_id)
     game = rt().recorder.get_game(game_id)

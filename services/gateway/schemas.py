@@ -93,7 +93,7 @@ class GameListQuery(Strict):
     title = Text(validate=validate.Length(max=40))
     player_id = Id()
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_ID))
 
 
 class GameListOut(Schema):
