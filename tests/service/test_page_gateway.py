@@ -160,3 +160,15 @@ def test_a_title_with_provisional_values_says_so_on_its_page(client: Any) -> Non
     assert 'id="notice"' in page and notice.split(":")[0] in page
     other = client.post("/games", json={"title": "1828", "seats": 3, "options": []})
     assert 'id="notice"' not in client.get(f"/games/{other.json['id']}/page").get_data(as_text=True)
+
+
+def test_a_finished_game_shows_the_result_by_player_name(client: Any) -> None:
+    record = json.loads(RECORD.read_text())
+    made = client.post("/games/import", json=record, headers=ADMIN)
+    assert made.status_code in (200, 201), made.json
+    game = made.json["game"]
+    assert game["status"] == "finished"
+    html = client.get(f"/games/{game['id']}", headers=HTML).get_data(as_text=True)
+    assert "Game over" in html and 'id="turn"' not in html.split("<main>")[0]
+    for seat in game["seats"]:
+        assert f"{seat['name']}: {game['result'][str(seat['player_id'])]}" in html
