@@ -33,6 +33,7 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, setup_refused
 from services.play import games as usecases
 from services.play import imports
+from services.play.bids import annotate_bids
 from services.tokens import hash_token
 from shared.engine import EngineError
 from shared.eventstore.records import Game
@@ -154,6 +155,7 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
         if not who.admin:
             mine = who.seat.player_id if who.seat else None
             actions = [a for a in actions if session.controller(a.get("entity")) == mine]
+        actions = annotate_bids(session.game, actions)
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions})
 
 

@@ -247,3 +247,25 @@ def test_idempotency_keys_belong_to_their_caller_and_refusals_share_the_error_sh
     assert call("GET", f"/games/{game_id}/receipts/same-key", other["token"])[1]["status"] == "refused"
     status, events = call("GET", f"/games/{game_id}/events")
     assert [e["version"] for e in events["events"]] == [1]
+
+
+def test_bids_state_their_minimum_step_and_maximum(tmp_path: Path) -> None:
+    """An 1840 opening auction: every bid option carries its range, and a bid inside the range that the
+    engine did not list (minimum + one step) is accepted."""
+    call = embedded_call(tmp_path)
+    status, made = call("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
+    game_id = made["id"]
+    seats = [call("POST", f"/games/{game_id}/join", json={"name": n})[1] for n in ("Alice", "Bob")]
+    assert call("POST", f"/games/{game_id}/start", seats[0]["token"])[0] == 200
+    acting = call("GET", f"/games/{game_id}/state")[1]["acting_players"][0]
+    seat = next(s for s in seats if s["player_id"] == acting)
+    status, legal = call("GET", f"/games/{game_id}/legal-actions", seat["token"])
+    bids = [a for a in legal["actions"] if a["type"] == "bid"]
+    assert bids and all(a["min"] <= a["price"] <= a["max"] and a["step"] == 5 for a in bids)
+    cash = call("GET", f"/games/{game_id}/state")[1]["digest"]["players"][str(acting)]["cash"]
+    assert {a["max"] for a in bids} == {cash}
+    first = bids[0]
+    bid = {k: first[k] for k in ("type", "entity", "entity_type", "company")} | {"price": first["min"] + first["step"]}
+    status, receipt = call("POST", f"/games/{game_id}/actions?wait=10", seat["token"],
+                           headers={"Idempotency-Key": "bid"}, json={"action": bid, "expected_version": 0})
+    assert status == 200 and receipt["new_version"] == 1, receipt
