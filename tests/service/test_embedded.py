@@ -77,3 +77,33 @@ def test_embedded_queue_plays_in_order(tmp_path: Path) -> None:
         played += 1
     events = client.get(f"/games/{game_id}/events").json["events"]
     assert [e["version"] for e in events] == list(range(1, played + 1)) and played >= 3
+
+
+def test_links_follow_public_url_or_port_and_the_gateway_binds_loopback() -> None:
+    """Notification and answer links use PUBLIC_URL, else the port the gateway serves; the embedded default
+    listens on 127.0.0.1 unless HOST says otherwise."""
+    import runpy
+
+    from services.notifier.payloads import game_link
+    from services.notifier.settings import NotifierSettings
+
+    for env, base in [({"PORT": "9123"}, "http://127.0.0.1:9123"), ({}, "http://127.0.0.1:8000"),
+                      ({"PORT": "9123", "PUBLIC_URL": "https://rail.example/"}, "https://rail.example")]:
+        assert Config.from_env(env).public_url == base
+        assert NotifierSettings.from_env(env).public_base_url == base
+        assert game_link(NotifierSettings.from_env(env).public_base_url, "12") == f"{base}/games/12"
+    assert Config.from_env({}).host == "127.0.0.1" and Config.from_env({"HOST": "0.0.0.0"}).host == "0.0.0.0"
+    conf = ROOT / "infra" / "gunicorn.conf.py"
+    saved = {k: os.environ.get(k) for k in ("HOST", "PORT")}
+    try:
+        os.environ.pop("HOST", None)
+        os.environ["PORT"] = "9124"
+        assert runpy.run_path(str(conf))["bind"] == "127.0.0.1:9124"
+        os.environ["HOST"] = "0.0.0.0"
+        assert runpy.run_path(str(conf))["bind"] == "0.0.0.0:9124"
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
