@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-import swagger_ui_bundle
 from flask import Blueprint, Response, send_from_directory
 from flask.typing import ResponseReturnValue
 
+from services.gateway.errors import ApiError
 from services.gateway.openapi import build_spec
 from services.gateway.runtime import rt
 from services.metrics import render
@@ -31,6 +31,11 @@ def docs() -> ResponseReturnValue:
 
 @bp.get("/docs/static/<path:name>")
 def docs_static(name: str) -> ResponseReturnValue:
+    try:  # imported here: a missing renderer package costs the docs page, not the whole gateway
+        import swagger_ui_bundle
+    except ImportError:
+        raise ApiError(503, "docs_renderer_missing", "install the swagger-ui-bundle package (a dependency in "
+                       "pyproject.toml) to render /docs; /openapi.json works without it") from None
     return send_from_directory(swagger_ui_bundle.swagger_ui_path, name, max_age=86400)
 
 
