@@ -27,7 +27,7 @@ class Definition:
     def __init__(self, title: str, options: tuple[str, ...], players: int) -> None:
         self.key = (title, options, players)
         self.rules: TitleRules = rules_for(title)
-        options_n = self.rules.normalise_options(list(options), players)
+        options_n = self.rules.normalise_options(titledata.options_for_players(title, list(options), players), players)
         self.data = titledata.load(title, options_n, players, self.rules.compose_data)
         self.options = options_n
         self.market = StockMarket(self.data.setup["market"])
@@ -392,7 +392,8 @@ class Game:
 KNOWN_TYPES = frozenset({
     "bid", "buy_company", "sell_company", "choose_ability", "choose", "par", "buy_shares", "sell_shares",
     "lay_tile", "place_token", "remove_token", "run_routes", "dividend", "buy_train", "discard_train",
-    "swap_train", "scrap_train", "reassign_trains", "merge", "special_buy", "bankrupt", "pass", "end_game",
+    "swap_train", "scrap_train", "reassign_trains", "merge", "failed_merge", "special_buy", "bankrupt", "pass",
+    "end_game",
     "program_buy_shares", "program_share_pass", "program_disable",
 })
 POOL_OWNER = POOL

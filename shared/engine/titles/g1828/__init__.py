@@ -246,6 +246,16 @@ class Rules1828(TitleRules):
             cell = game.market.down(cell)
         self.set_cell(game, corp, cell)
 
+    def check_float(self, game: Game, corp: Corporation) -> None:
+        """A System floats like a corporation (60% out of its treasury, its president's gift counted as out)
+        and then receives ten times its current share price (gen1828_3p_136186 index 184: $1040 at $104)."""
+        from .systems import is_system, update_float
+
+        if not is_system(game, corp):
+            super().check_float(game, corp)
+        elif update_float(game, corp):
+            game.pay(None, corp, (game.share_price(corp) or 0) * 10)
+
     def after_share_transfer(self, game: Game, corp: Corporation) -> None:
         if corp.share_cell is not None:
             self.arrival(game, corp)

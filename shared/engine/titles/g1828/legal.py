@@ -100,6 +100,8 @@ def _stock(game: Game, round_: StockRound1828, kind: str, entity: Any) -> list[O
         # an unstarted corporation may start a merger but never complete one: not offered
         return [{"choice": c.sym} for c in corps if c.ipoed
                 if any(merge_candidate(game, round_, entity, c, other) for other in corps)]
+    if kind == "failed_merge":  # offered only where it is accepted: nothing to choose
+        return [{}]
     if kind == "merge":
         if merger is None:
             return []

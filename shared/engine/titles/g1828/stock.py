@@ -38,7 +38,7 @@ class StockRound1828(StockRound):
         return super().actions_for(game, entity)
 
     def bought(self) -> bool:
-        return super().bought() or any(a["type"] == "choose" for a in self.turn_actions)
+        return super().bought() or any(a["type"] in ("choose", "failed_merge") for a in self.turn_actions)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A merger in progress takes every action; a private's exchange ability acts for its owner."""
@@ -68,7 +68,15 @@ def in_unlimited_cell(game: Game, corp: Corporation) -> bool:
 
 
 class BuySellParShares1828(BuySellParShares):
-    handlers = {**BuySellParShares.handlers, "choose": "start_merger"}
+    handlers = {**BuySellParShares.handlers, "choose": "start_merger", "failed_merge": "failed_merge"}
+
+    def failed_merge(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
+        """A player who could merge may instead declare a merger failed: nothing changes, but it is the
+        turn's purchase (gen1828_4p_752101 action 56: declared, then the player passes)."""
+        if round_.bought():
+            raise IllegalAction("a failed merger replaces the turn's purchase", "merge")
+        if not can_merge_any(game, round_, action["entity"]):
+            raise IllegalAction("no merger to fail: the player could not merge", "merge")
 
     def start_merger(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         """`choose` names the corporation that starts a merger; the Merger step takes over."""
@@ -117,6 +125,7 @@ class BuySellParShares1828(BuySellParShares):
         if isinstance(entity, int) and entity == round_.current_entity(game) and not round_.bought() \
                 and can_merge_any(game, round_, entity) and "choose" not in out:
             out.insert(0, "choose")
+            out.insert(1, "failed_merge")
             if "pass" not in out:
                 out.append("pass")
         if isinstance(entity, int) and entity == round_.current_entity(game) and not round_.bought() \

@@ -69,12 +69,14 @@ def money(amount: int) -> str:
 class Merger(Step):
     """Runs a merger the acting player started; blocks the stock round until the exchanges are done."""
 
-    handlers = {"merge": "merge", "choose": "choose"}
+    handlers = {"merge": "merge", "choose": "choose", "failed_merge": "acknowledge_failure"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         state = getattr(round_, "merger", None)
         if state is None:
             return []
+        if state.phase == "failed":  # the acting player acknowledges the failure (or takes it all back)
+            return ["failed_merge"] if entity == state.acting_player else []
         if state.phase == "select_target":  # the starting corporation names its partner, its player acting
             return ["merge"] if entity in (state.initiator, state.acting_player) else []
         return ["choose"] if state.choice is not None and entity == state.choice.chooser else []
@@ -116,6 +118,11 @@ class Merger(Step):
         self.run(game, round_)
         self.settle(game, round_)
 
+    def acknowledge_failure(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
+        """The data has no rule for what follows a failed merger (the recordings always take it back): the
+        engine leaves everything as the failure left it and the turn goes on, the merger being its purchase."""
+        round_.merger = None
+
     # -- the exchange procedure -----------------------------------------------------------------------------
     def run(self, game: Game, round_: Any) -> None:
         state: MergerState = round_.merger
@@ -144,8 +151,10 @@ class Merger(Step):
                     return
                 state.queue.pop(0)
             state.phase = "complete"
-        ex.complete()
-        round_.merger = None
+        if ex.complete():
+            round_.merger = None
+        else:
+            state.phase = "failed"
 
     def settle(self, game: Game, round_: Any) -> None:
         """A merger waiting for a player's answer is shown to everyone: a merging corporation whose treasury
@@ -208,7 +217,7 @@ class Exchange:
             self.move(share, holder)
         if pres.owner == previous:  # (a certificate still in the treasury goes to the first with 20%)
             change_presidency(self.system, self.game.player_order, previous)
-        update_float(self.system)
+        update_float(self.game, self.system)
 
     def sold(self, player: Any, corp: Corporation) -> bool:
         return isinstance(player, int) and bool(self.round.sold.get(player, {}).get(corp.sym))
@@ -285,6 +294,15 @@ class Exchange:
                 self.move(self.shares_of(holder, m)[0], USED)
                 self.move((self.shares_of(holder, t) + self.shares_of(holder, m))[0], DISCARD)
                 self.give_system(holder, [s for s in self.treasury() if not s.president][:1])
+
+    def pairs_keeping_odd(self, holder: Any) -> None:
+        """The market and the treasuries exchange pairs like a player, keeping an odd share back too (the
+        starting corporation's), so the exchanges may draw on discarded shares (gen1828_4p_752101 index 60)."""
+        self.state.odd_share = None
+        self.hide_odd_share(holder)
+        self.pairs(holder)
+        self.restore_odd_share(holder)
+        self.state.odd_share = None
 
     def source(self, holder: Any, needed: int = 1) -> Any:
         """Who supplies the starting corporation's share(s) an exchange needs: the holder itself, else the
@@ -373,16 +391,21 @@ class Exchange:
         self.state.exchange_selection = None
 
     # -- completion -----------------------------------------------------------------------------------------
-    def complete(self) -> None:
+    def complete(self) -> bool:
+        """Settle the market's and treasuries' shares and close the two corporations. A merger fails when the
+        System's president ends with fewer than three System shares (one is owed to the treasury): the two
+        corporations then stay in play, their exchanged certificates back in their treasuries, the System
+        as the exchanges left it, and the acting player must acknowledge (`failed_merge`) or take it back
+        (gen1828_4p_612537 index 65, gen1828_4p_752101 index 53). Returns whether the merger completed."""
         game, m, t, system = self.game, self.merger, self.target, self.system
         self.state.queue = []
         self.state.trade_order = []
-        self.pairs(POOL)
+        self.pairs_keeping_odd(POOL)
         self.singles(POOL)
-        for corp in (m, t):
-            for share in self.shares_of(corp.sym, corp):
+        for corp in (m, t):  # both treasuries, with the shares traded into them, exchange as one
+            for share in self.shares_of(m.sym, corp) + self.shares_of(t.sym, corp):
                 self.move(share, IPO)
-        self.pairs(IPO)
+        self.pairs_keeping_odd(IPO)
         self.singles(IPO)
         discarded = self.count(DISCARD, m)
         for share in self.treasury()[:discarded]:
@@ -390,13 +413,18 @@ class Exchange:
         for player in self.round.entities:
             if self.sold(player, m) or self.sold(player, t):
                 self.mark_sold(player, system)
-        update_float(system)  # floated is decided before the donated share returns to the treasury
+        update_float(game, system)  # floated is decided before the donated share returns to the treasury
         president = system.president
-        if president is not None and self.count(president, system) >= 3:
-            share = next(s for s in self.shares_of(president, system) if not s.president)
-            self.move(share, system.sym)
-            game.extra.setdefault("unbuyable", []).append(share.id)
-        update_float(system)
+        if president is None or self.count(president, system) < 3:
+            for corp in (m, t):
+                for share in corp.shares:
+                    if not isinstance(share.owner, int):  # exchanged, discarded or in either treasury
+                        share.owner = corp.sym
+            return False
+        share = next(s for s in self.shares_of(president, system) if not s.president)
+        self.move(share, system.sym)
+        game.extra.setdefault("unbuyable", []).append(share.id)
+        update_float(game, system)
         if not m.floated or not t.floated:  # an unfloated half: the System is capitalised afresh
             game.pay(system, None, system.cash)
             if system.floated:
@@ -407,11 +435,24 @@ class Exchange:
             corp.closed = True
             del game.corporations[corp.sym]
         game.rules.after_share_transfer(game, system)
+        return True
 
 
-def update_float(system: Corporation) -> None:
-    if not system.floated and system.treasury_percent <= 100 - SYSTEM_FLOAT_PERCENT:
+def sold_percent(game: Game, system: Corporation) -> int:
+    """How much of a System is out of its treasury; the share its president gave to the treasury counts as
+    out (stock_market index 333: 50% in the treasury before the gift, unfloated; gen1828_3p_136186 index
+    184: 50% with the gift, floated)."""
+    unbuyable = game.extra.get("unbuyable", [])
+    given = sum(s.percent for s in system.shares if s.owner == system.sym and s.id in unbuyable)
+    return 100 - system.treasury_percent + given
+
+
+def update_float(game: Game, system: Corporation) -> bool:
+    """A System floats once 60% is out of its treasury; returns whether it floated just now."""
+    if not system.floated and sold_percent(game, system) >= SYSTEM_FLOAT_PERCENT:
         system.floated = True
+        return True
+    return False
 
 
 # -- creating a System -------------------------------------------------------------------------------------
