@@ -81,16 +81,92 @@ def _stops(hex_: dict[str, Any], colors: dict[str, dict[str, Any]]) -> list[str]
                                f'<circle cx="{_f(sx)}" cy="{_f(y)}" r="{_f(r * 0.92)}" fill="{escape(fill)}" '
                                f'stroke="#111" stroke-width="1.5"/>'
                                f'<text x="{_f(sx)}" y="{_f(y + 0.06)}" font-size="{_f(0.17)}" text-anchor="middle" '
-                               f'fill="{escape(text)}">{escape(str(token)[:4])}</text></g>')
+                               f'{_fit(str(token)[:5])}fill="{escape(text)}">{escape(str(token)[:5])}</text></g>')
                 elif reserved is not None:
                     out.append(f'<text class="reserved" x="{_f(sx)}" y="{_f(y + 0.05)}" font-size="{_f(0.13)}" '
                                f'text-anchor="middle" fill="#333">{escape(str(reserved)[:4])}</text>')
-        if node["kind"] in ("city", "town") and node.get("revenue"):
-            rx, ry = x + (0.0 if x or y else 0.42), y + (0.34 if x or y else -0.2)
-            out.append(f'<g class="revenue"><circle cx="{_f(rx)}" cy="{_f(ry)}" r="{_f(0.15)}" fill="#fff" '
-                       f'stroke="#111" stroke-width="1"/><text x="{_f(rx)}" y="{_f(ry + 0.05)}" font-size="{_f(0.15)}" '
-                       f'text-anchor="middle" fill="#111">{node["revenue"]}</text></g>')
     return out
+
+
+def _bubble(x: float, y: float, value: Any) -> str:
+    return (f'<g class="revenue"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(0.15)}" fill="#fff" stroke="#111" '
+            f'stroke-width="1"/><text x="{_f(x)}" y="{_f(y + 0.05)}" font-size="{_f(0.15)}" text-anchor="middle" '
+            f'fill="#111">{value}</text></g>')
+
+
+def _obstacles(hex_: dict[str, Any], edges: dict[str, list[float]]) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of what printed text must not cover: stops (a city as wide as its slots) and track."""
+    out: list[tuple[float, float, float]] = []
+    for node in hex_["nodes"]:
+        if node["kind"] == "junction":
+            continue
+        slots = node.get("slots") or 1
+        for s in range(slots):
+            out.append((node["x"] - 0.2 * (slots - 1) + 0.4 * s, node["y"], 0.22 if node["kind"] == "city" else 0.12))
+    for path in hex_["paths"]:
+        a = _end_point(path["a"], hex_, edges)
+        b = _end_point(path["b"], hex_, edges)
+        for t in (0.25, 0.5, 0.75):
+            out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.1))
+        for end in (a, b):
+            out.append((end[0], end[1], 0.1))
+    return out
+
+
+def _free_spot(candidates: list[tuple[float, float]], obstacles: list[tuple[float, float, float]],
+               half_width: float = 0.0) -> tuple[float, float]:
+    """The candidate whose clearance from every obstacle is largest (for text `half_width` wide each side,
+    measured at both ends too)."""
+    def at(px: float, py: float) -> float:
+        return min((((px - x) ** 2 + (py - y) ** 2) ** 0.5 - r for x, y, r in obstacles), default=9.0)
+
+    def clearance(p: tuple[float, float]) -> float:
+        return min(at(p[0] - half_width, p[1]), at(p[0], p[1]), at(p[0] + half_width, p[1]))
+    return max(candidates, key=clearance)
+
+
+def _ring(view: dict[str, Any], radius: float, around: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
+    """Twelve points at `radius` around a point, towards the hex's corners and edges."""
+    pts = []
+    for c in view["corners"]:
+        pts.append((around[0] + c[0] * radius, around[1] + c[1] * radius))
+    for e in view["edges"].values():
+        n = (e[0] ** 2 + e[1] ** 2) ** 0.5 or 1.0
+        pts.append((around[0] + e[0] / n * radius, around[1] + e[1] / n * radius))
+    return pts
+
+
+def _revenues_and_labels(hex_: dict[str, Any], view: dict[str, Any], text: str) -> list[str]:
+    """Revenue bubbles and labels where they cover no stop and no track: one bubble when every stop pays
+    the same (as printed tiles do), else one beside each stop."""
+    obstacles = _obstacles(hex_, view["edges"])
+    if hex_.get("location"):
+        obstacles.append((0.0, -0.62, 0.15))
+    obstacles += [(0.0, 0.8, 0.08), (0.55, 0.47, 0.1)]  # the coordinate and the tile number
+    inside = [(0.0, 0.0)] + _ring(view, 0.45) + [p for p in _ring(view, 0.62)]
+    out: list[str] = []
+    paying = [n for n in hex_["nodes"] if n["kind"] in ("city", "town") and n.get("revenue")]
+    if paying and len({n["revenue"] for n in paying}) == 1:
+        spot = _free_spot(inside, obstacles)
+        obstacles.append((spot[0], spot[1], 0.16))
+        out.append(_bubble(spot[0], spot[1], paying[0]["revenue"]))
+    else:
+        for node in paying:
+            near = [p for p in _ring(view, 0.36, (node["x"], node["y"])) if (p[0] ** 2 + p[1] ** 2) ** 0.5 < 0.72]
+            spot = _free_spot(near or inside, obstacles)
+            obstacles.append((spot[0], spot[1], 0.16))
+            out.append(_bubble(spot[0], spot[1], node["revenue"]))
+    if hex_.get("labels"):
+        label = " ".join(hex_["labels"])
+        spot = _free_spot(inside, obstacles, half_width=0.08 * len(label))
+        out.append(f'<text class="label" x="{_f(spot[0])}" y="{_f(spot[1] + 0.08)}" font-size="{_f(0.24)}" '
+                   f'font-weight="bold" text-anchor="middle" fill="{text}">{escape(label)}</text>')
+    return out
+
+
+def _fit(sym: str) -> str:
+    """Squeeze a long symbol into its token's circle."""
+    return f'textLength="{_f(0.32)}" lengthAdjust="spacingAndGlyphs" ' if len(sym) >= 4 else ""
 
 
 def _contrast_text(fill: str) -> str:
@@ -173,9 +249,7 @@ def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
     if hex_.get("location"):
         parts.append(f'<text class="location" x="0" y="{_f(-0.62)}" font-size="{_f(0.15)}" text-anchor="middle" '
                      f'fill="{text}">{escape(str(hex_["location"])[:22])}</text>')
-    if hex_.get("labels"):
-        parts.append(f'<text class="label" x="{_f(-0.55)}" y="{_f(0.1)}" font-size="{_f(0.24)}" font-weight="bold" '
-                     f'fill="{text}">{escape(" ".join(hex_["labels"]))}</text>')
+    parts += _revenues_and_labels(hex_, view, text)
     if hex_.get("upgrade_cost"):
         kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
         icon = "≈" if kinds == {"water"} else "▲"

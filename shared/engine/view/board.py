@@ -45,14 +45,32 @@ def corners(layout: str) -> list[tuple[float, float]]:
     return out
 
 
-def _node_positions(layout: str, tile: TileDef, rotation: int) -> list[tuple[float, float]]:
-    """Where each node sits inside the hex. A lone stop sits in the middle; with several, each moves
-    towards the edges its track leaves by, so the drawing shows which track belongs to which stop."""
+def node_locations(parse: dict[str, Any]) -> list[Any]:
+    """The data's drawing position (`loc`) of each node, in the engine's node order (cities, towns,
+    off-boards): an edge number of the unrotated tile (halves are corners) or "center"; None if unset."""
+    return [raw.get("loc") for key in ("cities", "towns", "offboards") for raw in parse.get(key) or []]
+
+
+def _loc_point(layout: str, loc: Any, rotation: int) -> tuple[float, float] | None:
+    if loc == "center":
+        return (0.0, 0.0)
+    if isinstance(loc, (int, float)):
+        a = math.radians(EDGE_ANGLE0[layout] + 60 * (float(loc) + rotation))
+        return round(math.cos(a) * 0.5, 4), round(math.sin(a) * 0.5, 4)
+    return None
+
+
+def _node_positions(layout: str, tile: TileDef, rotation: int,
+                    locs: list[Any] | None = None) -> list[tuple[float, float]]:
+    """Where each node sits inside the hex: where the data draws it (`loc`) if it says; else a lone stop
+    sits in the middle and, with several, each moves towards the edges its track leaves by, so the
+    drawing shows which track belongs to which stop."""
     nodes = tile.nodes
     stops = [i for i, n in enumerate(nodes) if n.is_stop]
     pos: list[tuple[float, float]] = [(0.0, 0.0)] * len(nodes)
+    given = [(_loc_point(layout, locs[i], rotation) if locs and i < len(locs) else None) for i in range(len(nodes))]
     if len(stops) <= 1:
-        return pos
+        return [g or p for g, p in zip(given, pos, strict=True)]
     paths = tile.rpaths[rotation] if tile.rpaths else ()
     placed: list[tuple[float, float]] = []
     for order, i in enumerate(stops):
@@ -69,6 +87,8 @@ def _node_positions(layout: str, tile: TileDef, rotation: int) -> list[tuple[flo
             p = (round(math.cos(a) * 0.45, 4), round(math.sin(a) * 0.45, 4))
         else:
             p = (round(px / norm * 0.45, 4), round(py / norm * 0.45, 4))
+        if given[i] is not None:
+            p = given[i]  # type: ignore[assignment]
         placed.append(p)
         pos[i] = p
     return pos
@@ -85,11 +105,13 @@ def _revenue(node: Node, phase_colors: tuple[str, ...], phase_name: str) -> dict
     return out
 
 
-def hex_view(game: Game, h: HexState, raw: dict[str, Any] | None) -> dict[str, Any]:
+def hex_view(game: Game, h: HexState, raw: dict[str, Any] | None,
+             tile_locs: dict[str, list[Any]] | None = None) -> dict[str, Any]:
     layout = game.board.rules.layout
     tile = h.tile
     rotation = 0 if tile.preprinted else h.rotation
-    positions = _node_positions(layout, tile, rotation)
+    locs = node_locations((raw or {}).get("tile") or {}) if tile.preprinted else (tile_locs or {}).get(tile.name)
+    positions = _node_positions(layout, tile, rotation, locs)
     phase = game.phase
     nodes = []
     city_no = 0
@@ -147,6 +169,16 @@ def entity_colors(game: Game) -> dict[str, dict[str, str | None]]:
     return out
 
 
+def tile_locations(game: Game) -> dict[str, list[Any]]:
+    """Tile name -> the data's node drawing positions, for the tiles that give any."""
+    out = {}
+    for entry in game.defn.data.tiles.get("tiles") or []:
+        locs = node_locations(entry.get("tile") or {})
+        if any(loc is not None for loc in locs):
+            out[str(entry.get("name"))] = locs
+    return out
+
+
 def preview_hex(game: Game, hex_id: str, tile_name: str, rotation: int) -> dict[str, Any]:
     """A hex as it would be drawn with `tile_name` laid at `rotation`, its tokens kept (cities keep their
     order, as an upgrade keeps them). Raises KeyError for an unknown hex or tile. Draws only: whether the
@@ -159,7 +191,7 @@ def preview_hex(game: Game, hex_id: str, tile_name: str, rotation: int) -> dict[
         trial.tokens.append([])
         trial.reservations.append([])
     raw = {r.get("id"): r for r in game.defn.data.map.get("hexes") or []}.get(hex_id)
-    out = hex_view(game, trial, raw)
+    out = hex_view(game, trial, raw, tile_locations(game))
     out["tile"] = {"name": tile.name, "copy": None, "rotation": rotation % 6, "id": ""}
     return out
 
@@ -168,7 +200,8 @@ def map_view(game: Game, hexes: tuple[str, ...] | None = None) -> dict[str, Any]
     """The whole map of a live game (or only the hexes named in `hexes`)."""
     layout = game.board.rules.layout
     raw_hexes = {h.get("id"): h for h in game.defn.data.map.get("hexes") or []}
-    hexes_ = [hex_view(game, h, raw_hexes.get(hid)) for hid, h in game.board.hexes.items()
+    locs = tile_locations(game)
+    hexes_ = [hex_view(game, h, raw_hexes.get(hid), locs) for hid, h in game.board.hexes.items()
               if hexes is None or hid in hexes]
     return {
         "layout": layout,
