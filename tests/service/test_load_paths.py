@@ -125,8 +125,9 @@ def test_a_waiting_submit_hears_its_outcome_on_its_own_channel(gateway: LiveServ
             settled_game, outcomes = json.loads(message["data"])
             if settled_game == game_id:
                 heard.update({o["command_id"]: message["channel"].decode() for o in outcomes})
-        return {"waited", "queued"} <= heard.keys()
+        return {waited_id, queued_id} <= heard.keys()
 
+    waited_id, queued_id = f"p{waited['entity']}:waited", f"p{queued['entity']}:queued"  # caller-scoped keys
     wait_until(both_heard, timeout=20)
     spy.close()
-    assert heard["waited"].startswith(shared + ":") and heard["queued"] == shared
+    assert heard[waited_id].startswith(shared + ":") and heard[queued_id] == shared
