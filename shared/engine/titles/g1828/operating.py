@@ -342,7 +342,8 @@ class BuyCompany(Step):
 class BuyTrain1828(BuyTrain):
     """Buying trains as in 1830: a corporation without a train that has a route must buy one; its
     president pays what the treasury lacks for the cheapest depot train, and during the step may sell
-    shares to raise that money (never more than needed, never the presidency of the buying corporation)."""
+    shares (any time in the step, as much as he likes: gen1828_5p_286529 index 598 sells with both shells
+    running; never the presidency of the buying corporation)."""
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -444,7 +445,12 @@ class BuyTrain1828(BuyTrain):
         if any(s.owner != player.id for s in bundle.shares):
             raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
         if bundle.includes_president:
-            raise IllegalAction("a president's certificate cannot be sold", "sell_shares")
+            # another corporation's certificate may go when another player can take the presidency over
+            # (gen1828_3p_544675 index 344); the train buyer's presidency is kept below
+            others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+            if sold is corp or others < sold.shares[0].percent:
+                raise IllegalAction("a president's certificate goes only to a player who can take it over",
+                                    "sell_shares")
         if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit:
             raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit}% of {sold.sym}",
                                 "sell_shares")
@@ -455,8 +461,6 @@ class BuyTrain1828(BuyTrain):
         price = game.share_price(sold)
         assert price is not None
         value = price * bundle.percent // 10
-        if value + corp.cash + player.cash >= self.cheapest(game, corp) + price:
-            raise IllegalAction("no more shares may be sold than the cheapest train needs", "sell_shares")
         game.pay(None, player, value)
         game.transfer_shares(bundle, POOL, seller=player.id)
         game.rules.after_sell_shares(game, sold, bundle)

@@ -105,6 +105,18 @@ class BuySellParShares1828(BuySellParShares):
             round_.turn_actions, corp.max_ownership_percent = saved, limit
         return reason
 
+    def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
+                 bundle: Any = None) -> str | None:
+        """A president holding nothing but his certificate may still sell it when another player holds
+        enough to take the presidency over (gen1828_5p_286529 action 77: 1005 is offered a turn holding
+        only OSH-MC's certificate, 1002 holding 20%)."""
+        if bundle is None and game.rules.sell_allowed_this_round(game) and corp.share_cell is not None:
+            held = [s for s in corp.shares if s.owner == player.id]
+            if held and all(s.president for s in held):
+                others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+                return None if others >= corp.shares[0].percent else "nobody can take over as president"
+        return super().can_sell(game, round_, player, corp, bundle)
+
     def may_buy_another(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
         """Grey cells: the president may buy a second share of the same corporation in the same turn."""
         if not in_unlimited_cell(game, corp) or corp.president != player.id:
