@@ -7,6 +7,7 @@ alternative of the drawing); laid tiles carry `data-tile`, station tokens are `.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
@@ -21,6 +22,7 @@ FILLS: dict[str, tuple[str, str]] = {
     "brownsepia": ("#b5733f", "#111"), "none": ("#efe8d6", "#111"), "pink": ("#f4b6c8", "#111"),
     "salmon": ("#f4a582", "#111"), "navy": ("#1f2d5a", "#fff"),
 }
+ENOUGH_ROOM = 0.06  # clearance (hex radii) beyond which a text spot is as good as any other
 BORDER_COLORS = {"impassable": "#c8282d", "water": "#2f78c4", "mountain": "#6b4a2b"}
 
 
@@ -121,19 +123,20 @@ def _free_spot(candidates: list[tuple[float, float]], obstacles: list[tuple[floa
         return min((((px - x) ** 2 + (py - y) ** 2) ** 0.5 - r for x, y, r in obstacles), default=9.0)
 
     def clearance(p: tuple[float, float]) -> float:
-        return min(at(p[0] - half_width, p[1]), at(p[0], p[1]), at(p[0] + half_width, p[1]))
+        # enough room counts as much as any more room, so the earliest roomy candidate wins
+        return min(at(p[0] - half_width, p[1]), at(p[0], p[1]), at(p[0] + half_width, p[1]), ENOUGH_ROOM)
     return max(candidates, key=clearance)
 
 
 def _ring(view: dict[str, Any], radius: float, around: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
-    """Twelve points at `radius` around a point, towards the hex's corners and edges."""
-    pts = []
-    for c in view["corners"]:
-        pts.append((around[0] + c[0] * radius, around[1] + c[1] * radius))
+    """Twelve points at `radius` around a point, towards the hex's corners and edges, clockwise from the
+    upper left (where printed maps put a revenue)."""
+    dirs = [tuple(c) for c in view["corners"]]
     for e in view["edges"].values():
         n = (e[0] ** 2 + e[1] ** 2) ** 0.5 or 1.0
-        pts.append((around[0] + e[0] / n * radius, around[1] + e[1] / n * radius))
-    return pts
+        dirs.append((e[0] / n, e[1] / n))
+    dirs.sort(key=lambda d: (math.degrees(math.atan2(d[1], d[0])) - 200) % 360)
+    return [(around[0] + d[0] * radius, around[1] + d[1] * radius) for d in dirs]
 
 
 def _revenues_and_labels(hex_: dict[str, Any], view: dict[str, Any], text: str) -> list[str]:
@@ -156,6 +159,13 @@ def _revenues_and_labels(hex_: dict[str, Any], view: dict[str, Any], text: str) 
             spot = _free_spot(near or inside, obstacles)
             obstacles.append((spot[0], spot[1], 0.16))
             out.append(_bubble(spot[0], spot[1], node["revenue"]))
+    if hex_.get("upgrade_cost"):
+        kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
+        cost = f'{"≈" if kinds == {"water"} else "▲"}{hex_["upgrade_cost"]}'
+        spot = _free_spot([(0.0, 0.55)] + inside, obstacles, half_width=0.05 * len(cost))
+        obstacles.append((spot[0], spot[1], 0.15))
+        out.append(f'<text class="terrain" x="{_f(spot[0])}" y="{_f(spot[1] + 0.06)}" font-size="{_f(0.17)}" '
+                   f'text-anchor="middle" fill="{text}">{cost}</text>')
     if hex_.get("labels"):
         label = " ".join(hex_["labels"])
         spot = _free_spot(inside, obstacles, half_width=0.08 * len(label))
@@ -250,11 +260,6 @@ def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
         parts.append(f'<text class="location" x="0" y="{_f(-0.62)}" font-size="{_f(0.15)}" text-anchor="middle" '
                      f'fill="{text}">{escape(str(hex_["location"])[:22])}</text>')
     parts += _revenues_and_labels(hex_, view, text)
-    if hex_.get("upgrade_cost"):
-        kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
-        icon = "≈" if kinds == {"water"} else "▲"
-        parts.append(f'<text class="terrain" x="0" y="{_f(0.6)}" font-size="{_f(0.17)}" text-anchor="middle" '
-                     f'fill="{text}">{icon}{hex_["upgrade_cost"]}</text>')
     parts.append(f'<text class="coord" x="{_f(0.0)}" y="{_f(0.82)}" font-size="{_f(0.12)}" text-anchor="middle" '
                  f'fill="{text}" opacity="0.8">{escape(hex_["id"])}</text>')
     if tile:
