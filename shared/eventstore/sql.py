@@ -283,14 +283,17 @@ class SqlRecorder:
     def _insert_game(self, cur: Cursor, new: NewGame, state: dict[str, Any] | None = None,
                      result: dict[str, Any] | None = None, version: int = 0) -> Game:
         now = time.time()
+        # invite_hash (revision 0004) is named only when set: open games are written the same as before, so
+        # this code also runs against a store not yet migrated (a rolling deploy, the upgrade tests)
+        invite = ", invite_hash" if new.invite_hash is not None else ""
         row = self._one(
             cur,
             "INSERT INTO games (title, options, seed, seat_count, status, visibility, version, state, result, "
-            "created_at, updated_at, invite_hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            "RETURNING *",
+            f"created_at, updated_at{invite}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"
+            f"{', %s' if invite else ''}) RETURNING *",
             (new.title, dumps(new.options), new.seed, new.seat_count, new.status, new.visibility, version,
              None if state is None else dumps(state), None if result is None else dumps(result), now, now,
-             new.invite_hash),
+             *([new.invite_hash] if invite else [])),
         )
         return _game(row)
 
