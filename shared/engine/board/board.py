@@ -433,11 +433,15 @@ class Board:
         tokens, reserved = _slots_for(new), _slots_for(new)
         # cities come first among a tile's nodes, so city i's exits are rctedges[i]
         old_ct, new_ct = old.rctedges[old_rot], new.rctedges[rotation]
+        targets = [next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None) for ct in old_ct]
+        # a city without track yet goes to the first new city no city with track went to (in order)
+        free_cities = [ni for ni in range(len(new.cities)) if ni not in targets]
         for oi in range(len(old.cities)):
-            ct = old_ct[oi]
-            target = next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None)
+            target = targets[oi]
+            if target is None and not old_ct[oi] and free_cities:
+                target = free_cities.pop(0)
             if target is None and oi < len(tokens):
-                target = oi  # a city without track yet keeps its position
+                target = oi
             if target is None:
                 continue
             for src, dst in ((h.tokens[oi], tokens[target]), (h.reservations[oi], reserved[target])):

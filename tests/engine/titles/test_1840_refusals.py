@@ -99,7 +99,7 @@ def test_line_auction_limits() -> None:
 def test_dividend_limits_and_tram_variants() -> None:
     ex = at("company_round_2")
     s = ex.s
-    for amount in (75, 80, -10):
+    for amount in (75, 100, -10):  # the box holds 90
         assert refused(s, {"type": "dividend", "entity": "WT", "kind": "variable", "amount": amount}) \
             == "dividend_amount"
     assert refused(s, {"type": "dividend", "entity": "WT", "kind": "payout"}) == "dividend_kind"

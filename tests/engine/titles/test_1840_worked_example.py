@@ -8,10 +8,12 @@ and offers line 7 (`extras.json` names this draw).
 
 Where the board data decides otherwise than the illustration (its route values are called "indicative"),
 the data wins (`docs/conflicts-1840.md`):
-- a single tile on line 7's start stop F18 gives no route at all: the first run needs a second stop, so
-  line 7 lays the Stadtbahn tile on G17 (20) in LR1a; its run F18-G17 is then exactly 30;
-- in LR1b no city is in reach for a second station and the best run is 40 (not 50), so the revenue box holds
-  70, the payout in CR2 is 70 (S1 gets 42, not 48) and WT's treasury is 20 lower from LR1a on.
+- a single tile on line 7's start stop F18 gives no route at all: the first run needs a second stop. A
+  Stadtbahn tile must continue its Stadtbahn's track, so line 7 lays it on G23 (next to W's F24 station,
+  20), whose icon grants an extra yellow lay: F16, and the run F16-F18 is exactly 30;
+- in LR1b line 7 lays the OO tile on E17 and places its second station there (20): the run E17-F16-F18 is
+  60 (not 50), so the revenue box holds 90, the payout in CR2 is 90 (S1 gets 54, not 48) and WT's treasury
+  is 20 lower than the example's from LR1a on (the Stadtbahn tile).
 Every number the rules determine (prices, payments, holdings, percentages, price moves, tram and line
 costs, the stack shift) is asserted as in the example.
 """
@@ -109,20 +111,21 @@ class Example:
     def line_round_1a(self) -> None:
         s = self.s
         act(s, offered(s, "lay_tile", entity="7", hex="F18", tile="5-0", rotation=0))
-        act(s, offered(s, "lay_tile", entity="7", hex="G17", tile="3-0", rotation=2))  # Stadtbahn tile, 20
-        act(s, offered(s, "pass"))  # its extra action (a free station) has no city to go to
-        act(s, offered(s, "pass"))
+        act(s, offered(s, "lay_tile", entity="7", hex="G23", tile="L1-0"))  # Stadtbahn tile, 20
+        act(s, offered(s, "lay_tile", entity="7", hex="F16", tile="3-0", rotation=3))  # its extra yellow lay
+        act(s, offered(s, "pass"))  # no station
         act(s, offered(s, "run_routes"))
 
     def line_round_1b(self) -> None:
         s = self.s
-        act(s, offered(s, "lay_tile", entity="7", hex="F16", tile="3-1", rotation=3))
+        act(s, offered(s, "lay_tile", entity="7", hex="E17", tile="235-0", rotation=0))
+        act(s, offered(s, "place_token", entity="7", city="235-0-0"))  # the second station, 20
         act(s, offered(s, "pass"))
         act(s, offered(s, "run_routes"))
 
     def company_round_2(self) -> None:
         s = self.s
-        act(s, offered(s, "dividend", entity="WT", amount=70))
+        act(s, offered(s, "dividend", entity="WT", amount=90))
 
 
 @pytest.fixture(scope="module")
@@ -198,10 +201,10 @@ def test_line_round_1a_home_station_start_tile_and_first_run(example: Example) -
 def test_line_round_1b_second_run_fills_the_box(example: Example) -> None:
     s = example.s
     assert s.game.round.round_num == 2
-    assert s.game.legal_actions(kinds={"place_token"}) == []  # no city within reach for a second station
+    assert s.game.legal_actions(kinds={"place_token"}) == []  # no city within reach before the E17 tile
     example.line_round_1b()
-    assert cash(s, "WT") == 635
-    assert s.game.corporations["7"].cash == 30 + 40 == 70
+    assert cash(s, "WT") == 635 - 20 == 615  # the second station
+    assert s.game.corporations["7"].cash == 30 + 60 == 90
 
 
 def test_company_round_2_payout_stack_shift_orange_tram_and_second_line(example: Example) -> None:
@@ -209,18 +212,18 @@ def test_company_round_2_payout_stack_shift_orange_tram_and_second_line(example:
     game = s.game
     assert game.round.kind == "Company" and game.acting() == ["WT"]
     assert cash(s, S1) == 47 + 20  # Hofburg
-    # a payout is a multiple of 10 up to the box: 0..70
-    assert [o["amount"] for o in game.legal_actions(kinds={"dividend"})] == list(range(0, 80, 10))
+    # a payout is a multiple of 10 up to the box: 0..90
+    assert [o["amount"] for o in game.legal_actions(kinds={"dividend"})] == list(range(0, 100, 10))
     example.company_round_2()
     game = s.game
-    assert cash(s, S1) == 47 + 20 + 70 * 60 // 100 + 7 == 116  # 60% of the payout, D's 7 again
-    assert game.corporations["7"].cash == 0 and cash(s, "WT") == 635  # paid out in full
+    assert cash(s, S1) == 47 + 20 + 90 * 60 // 100 + 7 == 128  # 60% of the payout, D's 7 again
+    assert game.corporations["7"].cash == 0 and cash(s, "WT") == 615  # paid out in full
     assert price(s, "WT") == 75  # 10-90 paid: no move
     # the stack has shifted: yellow 50, orange 200, the first red 500
     assert {(o["variant"], o["price"]) for o in game.legal_actions(kinds={"buy_train"})} == \
         {("Y2", 50), ("O2", 200), ("R1", 500)}
     act(s, offered(s, "buy_train", entity="WT", variant="O2", price=200))
-    assert cash(s, "WT") == 635 - 200 == 435
+    assert cash(s, "WT") == 615 - 200 == 415
     while s.game.round.kind == "Company":
         act(s, offered(s, "pass"))
     line = s.game.extra["lines_offered"][0]
@@ -230,5 +233,5 @@ def test_company_round_2_payout_stack_shift_orange_tram_and_second_line(example:
         act(s, offered(s, "pass"))
     game = s.game
     assert game.extra["owned_lines"]["WT"] == ["7", line]
-    assert cash(s, "WT") == 435 - 30 == 405
-    assert cash(s, S1) == 116
+    assert cash(s, "WT") == 415 - 30 == 385
+    assert cash(s, S1) == 128

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 ORANGE = "#ffa500"
 REMOVE_TOKEN_COST = 40  # a line clears a Stadtbahn station off an orange-framed city (seen in play)
 LINE_MIN_BID, LINE_BID_STEP = 20, 5  # line auctions open at 20 and rise in steps of 5
+MAX_LAYS = 2  # a line's own tile lays per turn (the reference's TILE_LAYS; extra lays come on top)
 MAX_LINES = 3  # lines one Tram Company may own
 
 

@@ -19,8 +19,8 @@ from ...errors import EngineError, accepts
 from .acquisition import AcquisitionRound
 from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
-from .flow import LINE_BID_STEP, LINE_MIN_BID, ORANGE, REMOVE_TOKEN_COST, FlowRound, rules_of
-from .line import LineRound, is_orange
+from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rules_of
+from .line import LineRound, check_extends_stadtbahn, is_orange
 from .routes import best_run
 from .rules import CITY
 from .trams import buyable_trams, scrappable
@@ -127,14 +127,17 @@ def _run_routes(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 # -- line rounds --------------------------------------------------------------------------------------------
 def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
+    """Candidates from the hexes the lay could use, each checked by the handler's own check
+    (`LineRound.check_own_lay` / `check_special_lay`), cheap connection test first."""
     assert isinstance(round_, LineRound)
     board = game.board
     extras = rules_of(game).extras(game)
     pending = round_.pending[0] if round_.pending else None
     colors = [pending] if pending else list(game.phase.tiles)
-    candidates: list[tuple[str, str]] = []
     corp = game.corporations[entity]
     reach = board.reach(entity)
+    candidates: list[tuple[str, str]] = []
+    stadtbahn_open: dict[str, bool] = {}
     if pending in ("red", "purple"):
         hexes = extras["red_tiles"]["hexes"] if pending == "red" else \
             [h.id for h in board.hexes.values() if h.tile.color == "purple"]
@@ -143,48 +146,36 @@ def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
     else:
         hexes = set(reach.edges)
         if pending is None:
-            hexes |= {h.id for h in board.hexes.values() if is_orange(game, h.id)
-                      or h.preprinted.stripes == ORANGE}
+            hexes |= {h.id for h in board.hexes.values() if is_orange(game, h.id)}
         for hex_id in sorted(hexes):
             h = board.hexes[hex_id]
-            # one ordinary and one orange-framed lay (orange ones need no connection); extra lays of their
-            # colour go off the orange hexes
-            orange = is_orange(game, hex_id) or h.preprinted.stripes == ORANGE
-            if pending is not None and is_orange(game, hex_id):
-                continue
-            if pending is None and (round_.orange_laid if orange else round_.normal_laid):
-                continue
             for name in sorted(board.upgrade_targets(h)):
                 tile = board.catalogue.get(name)
                 if tile is not None and tile.color in colors:
                     candidates.append((hex_id, name))
     out = []
-    cash = round_.major(game).cash
     for hex_id, name in candidates:
         copy = board.supply.free_copy(name)
         if copy is None:
             continue
+        stadtbahn = pending is None and is_orange(game, hex_id) and board.catalogue[name].color == "yellow"
+        if stadtbahn and hex_id not in stadtbahn_open:
+            stadtbahn_open[hex_id] = accepts(check_extends_stadtbahn, game, hex_id)
+        if stadtbahn and not stadtbahn_open[hex_id]:
+            continue
         for rotation in range(6):
             option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
-            if pending in ("red", "purple"):
-                try:
-                    round_.check_special_lay(game, corp, hex_id, option["tile"], rotation)
-                except EngineError:
-                    continue
-                out.append(option)
-                continue
-            # the checks `LineRound.lay_tile` makes, without laying
-            orange = is_orange(game, hex_id) or board.hexes[hex_id].preprinted.stripes == ORANGE
-            if (pending is not None or not orange) and \
+            if pending not in ("red", "purple") and not stadtbahn and \
                     not board.catalogue[name].rexits[rotation] & reach.edges.get(hex_id, set()):
                 continue  # not connected: the cheap part of `check_lay` first
             try:
-                result = board.check_lay(entity, hex_id, option["tile"], rotation, colors,
-                                         must_connect=pending is not None or not orange)
+                if pending is not None:
+                    round_.check_special_lay(game, corp, hex_id, option["tile"], rotation)
+                else:
+                    round_.check_own_lay(game, corp, hex_id, option["tile"], rotation, stadtbahn_checked=True)
             except EngineError:
                 continue
-            if result.cost <= cash:
-                out.append(option)
+            out.append(option)
     return out
 
 

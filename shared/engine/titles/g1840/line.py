@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...board.tiles import parse_tile_id
+from ...board.hexes import invert
+from ...board.tiles import NODE_BASE, parse_tile_id
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
-from .flow import ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
+from .flow import MAX_LAYS, ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
 from .routes import route_possible, route_revenue
 from .rules import CITY
 from .trams import scrap_tram
@@ -48,6 +49,8 @@ class LineRound(FlowRound):
             self.stage = "track"
             self.normal_laid = False
             self.orange_laid = False
+            self.stadtbahn_laid = False
+            self.lays = 0
             self.tokened = False
             self.pending: list[str] = []  # extra lay colours or "token"
             self.removed: str | None = None
@@ -102,43 +105,73 @@ class LineRound(FlowRound):
 
     def lay_tile(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
-        major = self.major(game)
         hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
         if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
             raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
-        h = game.board.hex(hex_id)
-        orange_hex = h.preprinted.stripes == ORANGE or getattr(h.preprinted, "frame", None) == ORANGE \
-            or is_orange(game, hex_id)
         if self.pending:
             self.special_lay(game, corp, hex_id, tile_id, rotation, trusted)
             return
-        if orange_hex:
-            if self.orange_laid:
-                raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
-        elif self.normal_laid:
-            raise IllegalAction(f"{corp.sym} already laid its tile", "tile_lays")
-        colors = list(game.phase.tiles)
-        result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, colors,
-                                      must_connect=not trusted and not orange_hex)
-        game.pay(major, None, result.cost)
+        cost, stadtbahn = self.check_own_lay(game, corp, hex_id, tile_id, rotation, trusted)
+        game.pay(self.major(game), None, cost)
         lifted = lifts_home(game, corp, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
         if lifted:
             self.rehome(game, corp)
-        if orange_hex:
+        self.lays = getattr(self, "lays", 0) + 1
+        if is_orange(game, hex_id):
             self.orange_laid = True
-            if result.color == "yellow":
+            if stadtbahn:
+                self.stadtbahn_laid = True
                 icon = orange_icon(game, hex_id)
                 if icon:
                     self.pending.append(icon)
         else:
             self.normal_laid = True
 
+    def check_own_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
+                      trusted: bool = False, stadtbahn_checked: bool = False) -> tuple[int, bool]:
+        """Refuse a lay of the line's own that `lay_tile` would not make (changes nothing); otherwise its
+        cost and whether it is a Stadtbahn tile."""
+        board = game.board
+        tile = board.catalogue.get(parse_tile_id(tile_id)[0])
+        if tile is None:
+            raise MalformedAction(f"unknown tile {tile_id!r}", "tile_id")
+        orange_hex = is_orange(game, hex_id)
+        stadtbahn = orange_hex and tile.color == "yellow"
+        self.check_lay_allowed(corp, orange_hex, stadtbahn)
+        check_frame(game, hex_id, tile.name)
+        if stadtbahn and not trusted:
+            check_stadtbahn_exits(game, hex_id, tile_id, rotation)
+            if not stadtbahn_checked:
+                check_extends_stadtbahn(game, hex_id)
+        result = board.check_lay(corp.sym, hex_id, tile_id, rotation, list(game.phase.tiles),
+                                 must_connect=not trusted and not stadtbahn)
+        major = self.major(game)
+        if result.cost > major.cash:
+            raise IllegalAction(f"{major.sym} cannot pay {result.cost} (has {major.cash})", "cash")
+        return result.cost, stadtbahn
+
+    def check_lay_allowed(self, corp: Corporation, orange_hex: bool, stadtbahn: bool) -> None:
+        """A line's own lays in a turn (rules-1840 *Tile lays*): two at most; one ordinary tile on an
+        ordinary hex; one yellow Stadtbahn tile on an orange-framed hex; an upgrade of an orange-framed hex
+        only while no orange-framed tile has been laid this turn (a Stadtbahn tile may follow it)."""
+        if getattr(self, "lays", 0) >= MAX_LAYS:
+            raise IllegalAction(f"{corp.sym} already laid {MAX_LAYS} tiles", "tile_lays")
+        if stadtbahn:
+            if getattr(self, "stadtbahn_laid", False):
+                raise IllegalAction(f"{corp.sym} already laid a Stadtbahn tile", "tile_lays")
+        elif orange_hex:
+            if self.orange_laid:
+                raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
+        elif self.normal_laid:
+            raise IllegalAction(f"{corp.sym} already laid its tile", "tile_lays")
+
     def special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
                     trusted: bool) -> None:
         """The extra lay an orange yellow tile grants: red centre tiles and purple tiles go on their own
         hexes in any rotation; a yellow or green one is an ordinary connected lay of that colour."""
-        self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
+        cost = self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
+        game.pay(self.major(game), None, cost)  # the hex's own cost (an orange frame 20, water 40)
         self.pending.pop(0)
         lifted = lifts_home(game, corp, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
@@ -158,8 +191,8 @@ class LineRound(FlowRound):
         self.pending.insert(0, "home")
 
     def check_special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
-                          trusted: bool = False) -> None:
-        """Refuse an extra lay `special_lay` would not make; changes nothing."""
+                          trusted: bool = False) -> int:
+        """Refuse an extra lay `special_lay` would not make (changes nothing); its cost otherwise."""
         color = self.pending[0]
         extras = rules_of(game).extras(game)
         board = game.board
@@ -170,9 +203,9 @@ class LineRound(FlowRound):
             raise MalformedAction(f"unknown tile {name!r}", "tile_id")
         if not 0 <= rotation <= 5:
             raise MalformedAction(f"rotation {rotation!r} is not 0-5", "rotation")
-        if is_orange(game, hex_id):
-            raise IllegalAction("the extra lay may not go on an orange-framed hex", "special_lay")
         if color in ("red", "purple"):
+            if is_orange(game, hex_id):
+                raise IllegalAction(f"the {color} tile does not go on an orange-framed hex", "special_lay")
             problem = board.supply.check_copy(name, copy)
             if problem:
                 raise IllegalAction(problem, "tile_supply")
@@ -190,8 +223,14 @@ class LineRound(FlowRound):
                     raise IllegalAction(f"{hex_id} takes only {special}, unrotated", "special_lay")
                 if special is None and name in fixed:
                     raise IllegalAction(f"tile {name} belongs on another hex", "special_lay")
+            return 0
         else:
-            board.check_lay(corp.sym, hex_id, tile_id, rotation, [color], must_connect=not trusted)
+            check_frame(game, hex_id, name)
+            cost = board.check_lay(corp.sym, hex_id, tile_id, rotation, [color], must_connect=not trusted).cost
+            major = self.major(game)
+            if cost > major.cash:
+                raise IllegalAction(f"{major.sym} cannot pay {cost} (has {major.cash})", "cash")
+            return cost
 
     def place_token(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
@@ -304,6 +343,92 @@ def orange_codes(game: Game) -> dict[str, str]:
 
 def orange_icon(game: Game, hex_id: str) -> str:
     return orange_codes(game).get(hex_id, "")
+
+
+def framed_tiles(game: Game) -> frozenset[str]:
+    """Tiles with an orange frame (the tile data's `frame=color:#ffa500`)."""
+    cached = game.defn.__dict__.get("_framed_1840")
+    if cached is None:
+        cached = frozenset(t["name"] for t in game.defn.data.tiles["tiles"] if ORANGE in (t.get("code") or ""))
+        game.defn.__dict__["_framed_1840"] = cached
+    return cached
+
+
+def check_frame(game: Game, hex_id: str, name: str) -> None:
+    """Orange-framed hexes take only orange-framed tiles, and only they do (data: `tile_restrictions`)."""
+    if is_orange(game, hex_id) != (name in framed_tiles(game)):
+        raise IllegalAction(f"tile {name} does not go on {hex_id}: orange-framed tiles go on orange-framed "
+                            "hexes only, and only they do", "tile_frame")
+
+
+def check_stadtbahn_exits(game: Game, hex_id: str, tile_id: str, rotation: int) -> None:
+    """A Stadtbahn tile joins the hex's required exits (`stadtbahn.track_exits`)."""
+    needed = set(rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or [])
+    tile = game.board.catalogue[parse_tile_id(tile_id)[0]]
+    if not 0 <= rotation <= 5 or not needed <= set(tile.rexits[rotation]):
+        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must join exits {sorted(needed)}", "stadtbahn_exits")
+
+
+def stadtbahn_config(game: Game, sym: str) -> dict[str, Any]:
+    by_config = rules_of(game).extras(game)["stadtbahn"]["by_configuration"].get(sym) or {}
+    return by_config.get(game.defn.data.configuration) or {}
+
+
+def stadtbahn_of(game: Game, hex_id: str) -> str | None:
+    """The Stadtbahn whose track runs through an orange-framed hex (the data's track_hexes)."""
+    for sym in rules_of(game).extras(game)["stadtbahn"]["by_configuration"]:
+        if sym in game.corporations and hex_id in (stadtbahn_config(game, sym).get("track_hexes") or []):
+            return sym
+    return None
+
+
+def stadtbahn_reach(game: Game, sym: str) -> set[tuple[str, int]]:
+    """(hex, edge) pairs the Stadtbahn's narrow track reaches from its stations and its fixed starting
+    cities (a starting city counts even after a line removed the station there)."""
+    board = game.board
+    seeds: set[tuple[str, int]] = set()
+    for hex_id, h in board.hexes.items():
+        for ci, slots in enumerate(h.tokens):
+            if sym in slots:
+                seeds.add((hex_id, h.tile.city_code(ci)))
+    for node in stadtbahn_config(game, sym).get("starting_nodes") or []:
+        h = board.hexes.get(node["hex"])
+        if h is not None and node["city"] < len(h.tile.cities):
+            seeds.add((node["hex"], h.tile.city_code(node["city"])))
+    reached: set[tuple[str, int]] = set()
+    stack, seen = list(seeds), set(seeds)
+    while stack:
+        hex_id, end = stack.pop()
+        h = board.hexes[hex_id]
+        paths = h.tile.rpaths[h.rotation]
+        for pi in h.tile.by_end[h.rotation].get(end, ()):
+            if paths[pi].track != "narrow":
+                continue
+            other = paths[pi].other(end)
+            if other >= NODE_BASE:
+                step = (hex_id, other)
+            else:
+                reached.add((hex_id, other))
+                nb = h.neighbors.get(other)
+                if nb is None:
+                    continue
+                step = (nb, invert(other))
+            if step not in seen:
+                seen.add(step)
+                stack.append(step)
+    return reached
+
+
+def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
+    """A Stadtbahn tile continues its Stadtbahn's narrow track (rules-1840 *Tile lays*): across one of the
+    hex's required exits, that Stadtbahn's track — from its stations or fixed starting cities — already
+    arrives. Its own station in the hex does not count; a line's broad track is irrelevant."""
+    sym = stadtbahn_of(game, hex_id)
+    needed = rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or []
+    reached = stadtbahn_reach(game, sym) if sym is not None else set()
+    h = game.board.hex(hex_id)
+    if not any(h.neighbors.get(e) is not None and (h.neighbors[e], invert(e)) in reached for e in needed):
+        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track", "stadtbahn_track")
 
 
 def home_is_a_choice(game: Game, corp: Corporation) -> bool:

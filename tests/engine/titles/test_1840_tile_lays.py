@@ -1,0 +1,63 @@
+"""1840 tile lays of a line (docs/rules-1840.md, *Tile lays*), each on a position of a recorded game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from shared.engine.errors import IllegalAction
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_1840_tram_turn import session_at  # noqa: E402
+
+
+def lay(game, entity: str, hex_id: str, tile: str, rotation: int) -> None:  # type: ignore[no-untyped-def]
+    game.process({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": rotation})
+
+
+def test_a_stadtbahn_tile_must_continue_its_stadtbahns_track() -> None:
+    # line 6 laid its ordinary tile; none of W, G or D reaches D12, D22 or I15 yet, but W's station at I11
+    # (2-player map) reaches I13 across its required exit
+    game = session_at("gen1840_2p_382918", 49).game
+    for hex_id, tile, rotation in (("D12", "L3-0", 3), ("D22", "L4-0", 5), ("I15", "L3-0", 1)):
+        with pytest.raises(IllegalAction) as err:
+            lay(game, "6", hex_id, tile, rotation)
+        assert err.value.rule == "stadtbahn_track"
+    major = game.rules.owner_major(game, game.corporations["6"])
+    cash = major.cash
+    lay(game, "6", "I13", "L2-0", 4)
+    assert major.cash == cash - 20  # the orange frame's cost, paid by the major
+    assert game.round.pending == ["yellow"]  # I13's icon: an extra yellow lay
+
+
+def test_an_orange_hex_upgrade_may_be_followed_by_a_stadtbahn_tile_but_not_by_a_second_one() -> None:
+    game = session_at("gen1840_4p_344173", 394).game  # line 11 has upgraded B10 (framed green L12)
+    line = game.round
+    assert line.orange_laid and not line.stadtbahn_laid and line.lays == 1
+    with pytest.raises(IllegalAction) as err:  # another orange-hex upgrade: one per turn
+        lay(game, "11", "E23", "L12-1", 0)
+    assert err.value.rule == "tile_lays"
+    lay(game, "11", "C13", "L2-6", 3)  # the yellow Stadtbahn tile is still allowed
+    assert line.stadtbahn_laid and line.lays == 2 and line.pending == ["purple"]
+
+
+def test_the_extra_lay_pays_the_hex_cost_and_may_go_anywhere_connected() -> None:
+    # line 17's Stadtbahn tile on B10 granted an extra yellow lay; water on B28 costs 40
+    game = session_at("gen1840_4p_635682", 131).game
+    assert game.round.pending == ["yellow"]
+    cash = game.corporations["SJE"].cash
+    lay(game, "17", "B28", "4-0", 3)
+    assert game.corporations["SJE"].cash == cash - 40 and game.round.pending == []
+
+
+def test_a_station_on_a_trackless_city_follows_its_city_to_the_first_free_city_of_the_upgrade() -> None:
+    """Upgrading 235 (one city with track, one without) to 8859: the city with track keeps its track, the
+    trackless city (line 3's station) becomes the new tile's other city."""
+    game = session_at("gen1840_3p_289409", 137).game
+    h = game.board.hex("E17")
+    assert h.tile.name == "235" and h.tokens == [[None], ["3"]]
+    lay(game, "3", "E17", "8859-0", 4)
+    assert h.tokens == [["3"], [None]]
+    assert "E15" in game.board.reach("3").edges  # through the station's new city
