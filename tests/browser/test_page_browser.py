@@ -9,6 +9,7 @@ recorded player did: the record proves those moves legal at that point.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -290,3 +291,31 @@ def test_routes_run_with_the_auto_routers_suggestion_drawn_on_the_map(server: Se
         assert last["data"]["action"]["routes"] == offered[0]["routes"]
     finally:
         page.close()
+
+
+def test_people_take_seats_and_start_a_game_from_its_page(server: Server, browser: Any) -> None:
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 11, "options": []})
+    game_id = made.json()["id"]
+    contexts = [browser.new_context(), browser.new_context()]  # two people, two browsers
+    try:
+        pages = []
+        for name, context in zip(("Anna", "Ben"), contexts, strict=True):
+            page = context.new_page()
+            page.goto(f"{server.base}/games/{game_id}/page")
+            page.wait_for_selector("body[data-ready='1']")
+            page.fill("#join-name", name)
+            page.click("#join button[type=submit]")
+            page.wait_for_selector("#seat-url")
+            assert re.search(rf"/games/{game_id}/page#seat=\S{{16,}}", page.inner_text("#seat-url"))
+            pages.append(page)
+        pages[1].click("#start")
+        pages[1].wait_for_selector("svg.map g.hex", timeout=20_000)
+        pages[1].wait_for_selector("body[data-ready='1']")
+        state = server.api("GET", f"/games/{game_id}/state").json()
+        assert state["status"] == "active"
+        names = [s["name"] for s in server.api("GET", f"/games/{game_id}").json()["seats"]]
+        assert names == ["Anna", "Ben"]
+        assert pages[1].locator("#you").inner_text().startswith("You are Ben")
+    finally:
+        for context in contexts:
+            context.close()

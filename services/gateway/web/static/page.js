@@ -389,6 +389,45 @@
     }
   }
 
+  // a game still waiting for players: take a seat from the page (public games), then start it
+  function joinForm() {
+    const form = $("join");
+    if (!form) return;
+    const full = form.dataset.full === "1";
+    form.hidden = full || !!token;
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await api("/games/" + gameId + "/join", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: $("join-name").value.trim() }) });
+      const d = r.data || {};
+      const link = $("seat-link");
+      link.hidden = false;
+      if (r.status !== 201) { link.textContent = "Could not take a seat: " + (d.message || r.status); return; }
+      token = d.token;
+      try { localStorage.setItem(storeKey, token); } catch (err) { /* ignore */ }
+      const url = location.origin + "/games/" + gameId + "/page#seat=" + d.token;
+      link.replaceChildren(document.createTextNode("You have seat " + d.seat + ". Keep your seat link, it is " +
+        "the only way to play this seat from another device: "));
+      const code = document.createElement("code"); code.id = "seat-url"; code.textContent = url;
+      link.appendChild(code);
+      form.hidden = true;
+      startButton(true);
+    });
+    startButton(full && !!token);
+  }
+
+  function startButton(show) {
+    const b = $("start");
+    if (!b || !show) return;
+    b.hidden = false;
+    b.onclick = async () => {
+      const r = await api("/games/" + gameId + "/start", { method: "POST" });
+      if (r.status === 200) { location.reload(); return; }
+      $("seat-link").hidden = false;
+      $("seat-link").append(" Cannot start yet: " + ((r.data && r.data.message) || r.status));
+    };
+  }
+
   function signinForm() {
     const form = $("signin");
     if (!form) return;
@@ -422,6 +461,7 @@
 
   token = takeTokenFromFragment();
   signinForm();
+  joinForm();
   if (body.dataset.privateShell) { openPrivate(); return; }
   const ready = token ? loadSeat() : Promise.resolve();
   ready.finally(() => {
