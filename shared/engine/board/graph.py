@@ -34,7 +34,9 @@ def compute_reach(board: Board, entity: str) -> Reach:
     reach = Reach()
     hexes = board.hexes
     edges = reach.edges
-    stack: list[tuple[str, int]] = []  # (hex, end code) arrivals: a node, or an edge entered from outside
+    # (hex, end code, path arrived by) arrivals: a node (and the path that led to it, never walked back: track
+    # does not reverse at a town or city), or an edge entered from outside (path -1)
+    stack: list[tuple[str, int, int]] = []
     for hex_id, state in hexes.items():
         for ci, slots in enumerate(state.tokens):
             if entity in slots:
@@ -42,7 +44,7 @@ def compute_reach(board: Board, entity: str) -> Reach:
                 reach.token_nodes.add((hex_id, code))
                 reach.nodes.add((hex_id, code))
                 edges.setdefault(hex_id, set()).update(state.neighbors)
-                stack.append((hex_id, code))
+                stack.append((hex_id, code, -1))
     if not stack:  # no token yet: the home hexes stand in for it
         for hex_id, city_index in board.homes.get(entity, ()):
             state = hexes[hex_id]
@@ -50,24 +52,26 @@ def compute_reach(board: Board, entity: str) -> Reach:
             for i, node in enumerate(state.tile.nodes):
                 if node.is_city and (city_index is None or node.index == city_index):
                     reach.nodes.add((hex_id, NODE_BASE + i))
-                    stack.append((hex_id, NODE_BASE + i))
+                    stack.append((hex_id, NODE_BASE + i, -1))
     for hex_id, code in sorted(getattr(board, "virtual_stations", {}).get(entity, ())):
         # a stop the entity builds and runs from as if it had a station there (1833NE P4/P6)
         reach.token_nodes.add((hex_id, code))
         reach.nodes.add((hex_id, code))
-        stack.append((hex_id, code))
+        stack.append((hex_id, code, -1))
     allowed = getattr(board, "allowed_track", {}).get(entity)
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
-    seen_arrivals: set[tuple[str, int]] = set(stack)
+    seen_arrivals: set[tuple[str, int, int]] = set(stack)
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
     node_blocks = board.node_blocks
     while stack:
-        hex_id, end = stack.pop()
+        hex_id, end, via = stack.pop()
         state = hexes[hex_id]
         tile, rot = state.tile, state.rotation
         paths = tile.rpaths[rot]
         neighbors = state.neighbors
         for pi in tile.by_end[rot].get(end, ()):
+            if pi == via:
+                continue
             path = paths[pi]
             if allowed is not None and path.track not in allowed:
                 continue
@@ -90,12 +94,12 @@ def compute_reach(board: Board, entity: str) -> Reach:
                 nodes_add((hex_id, other))
                 if path.terminal or node_blocks(hex_id, other, entity):
                     continue
-                arrival = (hex_id, other)
+                arrival = (hex_id, other, pi)
             else:
                 nb = neighbors.get(other)
                 if nb is None:
                     continue
-                arrival = (nb, (other + 3) % 6)
+                arrival = (nb, (other + 3) % 6, -1)
             if arrival not in seen_arrivals:
                 seen_arrivals.add(arrival)
                 stack.append(arrival)

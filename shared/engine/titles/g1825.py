@@ -300,8 +300,11 @@ class Rules1825(TitleRules):
 
     def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
                                  result: Any, rotation: int) -> None:
-        """An upgraded station tile must lie within reach of one of the corporation's trains."""
+        """An upgraded station tile must lie within reach of one of the corporation's trains; a minor
+        building its own home hex before its home station is down is exempt (rules-1825.md)."""
         board = game.board
+        if corp.kind == "minor" and not corp.tokens_placed and hex_id == corp.home:
+            return
         h = board.hex(hex_id)
         new = board.catalogue[result.new_tile]
         if h.tile.preprinted or not any(n.is_stop for n in new.nodes):  # a junction (tile 60) is no station
@@ -509,13 +512,14 @@ class Rules1825(TitleRules):
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
-        if game.end_trigger is None:
-            for corp in game.corporations.values():
-                if corp.share_cell is not None and "endgame" in game.market.cell(corp.share_cell).types:
-                    game.end_game("stock_market")
-                    return
-            if self.bank_size(game) - sum(p.cash for p in game.players) < 0:
-                game.end_trigger = ("bank", "current_or")
+        """A share price on the top cell ends the game at once, even after the bank broke (the bank only
+        lets the current operating round finish); see rules-1825.md, "Game end"."""
+        for corp in game.corporations.values():
+            if corp.share_cell is not None and "endgame" in game.market.cell(corp.share_cell).types:
+                game.end_game("stock_market")
+                return
+        if game.end_trigger is None and self.bank_size(game) - sum(p.cash for p in game.players) < 0:
+            game.end_trigger = ("bank", "current_or")
 
     def ends_after_round(self, game: Game, previous: Round) -> bool:
         return isinstance(previous, OperatingRound)

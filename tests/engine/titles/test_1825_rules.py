@@ -183,3 +183,37 @@ def test_buying_a_minors_own_train_is_refused() -> None:
     with pytest.raises(IllegalAction) as caught:
         game.rules.check_train_from_corporation(game, hr, mc, train, 10, 500)
     assert caught.value.rule == "train_owner"
+
+
+# -- track does not reverse at a town or city ------------------------------------------------------------
+def test_a_station_reached_only_by_reversing_at_a_town_cannot_be_tokened() -> None:
+    """Unit 1 + K3: LNWR (T16) reaches U21 and on into U23's town; London's city 3 (V20, edge to U21) lies
+    behind U21's other branch, which LNWR could only take by running back out of the town on the track it
+    came in on. So after its two tile lays LNWR has no station to place, its track step ends, it withholds
+    (no train) and drops from 100 to 90."""
+    game = position("gen1825_unit_1_k3_4p_437920", 410)
+    game.process({"type": "lay_tile", "entity": "LNWR", "hex": "T14", "tile": "8-6", "rotation": 4})
+    assert ("V20", 13) not in game.board.reach("LNWR").nodes
+    assert "place_token" not in game.action_types("LNWR")
+    assert game.share_price(game.corporations["LNWR"]) == 90
+
+
+# -- game end ------------------------------------------------------------------------------------------------
+def test_top_of_the_market_ends_the_game_at_once_even_after_the_bank_broke() -> None:
+    game = position("gen1825_unit_1_k6_3p_967870", 859)
+    assert game.end_trigger is not None and game.end_trigger[0] == "bank"
+    game.process({"type": "dividend", "entity": "LBSC", "kind": "payout"})  # LBSC 320 -> 340, the top cell
+    assert game.finished and game.game_end_reason == "stock_market"
+    assert game.acting() == []
+
+
+# -- a minor builds its home hex before its home station ---------------------------------------------------
+def test_minor_upgrades_its_home_hex_before_its_station_without_a_reachable_train() -> None:
+    """Unit 2 + K5: NS has no station yet (its home Q13 holds a yellow double town); it upgrades Q13 to a
+    green city, which no train of its could otherwise reach, and its home station goes down."""
+    game = position("gen1825_unit_2_k5_3p_665169", 234)
+    ns = game.corporations["NS"]
+    assert ns.tokens_placed == 0
+    game.process({"type": "lay_tile", "entity": "NS", "hex": "Q13", "tile": "14-0", "rotation": 2})
+    assert game.board.hex("Q13").tile.name == "14"
+    assert game.board.token_hexes("NS") == ["Q13"]
