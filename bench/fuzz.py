@@ -211,8 +211,8 @@ def _hostile(target: Target, spec: dict[str, Any], seed: int, report: Report) ->
             path = template.replace("{game_id}", str(target.active)).replace("{key}", "k")
             path = path.split("{")[0].rstrip("/") or "/"
             for value in HOSTILE_VALUES:
-                _send(target, rng, report, method.upper(), path, query={"player_id": str(value)},
-                      token=rng.choice(target.tokens()))
+                query = {rng.choice(("player_id", "after", "limit", "offset", "wait", "entity")): str(value)}
+                _send(target, rng, report, method.upper(), path, query=query, token=rng.choice(target.tokens()))
             if "requestBody" not in op:
                 continue
             for raw in HOSTILE_BODIES:

@@ -269,3 +269,14 @@ def test_bids_state_their_minimum_step_and_maximum(tmp_path: Path) -> None:
     status, receipt = call("POST", f"/games/{game_id}/actions?wait=10", seat["token"],
                            headers={"Idempotency-Key": "bid"}, json={"action": bid, "expected_version": 0})
     assert status == 200 and receipt["new_version"] == 1, receipt
+
+
+def test_json_nested_100k_deep_under_the_default_body_limit(tmp_path: Path) -> None:
+    """The issue's own input: 100,000 levels fit the default 256 KiB body limit, so they reach the parser."""
+    call = embedded_call(tmp_path)
+    for path in ("/games", "/players", "/games/import", "/games/1/actions"):
+        status, body = call("POST", path, ADMIN_TOKEN, data=b"[" * 100_000 + b"]" * 100_000,
+                            headers={"Idempotency-Key": "deep"})
+        assert status in (400, 404) and body["error"] in ("malformed_json", "game_not_found"), (path, body)
+    status, body = call("POST", "/games", data=b'{"title": ' + b'{"a": ' * 30_000 + b"1" + b"}" * 30_001)
+    assert status == 400 and "nested" in body["message"]
