@@ -100,7 +100,7 @@ admin token; every other player of the record gets a fresh identity, answered in
 Keys are yours alone (another caller's identical key is another command); resending the same key and body
 answers the first receipt, so retry freely after a timeout or a 503. `?wait=N` long-polls for the outcome.
 One example per action type is in the request body's examples below; `GET /games/{id}/legal-actions` lists
-what you may do now (bids with their minimum price).
+what you may do now (every bid with its `min`, `step` and `max`).
 
 **Undo and redo** belong to the table, not to one player: any seat may send `{"type": "undo"}` (the most
 recent action that still counts is taken back), `{"type": "undo", "action_id": X}` (back to right after the
