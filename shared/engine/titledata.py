@@ -55,6 +55,14 @@ def title_directory(title: str) -> Path:
         raise MalformedAction(f"unknown title {title!r}; known: {sorted(set(TITLE_DIRS))}", "title") from None
 
 
+def options_for_players(title: str, options: list[str], players: int) -> list[str]:
+    """An option that declares the player counts it allows is dropped, silently, from a game of another
+    player count (the reference's rule for every title; conformance README: "e.g. the 1825 map units")."""
+    meta = _read(title_directory(title) / "meta.json")
+    allowed = {o["sym"]: o.get("players") for o in meta.get("optional_rules") or []}
+    return [o for o in options if not allowed.get(o) or players in allowed[o]]
+
+
 def find_configuration(meta: dict[str, Any], options: list[str], players: int) -> dict[str, Any]:
     """The configuration whose option set equals the (normalised) options of the game."""
     wanted = sorted(set(options))

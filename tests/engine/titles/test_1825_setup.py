@@ -266,3 +266,12 @@ def test_whole_game_sets_up(options: list[str], players: int) -> None:
     for corp in game.corporations.values():
         if corp.kind == "minor":
             assert corp.required_train is not None, corp.sym
+
+
+def test_a_unit_option_outside_the_player_count_is_dropped() -> None:
+    """Options that declare their player counts are dropped from a game of another count (conformance
+    README): five players with Units 1 and 2 chosen play Unit 1 (Unit 2 is for 2-4), six with Unit 1 chosen
+    fall back to the default for six, Units 1+2."""
+    assert new_game(["unit_1", "unit_2"], 5).state.defn.data.configuration == "unit_1"
+    assert new_game(["unit_1"], 6).state.defn.data.configuration == "unit_12"
+    assert new_game(["unit_1", "unit_2"], 4).state.defn.data.configuration == "unit_12"
