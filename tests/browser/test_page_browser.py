@@ -94,6 +94,8 @@ def _open(browser: Any, server: Server, game_id: int, token: str | None = None, 
     page = browser.new_page(viewport={"width": width, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    # console errors include blocked content (the page's Content-Security-Policy) and failed requests
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.errors = errors
     fragment = f"#seat={token}" if token else ""
     page.goto(f"{server.base}/games/{game_id}/page{fragment}")
@@ -289,6 +291,7 @@ def test_routes_run_with_the_auto_routers_suggestion_drawn_on_the_map(server: Se
         last = server.api("GET", f"/games/{game_id}/events?after={version}").json()["events"][-1]
         assert last["data"]["action"]["type"] == "run_routes"
         assert last["data"]["action"]["routes"] == offered[0]["routes"]
+        assert not page.errors
     finally:
         page.close()
 

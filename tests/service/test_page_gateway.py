@@ -48,6 +48,8 @@ def test_browsers_get_the_page_and_api_clients_json(client: Any, imported: dict[
         api = client.get(f"/games/{game_id}", headers={"Accept": accept})
         assert api.mimetype == "application/json" and api.json["id"] == game_id
     assert client.get(f"/games/{game_id}/page").data == page.data
+    assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+    assert page.headers["Referrer-Policy"] == "no-referrer"
 
 
 def test_page_draws_every_hex_and_tile_and_names_who_acts(client: Any, imported: dict[str, Any]) -> None:

@@ -34,6 +34,11 @@ bp = Blueprint("page", __name__, template_folder="templates", static_folder="sta
                static_url_path="/page-static")
 
 LOG_LINES = 40
+# the page loads nothing but its own script and stylesheet; colours come in style attributes
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+HTML_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer", "Content-Security-Policy": CSP,
+                "X-Content-Type-Options": "nosniff"}
 POLL_INTERVAL = 1.0
 MAX_POLL_SECONDS = 25.0
 
@@ -68,7 +73,7 @@ def render_page(game: Game) -> Response:
         # A private game's page is fetched again by the script with the seat token from the fragment; a
         # browser never sends that token on navigation, so first it gets this shell (no game data).
         html = render_template("private_shell.html", game=game)
-        return Response(html, status=401, mimetype="text/html", headers={"Cache-Control": "no-store"})
+        return Response(html, status=401, mimetype="text/html", headers=HTML_HEADERS)
     require_read(game)
     seats = rt().recorder.seats(game.id)
     context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS,
@@ -86,8 +91,7 @@ def render_page(game: Game) -> Response:
                        names={str(k): v for k, v in names.items()},
                        log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e)))
     html = render_template("game_page.html", **context)
-    return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store",
-                                                        "Referrer-Policy": "no-referrer"})
+    return Response(html, mimetype="text/html", headers=HTML_HEADERS)
 
 
 @bp.get("/")
@@ -98,7 +102,7 @@ def index() -> ResponseReturnValue:
         return {"games": f"{rt().config.public_url}/games", "docs": f"{rt().config.public_url}/docs",
                 "openapi": f"{rt().config.public_url}/openapi.json"}
     games = [g for g in rt().recorder.list_games(limit=100) if g.visibility == "open"]
-    return Response(render_template("index.html", games=games), mimetype="text/html")
+    return Response(render_template("index.html", games=games), mimetype="text/html", headers=HTML_HEADERS)
 
 
 @bp.get("/games/<int:game_id>/page")
