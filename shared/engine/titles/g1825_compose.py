@@ -114,7 +114,8 @@ def _read(path: Path) -> Any:
 
 
 class Composer:
-    """Builds setup and map of an option set from a title directory's dumped configurations."""
+    """Builds setup and map of an option set by the set-up rules, from the title directory's data: the
+    Unit base configurations, composition.json's blocks and tables, composition_rules.json."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
