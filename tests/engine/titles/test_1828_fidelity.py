@@ -103,3 +103,19 @@ def test_stations_with_no_track_between_them_run_nothing_and_the_price_drops() -
     assert system.share_cell[1] == column - 1 and game.share_price(system) < price  # withheld: one left
     assert system.cash == cash
     assert refused(session, {"type": "run_routes", "entity": "NYC-PRR", "routes": []}) != ""
+
+
+# -- the C&P minor ---------------------------------------------------------------------------------------------
+def test_the_cp_minor_runs_anywhere_on_its_network_over_the_tile_it_laid() -> None:
+    record = json.loads((CONFORMANCE / f"{GEN}gen1828_5p_226194.json").read_text())
+    session = recorded(GEN + "gen1828_5p_226194", 89)  # C&P has laid a tile in Ottawa (B20)
+    game = session.game
+    run = {k: v for k, v in record["actions"][89].items() if k not in ("id", "created_at")}
+    # Ottawa-Kingston does not touch the C&P token in Peterborough, but lies on its network and uses B20
+    other = dict(run, routes=[dict(run["routes"][0], connections=[["C15", "C17", "B16", "A15"]],
+                                   hexes=["C15", "A15"], nodes=["C15-0", "A15-0"], revenue_str="C15-A15")])
+    assert refused(session, other) == "route_laid_tile"  # a run away from the new tile
+    owner = game.player(1005)
+    cash, owner_cash = game.corporations["C&P"].cash, owner.cash
+    session.submit(run)  # $30: half to the minor, half to its owner
+    assert (game.corporations["C&P"].cash, owner.cash) == (cash + 15, owner_cash + 15)

@@ -28,7 +28,9 @@ from .operating import (
     OperatingRound1828,
     RunRoutes1828,
     company_ability,
+    minor_network,
     pending_company,
+    stops_by_tile,
     track_ability,
 )
 from .privates import _in_track_step
@@ -184,8 +186,16 @@ def _run_routes(game: Game, corp: Corporation) -> list[Option]:
     if not coal.has_marker(game, corp):
         base = ROUTE_RULES.get(game.board.rules.route_rules, ROUTE_RULES["default"])
         limits["rules"] = _AvoidCoalfields(base, coal.coalfields(game))
-    routes = game.board.best_routes(corp.sym, by_id, game.rules.revenue_colors(game), game.phase.name,
-                                    **limits) if by_id else []
+    if corp.kind == "minor":
+        with minor_network(game, corp):
+            routes = game.board.best_routes(corp.sym, by_id, game.rules.revenue_colors(game), game.phase.name,
+                                            **limits) if by_id else []
+        laid = game.round.laid_hexes[:1] if isinstance(game.round, OperatingRound1828) else []
+        served = stops_by_tile(game, laid[0]) if laid else set()
+        routes = [r for r in routes if served & set(r["nodes"])]
+    else:
+        routes = game.board.best_routes(corp.sym, by_id, game.rules.revenue_colors(game), game.phase.name,
+                                        **limits) if by_id else []
     option = {"routes": routes, "extra_revenue": 0, "subsidy": 0}
     round_ = game.round
     assert isinstance(round_, OperatingRound1828)

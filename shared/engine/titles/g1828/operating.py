@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ...board.tiles import NODE_BASE
 from ...board.tokens import free_slot
 from ...core.operating import BuyTrain, DiscardTrain, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
@@ -482,8 +485,71 @@ class DiscardTrain1828(DiscardTrain):
 
 
 class RunRoutes1828(RunRoutes):
-    """Routes through the Virginia coalfields need a coal marker."""
+    """Routes through the Virginia coalfields need a coal marker; the C&P minor's run goes over the tile it
+    laid this turn and may start anywhere on its network (see `minor_network`)."""
 
     def check_run(self, game: Game, round_: OperatingRound, corp: Any, action: dict[str, Any]) -> list[int]:
         coal.check_routes(game, corp, action.get("routes"))
-        return super().check_run(game, round_, corp, action)
+        if corp.kind != "minor":
+            return super().check_run(game, round_, corp, action)
+        check_uses_laid_tile(game, round_, corp, action.get("routes"))
+        with minor_network(game, corp):
+            return super().check_run(game, round_, corp, action)
+
+
+@contextmanager
+def minor_network(game: Game, corp: Any) -> Iterator[None]:
+    """The C&P minor counts every stop its track reaches from Peterborough as its own station: its 2-train
+    need not touch the C&P token, only run on its network (gen1828_5p_226194 index 89: Ottawa-Kingston,
+    far from Peterborough, after a tile in Ottawa)."""
+    board = game.board
+    saved = dict(getattr(board, "virtual_stations", {}))
+    reach = board.reach(corp.sym)
+    board.set_virtual_stations({**saved, corp.sym: frozenset(reach.nodes)})
+    try:
+        yield
+    finally:
+        board.set_virtual_stations(saved)
+
+
+def stops_by_tile(game: Game, hex_id: str) -> set[str]:
+    """The stops ("HEX-i") the tile in `hex_id` serves: its own, or for plain track the first stops its
+    track leads to (followed across hex edges, never through a stop)."""
+    board = game.board
+    tile = board.hexes[hex_id].tile
+    if tile.nodes:
+        return {f"{hex_id}-{i}" for i in range(len(tile.nodes))}
+    found: set[str] = set()
+    seen: set[tuple[str, int]] = set()
+    stack = [(hex_id, pi) for pi in range(len(tile.rpaths[board.hexes[hex_id].rotation]))]
+    while stack:
+        here, pi = stack.pop()
+        if (here, pi) in seen:
+            continue
+        seen.add((here, pi))
+        state = board.hexes[here]
+        path = state.tile.rpaths[state.rotation][pi]
+        for end in (path.a, path.b):
+            if end >= NODE_BASE:
+                found.add(f"{here}-{end - NODE_BASE}")
+                continue
+            nb = state.neighbors.get(end)
+            if nb is None:
+                continue
+            nb_state = board.hexes[nb]
+            stack.extend((nb, qi) for qi in nb_state.tile.by_end[nb_state.rotation].get((end + 3) % 6, ()))
+    return found
+
+
+def check_uses_laid_tile(game: Game, round_: OperatingRound, corp: Any, routes: Any) -> None:
+    """The C&P's run must use the tile it laid this turn: one of its stops is on that tile or, for plain
+    track, at an end of the track the tile is part of (bankrupt index 271: a tile in C13 leading to
+    Peterborough; the run C15-A15 passes elsewhere)."""
+    if not isinstance(routes, list) or not routes or not round_.laid_hexes:
+        return
+    hex_id = round_.laid_hexes[0]
+    served = stops_by_tile(game, hex_id)
+    route = routes[0]
+    if isinstance(route, dict) and served & {str(n) for n in route.get("nodes") or []}:
+        return
+    raise IllegalAction(f"{corp.sym}'s run must use the tile it laid in {hex_id}", "route_laid_tile")
