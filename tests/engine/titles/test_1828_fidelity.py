@@ -115,7 +115,7 @@ def test_the_cp_minor_runs_anywhere_on_its_network_over_the_tile_it_laid() -> No
     other = dict(run, routes=[dict(run["routes"][0], connections=[["C15", "C17", "B16", "A15"]],
                                    hexes=["C15", "A15"], nodes=["C15-0", "A15-0"], revenue_str="C15-A15")])
     assert refused(session, other) == "route_laid_tile"  # a run away from the new tile
-    owner = game.player(1005)
-    cash, owner_cash = game.corporations["C&P"].cash, owner.cash
+    game = session.game  # a refusal leaves the state as it was, rebuilt
+    cash, owner_cash = game.corporations["C&P"].cash, game.player(1005).cash
     session.submit(run)  # $30: half to the minor, half to its owner
-    assert (game.corporations["C&P"].cash, owner.cash) == (cash + 15, owner_cash + 15)
+    assert (game.corporations["C&P"].cash, game.player(1005).cash) == (cash + 15, owner_cash + 15)
