@@ -88,3 +88,13 @@ def test_the_acquisition_round_ends_when_a_scrap_finishes_the_last_tram_turn() -
     # no tram to buy, no line to reassign to: the last tram turn is over and so is the round
     assert not game.rules.lines_of(game, game.corporations["DT K&C"])
     assert game.round.kind == "Line"
+
+
+def test_a_major_with_three_lines_has_no_part_in_the_acquisition_round() -> None:
+    """BBG owns three lines: after SJE and GWStStB passed the bidding, only they get a tram turn, in
+    order (gen1840_small_3p_320275, company round 4)."""
+    game = session_at("gen1840_small_3p_320275", 204).game  # SJE and GWStStB bid; BBG (3 lines) does not
+    assert len(game.rules.lines_of(game, game.corporations["BBG"])) == 3
+    game.process({"type": "pass", "entity": "GWStStB"})  # the bidding is over
+    assert game.round.current_entity(game) == "SJE"
+    assert [m for m, _ in game.round.interrupt] == ["SJE", "GWStStB"]

@@ -51,14 +51,14 @@ class AcquisitionRound(FlowRound):
         super().process(game, action, trusted)
 
     def full_skip(self, game: Game) -> None:
-        """Majors with three lines take no part."""
+        """Majors that own three lines when the round starts take no part at all: no bidding, and no tram
+        turn after it (rules-1840 *Line auction*); they had theirs in the company round's tram stage."""
         rules = rules_of(game)
         for sym in self.entities:
             if len(rules.lines_of(game, game.corporations[sym])) >= MAX_LINES:
                 self.passed.add(sym)
+                self.bought.add(sym)  # no tram turn at the end either
         if len(self.passed) == len(self.entities):
-            # every major is full: the round is skipped, nobody buys or reassigns trams
-            self.bought.update(self.entities)
             self.all_passed(game)
         elif self.entities[self.index] in self.passed:
             self.next_entity(game)
