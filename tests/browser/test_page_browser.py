@@ -182,6 +182,8 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
     page = _open(browser, server, game_id, seat["token"], width=1600)
     try:
         state = _check_drawn(server, page, game_id)
+        # the hex is offered both on the map and in the list (phones, keyboards, screen readers)
+        assert page.locator(f'fieldset[data-type="lay_tile"] button.hex-choice[data-hex="{lay["hex"]}"]').count() == 1
         hex_ = page.locator(f'svg.map g.hex.can-act[data-hex="{lay["hex"]}"]')
         hex_.click()
         tile_name = lay["tile"].rsplit("-", 1)[0]

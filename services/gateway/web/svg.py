@@ -240,7 +240,8 @@ def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
     fill, text = FILLS.get(hex_["color"], ("#ddd", "#111"))
     corners = " ".join(_pt(c) for c in view["corners"])
     tile = hex_.get("tile")
-    attrs = f'data-hex="{escape(hex_["id"])}" data-tile="{escape(tile["id"]) if tile else ""}"'
+    attrs = (f'data-hex="{escape(hex_["id"])}" data-tile="{escape(tile["id"]) if tile else ""}"'
+             + (f' data-location="{escape(str(hex_["location"]))}"' if hex_.get("location") else ""))
     parts = [f'<g class="hex" {attrs} transform="translate({_f(hex_["cx"])},{_f(hex_["cy"])})" tabindex="-1">',
              f"<title>{escape(describe_hex(hex_))}</title>",
              f'<polygon class="hex-bg" points="{corners}" fill="{fill}" stroke="#555" stroke-width="1.5"/>']

@@ -258,8 +258,18 @@
       if (type === "lay_tile" || type === "place_token") {
         const n = new Set(list.map((a) => a.hex || a.city)).size;
         const p = document.createElement("p");
-        p.textContent = "Click (or tab to) a highlighted hex on the map: " + n + " place(s) possible.";
+        p.textContent = "Click (or tab to) a highlighted hex on the map, or pick one here: " + n + " place(s) possible.";
         fs.appendChild(p);
+        if (type === "lay_tile") {
+          [...new Set(list.map((a) => a.hex))].forEach((hexId) => {
+            const b = document.createElement("button");
+            b.type = "button"; b.className = "secondary hex-choice"; b.dataset.hex = hexId;
+            const g = hexNode(hexId);
+            b.textContent = hexId + (g && g.dataset.location ? " " + g.dataset.location : "");
+            b.addEventListener("click", () => { openHex(hexId); $("hex-panel").scrollIntoView({ block: "nearest" }); });
+            fs.appendChild(b);
+          });
+        }
         if (type === "place_token") list.forEach((a) => fs.appendChild(button(label(a), () => a)));
       } else if (type === "par") {
         const byCorp = {};
@@ -459,9 +469,32 @@
     document.close();
   }
 
+  // map zoom, for phones: the map scrolls inside its box at any width
+  function zoomButtons() {
+    const wrap = $("map");
+    const svg = wrap && wrap.querySelector("svg.map");
+    if (!svg) return;
+    const widths = [640, 1000, 1600, 2400];
+    let level = 0;
+    const bar = document.createElement("div");
+    bar.className = "zoom";
+    const make = (text, step, name) => {
+      const b = document.createElement("button");
+      b.type = "button"; b.textContent = text; b.setAttribute("aria-label", name);
+      b.addEventListener("click", () => {
+        level = Math.max(0, Math.min(widths.length - 1, level + step));
+        svg.style.minWidth = widths[level] + "px";
+      });
+      return b;
+    };
+    bar.append(make("−", -1, "Zoom the map out"), make("+", 1, "Zoom the map in"));
+    wrap.parentNode.insertBefore(bar, wrap);
+  }
+
   token = takeTokenFromFragment();
   signinForm();
   joinForm();
+  zoomButtons();
   if (body.dataset.privateShell) { openPrivate(); return; }
   const ready = token ? loadSeat() : Promise.resolve();
   ready.finally(() => {
