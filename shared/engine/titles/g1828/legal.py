@@ -28,6 +28,7 @@ from .operating import (
     OperatingRound1828,
     RunRoutes1828,
     company_ability,
+    discardable,
     minor_network,
     pending_company,
     stops_by_tile,
@@ -76,7 +77,7 @@ def _accepted(game: Game, kind: str, entity: Any, options: list[Option]) -> list
 def _discard_train(game: Game, entity: Any) -> list[Option]:
     """Only a train over the limit goes (a System's from its crowded shell)."""
     corp = game.corporations[entity]
-    return [{"train": t.id} for t in game.rules.limit_trains(game, corp)]
+    return [{"train": t.id} for t in discardable(game, corp)]
 
 
 # -- the waterfall auction ---------------------------------------------------------------------------------

@@ -352,7 +352,12 @@ class BuyTrain1828(BuyTrain):
         assert isinstance(round_, OperatingRound)
         if entity != round_.current_entity(game) or entity not in game.corporations:
             return []
-        corp = game.corporations[entity]
+        return self.own_actions(game, round_, game.corporations[entity])
+
+    def own_actions(self, game: Game, round_: OperatingRound, corp: Any) -> list[str]:
+        """What the operating corporation may still do here, even while another corporation discards the
+        trains its purchase put over the limit (gen1828_4p_612537 index 442: NYC-NKP buys on after
+        GT-CPR's discards)."""
         out = game.rules.buy_train_actions(game, round_, corp)
         if self.must_buy(game, corp):
             return ["buy_train"]
@@ -422,7 +427,7 @@ class BuyTrain1828(BuyTrain):
         super().buy_train(game, round_, action, trusted)
         if shell is not None:
             add_to_shell(game, corp, shell, train.id)
-        self.passed = not self.actions(game, round_, corp.sym)
+        self.passed = not self.own_actions(game, round_, corp)
 
     def _contribution(self, game: Game, corp: Any, train: Any, price: int) -> int:
         """What the president must pay towards `price`, or why they may not."""
@@ -469,13 +474,23 @@ class BuyTrain1828(BuyTrain):
         game.rules.after_sell_shares(game, sold, bundle)
 
 
+def discardable(game: Game, corp: Any) -> list[Any]:
+    """The trains a corporation over its limit may discard. A System is over it when a shell is, and then
+    discards any of its trains until no shell is (gen1828_4p_612537 index 440: GT-CPR, its CPR shell one
+    over, discards GT's only train first, then one of CPR's)."""
+    crowded = game.rules.limit_trains(game, corp)
+    if is_system(game, corp) and len(crowded) > game.train_limit(corp):
+        return [t for shell in shells(game, corp).values() for t in shell]
+    return crowded
+
+
 class DiscardTrain1828(DiscardTrain):
     """Trains over the limit leave the game (they do not return to the depot); a System discards from
     its crowded shell."""
 
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
-        crowded = game.rules.limit_trains(game, corp)
+        crowded = discardable(game, corp)
         train = next((t for t in crowded if t.id == action.get("train")), None)
         if train is None:
             raise IllegalAction(f"{corp.sym} has no train {action.get('train')} over the limit", "discard_train")
