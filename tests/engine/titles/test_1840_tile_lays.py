@@ -61,3 +61,13 @@ def test_a_station_on_a_trackless_city_follows_its_city_to_the_first_free_city_o
     lay(game, "3", "E17", "8859-0", 4)
     assert h.tokens == [["3"], [None]]
     assert "E15" in game.board.reach("3").edges  # through the station's new city
+
+
+def test_an_orange_hex_upgrade_is_the_turns_one_tile() -> None:
+    # line 7 laid its ordinary tile (F22); upgrading orange-framed E23 would be a second tile
+    game = session_at("gen1840_4p_344173", 450).game
+    assert game.round.current_entity(game) == "7" and game.round.normal_laid
+    for rotation in (3, 0):
+        with pytest.raises(IllegalAction) as err:
+            lay(game, "7", "E23", "L12-1", rotation)
+        assert err.value.rule == "tile_lays"

@@ -120,11 +120,11 @@ class LineRound(FlowRound):
         self.lays = getattr(self, "lays", 0) + 1
         if is_orange(game, hex_id):
             self.orange_laid = True
-            if stadtbahn:
-                self.stadtbahn_laid = True
-                icon = orange_icon(game, hex_id)
-                if icon:
-                    self.pending.append(icon)
+        if stadtbahn:
+            self.stadtbahn_laid = True
+            icon = orange_icon(game, hex_id)
+            if icon:
+                self.pending.append(icon)
         else:
             self.normal_laid = True
 
@@ -152,19 +152,19 @@ class LineRound(FlowRound):
         return result.cost, stadtbahn
 
     def check_lay_allowed(self, corp: Corporation, orange_hex: bool, stadtbahn: bool) -> None:
-        """A line's own lays in a turn (rules-1840 *Tile lays*): two at most; one ordinary tile on an
-        ordinary hex; one yellow Stadtbahn tile on an orange-framed hex; an upgrade of an orange-framed hex
-        only while no orange-framed tile has been laid this turn (a Stadtbahn tile may follow it)."""
+        """A line's own lays in a turn (rules-1840 *Tile lays*): one tile — an ordinary lay or upgrade, or an
+        upgrade of an orange-framed hex, which may not follow a Stadtbahn tile — and one yellow Stadtbahn
+        tile on an orange-framed hex, in either order."""
         if getattr(self, "lays", 0) >= MAX_LAYS:
             raise IllegalAction(f"{corp.sym} already laid {MAX_LAYS} tiles", "tile_lays")
         if stadtbahn:
             if getattr(self, "stadtbahn_laid", False):
                 raise IllegalAction(f"{corp.sym} already laid a Stadtbahn tile", "tile_lays")
-        elif orange_hex:
-            if self.orange_laid:
-                raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
-        elif self.normal_laid:
+            return
+        if self.normal_laid:
             raise IllegalAction(f"{corp.sym} already laid its tile", "tile_lays")
+        if orange_hex and self.orange_laid:
+            raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
 
     def special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
                     trusted: bool) -> None:
