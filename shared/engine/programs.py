@@ -20,8 +20,11 @@ if TYPE_CHECKING:
 
 MAX_AUTO = 64  # a bound on one cascade: every auto action is a pass, one purchase or one order change
 PROGRAM_TYPES = ("program_buy_shares", "program_share_pass")
-# S7: what another player did that is not a "shenanigan" check at all (a private bought from the bank)
-UNWATCHED = frozenset({"pass", "buy_company"})
+# S7: the moves of other players an order watches. The reference records only these in a stock round:
+# the share moves, 1825's sale of a private to the bank and 1828's `choose` that starts a merger; passing,
+# buying a private and 1828's `failed_merge` are not recorded (gen1828_4p_612537 id 173: a pass order
+# still passes after another player's failed merger).
+WATCHED = frozenset({"buy_shares", "sell_shares", "par", "sell_company", "choose"})
 
 
 # -- setting and clearing (S1) ---------------------------------------------------------------------------
@@ -127,7 +130,8 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
     corp = game.corporations.get(program.get("corporation"))
     if corp is None:
         return [_disable(player, "the corporation is no longer in the game")]
-    done = _end_condition(program, corp, player)
+    name = game.rules.short_name(game, corp)
+    done = _end_condition(program, corp, player, name)
     if done:
         out = [_disable(player, done)]
         if program.get("auto_pass_after"):
@@ -141,9 +145,9 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
         candidates = _source_shares(corp, from_market)
         buyable = [s for s in candidates if step.can_buy(game, round_, player, s) is None]
         if not buyable:
-            return [_disable(player, f"Cannot buy {corp.sym} from {source}")]
+            return [_disable(player, f"Cannot buy {name} from {source}")]
         if len({s.percent for s in buyable}) != 1:
-            return [_disable(player, f"Shares of different sizes exist, cannot auto buy {corp.sym} from {source}")]
+            return [_disable(player, f"Shares of different sizes exist, cannot auto buy {name} from {source}")]
         share = buyable[0]
         reason = _stop_reason(game, step, player, program, share)
         if reason:
@@ -154,12 +158,12 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
     return []
 
 
-def _end_condition(program: dict[str, Any], corp: Corporation, player: Player) -> str | None:
+def _end_condition(program: dict[str, Any], corp: Corporation, player: Player, name: str) -> str | None:
     until = program.get("until_condition")
     if until == "float":
-        return f"{corp.sym} is floated" if corp.floated else None
+        return f"{name} is floated" if corp.floated else None
     if isinstance(until, int) and shares_held(corp, player.id) >= until:
-        return f"{until} share(s) bought in {corp.sym}, end condition met"
+        return f"{until} share(s) bought in {name}, end condition met"
     return None
 
 
@@ -170,11 +174,10 @@ def shares_held(corp: Corporation, owner: Any) -> float:
 
 
 def _source_shares(corp: Corporation, from_market: bool) -> list[Share]:
-    """The certificates an order may take, in the order the source hands them out: the market's in the
-    order they arrived there, the treasury's by certificate number."""
-    if from_market:
-        return sorted((s for s in corp.shares if s.owner == POOL), key=lambda s: s.stamp)
-    return [s for s in corp.shares if s.owner == corp.sym and not s.president]
+    """The certificates an order may take, in the order the source hands them out: the order they arrived
+    there (the treasury's original certificates by number, before any that came back)."""
+    owner = POOL if from_market else corp.sym
+    return sorted((s for s in corp.shares if s.owner == owner and not s.president), key=lambda s: s.stamp)
 
 
 # -- S6: suspicious moves by the others ------------------------------------------------------------------
@@ -196,7 +199,7 @@ def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: di
             continue
         by_corp: dict[Any, list[dict[str, Any]]] = {}
         for move in moves:
-            if move.get("type") in UNWATCHED:
+            if move.get("type") not in WATCHED:
                 continue
             if _before(game, move, since):
                 continue  # the player saw it when setting the order

@@ -88,6 +88,11 @@ class TitleRules:
         i = game.player_order.index(last) + 1
         game.player_order = game.player_order[i:] + game.player_order[:i]
 
+    def short_name(self, game: Game, corp: Corporation) -> str:
+        """A corporation as messages name it (18xx.games' `name`): its symbol; a title whose corporations
+        combine (1828 Systems) names the combination after its first member."""
+        return corp.sym
+
     def ipo_name(self, game: Game, corp: Corporation) -> str:
         """How the title names a corporation's unsold shares (a standing order's refusal names it)."""
         return "IPO"
