@@ -136,6 +136,14 @@ def test_s8_moves_made_before_the_order_was_set_are_not_held_against_it() -> Non
     assert state(session)["acting"] == [BOB]
 
 
+def test_s7_buying_a_private_from_the_bank_is_not_watched() -> None:
+    session = new_game()
+    session.submit(pass_order(BOB))
+    stored = session.submit({"type": "buy_company", **by(ANN), "company": "L&M", "price": 210})
+    assert autos(stored) == [{"type": "pass", **by(BOB)}]
+    assert state(session)["cash"] == {ANN: 590, BOB: 755, CY: 700} and state(session)["acting"] == [CY]
+
+
 # -- S5 buy orders ------------------------------------------------------------------------------------------
 def test_s5_buy_orders_buy_one_certificate_per_turn_until_their_condition() -> None:
     session = new_game()
