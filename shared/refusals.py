@@ -52,16 +52,23 @@ def check_refusals(game: Path, refusals_path: Path) -> int:
     last = max(by_position, default=0)
     try:
         start = GameSession.from_record(record, limit=0)
-        try_here(start, 0)
+    except EngineError as err:
+        print(f"cannot set up {game.name}: {err.message}", file=sys.stderr)
+        print(json.dumps({"error": err.message, "refused": 0, "total": len(lines)}))
+        return 1
+    try_here(start, 0)
+    try:
         if last > 0:
             GameSession.from_record(record, limit=last,
                                     on_action=lambda index, _action, session: try_here(session, index + 1))
-    except (EngineError, ReplayError) as err:
-        print(f"cannot replay {game.name} to the refusals' positions: {err}", file=sys.stderr)
-        print(json.dumps({"error": str(err)}))
-        return 1
+    except ReplayError as err:
+        # the refusals past the first refused recorded action cannot be judged: reported, never counted
+        print(f"cannot replay {game.name} to every refusal's position: {err}", file=sys.stderr)
     refused = 0
     for number, line in enumerate(lines):
+        if number not in verdicts:
+            print(f"UNCHECKED after {line['after']}: the record could not be replayed that far")
+            continue
         was_refused, reason, unchanged = verdicts[number]
         ok = was_refused and unchanged
         refused += ok

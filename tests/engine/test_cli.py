@@ -120,3 +120,19 @@ def test_progress_is_shown_on_a_terminal(capsys: pytest.CaptureFixture[str], mon
     total = len(json.loads(SMALL_GAME.read_text())["actions"])
     assert code == 0 and f"{total}/{total}" in err and "replaying [" in err
     assert len(out) == 1  # stdout carries only the result
+
+
+def test_refusals_past_an_unreplayable_action_are_reported_unchecked(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    record = json.loads(SMALL_GAME.read_text())
+    with gzip.open(SMALL_REFUSALS, "rt") as handle:
+        lines = [json.loads(line) for line in handle if line.strip()]
+    cut = max(line["after"] for line in lines)  # break the record just before the last refusal's position
+    record["actions"][cut - 1] = dict(record["actions"][cut - 1], type="buy_train", train="9-9", price=1)
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record))
+    code, out, err = run(capsys, "refusals", str(path), str(SMALL_REFUSALS))
+    unchecked = sum(1 for line in lines if line["after"] >= cut)
+    assert code == 1 and "cannot replay" in err
+    assert sum(1 for line in out if line.startswith("UNCHECKED")) == unchecked
+    assert json.loads(out[-1]) == {"refused": len(lines) - unchecked, "total": len(lines)}
