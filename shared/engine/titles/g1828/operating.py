@@ -14,6 +14,7 @@ from ...core.shares import parse_bundle
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL
 from . import coal
+from .stock import sell_to_market
 from .systems import add_to_shell, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
@@ -469,8 +470,8 @@ class BuyTrain1828(BuyTrain):
         price = game.share_price(sold)
         assert price is not None
         value = price * bundle.percent // 10
+        sell_to_market(game, bundle, player.id)
         game.pay(None, player, value)
-        game.transfer_shares(bundle, POOL, seller=player.id)
         game.rules.after_sell_shares(game, sold, bundle)
 
 

@@ -105,6 +105,26 @@ class BuySellParShares1828(BuySellParShares):
             round_.turn_actions, corp.max_ownership_percent = saved, limit
         return reason
 
+    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        """As usual, but part of a president's certificate is sold as `sell_to_market` describes."""
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        if not (bundle.includes_president and bundle.percent < sum(s.percent for s in bundle.shares)):
+            super().sell_shares(game, round_, action, trusted)
+            return
+        player = game.player(action["entity"])
+        corp = bundle.corporation
+        if any(share.owner != player.id for share in bundle.shares):
+            raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
+        reason = self.can_sell(game, round_, player, corp, bundle)
+        if reason:
+            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
+        price = game.share_price(corp)
+        assert price is not None
+        sell_to_market(game, bundle, player.id)
+        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
+        game.pay(None, player, price * bundle.percent // 10)
+        game.rules.after_sell_shares(game, corp, bundle)
+
     def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
                  bundle: Any = None) -> str | None:
         """A president holding nothing but his certificate may still sell it when another player holds
@@ -186,6 +206,43 @@ class BuySellParShares1828(BuySellParShares):
                 round_.pass_order.append(pid)
         elif pid in round_.pass_order:
             round_.pass_order.remove(pid)
+
+
+def sell_to_market(game: Game, bundle: Any, seller: int) -> None:
+    """Certificates to the market. Selling part of the president's certificate hands it to the player who
+    takes the presidency over (the most shares, first in seat order after the seller), who gives his
+    ordinary shares for it: the part sold goes to the market; the rest comes back to the seller from the
+    market when it holds enough, else from the new president (gen1828_5p_226194 index 359: 1004 sells 10%
+    of NYH-C&O's certificate with none in the market, 1005 becomes president, the market gets one of his
+    shares and 1004 the other)."""
+    corp = bundle.corporation
+    pres = corp.shares[0]
+    kept = sum(s.percent for s in bundle.shares) - bundle.percent
+    pool = sum(s.percent for s in corp.shares if s.owner == POOL and not s.president)
+    if not (bundle.includes_president and kept > 0) or pool >= kept:
+        # the market hands the rest back itself when it can (gen1828_3p_318877 keeps its certificates)
+        game.transfer_shares(bundle, POOL, seller=seller)
+        return
+    order = game.player_order
+    start = order.index(seller) + 1 if seller in order else 0
+    rotated = [p for p in order[start:] + order[:start] if p != seller]
+    best = max(rotated, key=lambda p: corp.percent_owned_by(p), default=None)
+    if best is None or corp.percent_owned_by(best) < pres.percent:
+        raise IllegalAction("nobody can take over as president", "president_split")
+    for share in bundle.shares:
+        if not share.president:
+            corp.give(share, POOL)
+    to_market = bundle.percent - sum(s.percent for s in bundle.shares if not s.president)
+    to_seller = pres.percent - to_market
+    corp.give(pres, best)
+    for share in sorted((s for s in corp.shares if s.owner == best and not s.president), key=lambda s: s.stamp):
+        if to_market > 0:
+            corp.give(share, POOL)
+            to_market -= share.percent
+        elif to_seller > 0:
+            corp.give(share, seller)
+            to_seller -= share.percent
+    game.rules.after_share_transfer(game, corp)
 
 
 def holding_limit(game: Game, corp: Corporation) -> int:
