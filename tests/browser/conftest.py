@@ -5,6 +5,7 @@ skips them: install with `apt-get install -y chromium` and `pip install playwrig
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'page.sqlite3'}"
     migrate(url)
     app = create_app(Config(database_url=url, admin_token=ADMIN, log_level="WARNING", max_wait_seconds=20))
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access line per request is noise here
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

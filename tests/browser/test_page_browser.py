@@ -298,7 +298,7 @@ def test_routes_run_with_the_auto_routers_suggestion_drawn_on_the_map(server: Se
         page.close()
 
 
-def test_people_take_seats_and_start_a_game_from_its_page(server: Server, browser: Any) -> None:
+def test_people_take_seats_start_a_game_and_bid_from_its_page(server: Server, browser: Any) -> None:
     made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 11, "options": []})
     game_id = made.json()["id"]
     contexts = [browser.new_context(), browser.new_context()]  # two people, two browsers
@@ -321,6 +321,21 @@ def test_people_take_seats_and_start_a_game_from_its_page(server: Server, browse
         names = [s["name"] for s in server.api("GET", f"/games/{game_id}").json()["seats"]]
         assert names == ["Anna", "Ben"]
         assert pages[1].locator("#you").inner_text().startswith("You are Ben")
+        # Anna's page saw the game start by itself; it is her bid (1840 opens with an auction of privates)
+        anna = pages[0]
+        anna.wait_for_selector("svg.map g.hex", timeout=30_000)
+        anna.wait_for_selector("body[data-ready='1']")
+        assert anna.locator("#turn-title").inner_text() == "Your turn"
+        row = anna.locator('fieldset[data-type="bid"] div').first
+        box = row.locator("input")
+        low, step = int(box.get_attribute("min")), int(box.get_attribute("step"))
+        box.fill(str(low + step))
+        version = state["version"]
+        row.locator("button").click()
+        after = _state_after(server, game_id, version)
+        last = server.api("GET", f"/games/{game_id}/events?after={version}").json()["events"][-1]["data"]["action"]
+        assert last["type"] == "bid" and last["price"] == low + step and "min" not in last
+        assert after["acting_players"] != state["acting_players"]
     finally:
         for context in contexts:
             context.close()

@@ -121,6 +121,13 @@ def test_a_game_waiting_for_players_has_a_page_but_no_map(client: Any) -> None:
     page = client.get(f"/games/{game_id}/page")
     assert page.status_code == 200 and b"Waiting for players" in page.data
     assert client.get(f"/games/{game_id}/map").status_code == 409
+    # its page waits for the start: the poll answers at once when the status the page knows is stale
+    started = time.monotonic()
+    assert client.get(f"/games/{game_id}/page/version?after=0&status=active&wait=5").json["status"] == "open"
+    assert time.monotonic() - started < 2
+    started = time.monotonic()
+    assert client.get(f"/games/{game_id}/page/version?after=0&status=open&wait=1").json["status"] == "open"
+    assert time.monotonic() - started >= 0.9
 
 
 def test_private_games_are_not_shown_to_strangers(client: Any) -> None:

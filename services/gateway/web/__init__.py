@@ -125,8 +125,8 @@ def game_map(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/page/version")
 def version(game_id: int) -> ResponseReturnValue:
-    """Long-poll for the page: answers as soon as the game's version differs from `after`, or after `wait`
-    seconds with the unchanged version."""
+    """Long-poll for the page: answers as soon as the game's version differs from `after` or its status from
+    `status` (a game waiting for players starts), or after `wait` seconds with both unchanged."""
     game = game_or_404(game_id)
     require_read(game)
     try:
@@ -134,8 +134,10 @@ def version(game_id: int) -> ResponseReturnValue:
         wait = min(max(float(request.args.get("wait", 0)), 0.0), MAX_POLL_SECONDS)
     except ValueError:
         raise ApiError(400, "bad_query", "after must be an integer and wait a number of seconds") from None
+    known = request.args.get("status") or game.status  # a game waiting for players answers when it starts
     deadline = time.monotonic() + wait
-    while game.version == after and game.status == "active" and time.monotonic() < deadline:
+    while (game.version == after and game.status == known and game.status != "finished"
+           and time.monotonic() < deadline):
         time.sleep(POLL_INTERVAL)
         game = game_or_404(game_id)
     return {"game_id": game.id, "version": game.version, "status": game.status}

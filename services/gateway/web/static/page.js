@@ -314,13 +314,27 @@
           if (i === 0) showRoutes(a);
         });
       } else if (type === "bid") {
-        list.forEach((a) => {
+        // one row per private (or company) auctioned: the API states each bid's min, step and max
+        const byTarget = {};
+        list.forEach((a) => { const t = a.company || a.corporation || a.minor; (byTarget[t] = byTarget[t] || []).push(a); });
+        Object.keys(byTarget).forEach((target) => {
+          const offers = byTarget[target];
+          const first = offers[0];
+          const low = first.min !== undefined ? first.min : Math.min(...offers.map((a) => Number(a.price)));
+          const step = first.step || 1;
+          const high = first.max !== undefined && first.max !== null ? first.max : null;
           const wrap = document.createElement("div");
           const input = document.createElement("input");
-          input.type = "number"; input.min = String(a.price); input.step = "1"; input.value = String(a.price);
-          input.setAttribute("aria-label", "Bid amount for " + (a.company || a.corporation || a.minor));
-          wrap.append(button(label(a), () => Object.assign({}, a, { price: Number(input.value) })), input,
-            document.createTextNode(" minimum " + a.price));
+          input.type = "number"; input.min = String(low); input.step = String(step); input.value = String(low);
+          if (high !== null) input.max = String(high);
+          input.setAttribute("aria-label", "Bid amount for " + target);
+          const action = () => {
+            const a = Object.assign({}, first, { price: Number(input.value) });
+            ["min", "step", "max", "multiple_of"].forEach((k) => delete a[k]);
+            return a;
+          };
+          wrap.append(button("Bid on " + target, action), document.createTextNode(" "), input,
+            document.createTextNode(" (" + low + (high !== null ? "–" + high : " or more") + ", steps of " + step + ")"));
           fs.appendChild(wrap);
         });
       } else {
@@ -384,12 +398,12 @@
   async function poll() {
     for (;;) {
       try {
-        const r = await fetch("/games/" + gameId + "/page/version?after=" + version + "&wait=20",
+        const r = await fetch("/games/" + gameId + "/page/version?after=" + version + "&status=" + status + "&wait=20",
           { headers: token ? { "Authorization": "Bearer " + token } : {} });
         if (r.ok) {
           const d = await r.json();
-          if (d.version !== version) { location.reload(); return; }
-          if (d.status !== "active") return;
+          if (d.version !== version || d.status !== status) { location.reload(); return; }
+          if (d.status === "finished") return;
         } else {
           await new Promise((ok) => setTimeout(ok, 5000));
         }
@@ -499,6 +513,6 @@
   const ready = token ? loadSeat() : Promise.resolve();
   ready.finally(() => {
     body.dataset.ready = "1";
-    if (status === "active") poll();
+    if (status === "active" || status === "open") poll();
   });
 })();
