@@ -156,3 +156,26 @@ def test_every_configuration_of_every_title_draws() -> None:
         svg = render_map(view, title)
         assert svg.count('<g class="hex"') == len(view["hexes"])
         market_view(session.game)
+
+
+def test_the_log_says_each_move_in_words_with_player_names() -> None:
+    from services.gateway.web.describe import describe
+
+    names = {7: "Alice"}.get
+
+    def said(action: dict[str, object]) -> str:
+        return describe(action, lambda e: names(e, str(e)) if isinstance(e, int) else str(e))
+
+    assert said({"type": "buy_shares", "entity": 7, "shares": ["NYC_3"], "percent": 10}) == "Alice buys 10% of NYC"
+    assert said({"type": "par", "entity": 7, "corporation": "PRR", "share_price": "67,3,5"}) == "Alice starts PRR at 67"
+    assert said({"type": "lay_tile", "entity": "PRR", "hex": "F8", "tile": "57-0", "rotation": 1}) == \
+        "PRR lays tile 57-0 on F8 (rotation 1)"
+    assert said({"type": "run_routes", "entity": "PRR", "routes": [
+        {"train": "2-0", "revenue": 40, "revenue_str": "F8-G9"}, {"train": "3-0", "revenue": 50, "hexes": ["A", "B"]}]}) \
+        == "PRR runs for 90 — 2-0: F8-G9 (40); 3-0: A-B (50)"
+    assert said({"type": "dividend", "entity": "PRR", "kind": "payout"}) == "PRR pays a dividend"
+    assert said({"type": "program_share_pass", "entity": 7}) == "Alice sets a standing order to pass in stock rounds"
+    assert said({"type": "undo", "entity": 7}) == "Alice undoes the last action"
+    # a kind the page has no phrase for still reads, with its fields
+    assert said({"type": "reassign_trains", "entity": "WT", "assignments": []}) == \
+        "WT: reassign trains (assignments [])"

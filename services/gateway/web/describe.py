@@ -49,6 +49,13 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "program_buy_shares": lambda a: f"sets a standing order to buy {a.get('corporation')} shares"
                                     + (f" until {a['until_condition']}" if a.get("until_condition") else ""),
     "sell_company": lambda a: f"sells {a.get('company')} for {a.get('price')}",
+    "choose": lambda a: f"chooses {a.get('choice')}",
+    "merge": lambda a: f"merges with {a.get('corporation')}",
+    "remove_token": lambda a: f"removes the token in {a.get('city')}",
+    "scrap_train": lambda a: f"scraps train {a.get('train')}",
+    "swap_train": lambda a: f"swaps train {a.get('train')} to its other shell",
+    "bankrupt": lambda a: "declares bankruptcy",
+    "end_game": lambda a: "ends the game",
     "special_buy": lambda a: f"makes a special purchase: {a.get('description') or a.get('item') or ''}".rstrip(": "),
 }
 

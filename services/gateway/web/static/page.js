@@ -72,6 +72,17 @@
           (owner ? " from " + owner : " from the depot") + " for " + a.price;
       }
       case "lay_tile": return "Lay " + a.tile + " on " + a.hex + " rotation " + a.rotation;
+      case "choose": return "Choose " + (typeof a.choice === "object" ? JSON.stringify(a.choice) : a.choice);
+      case "choose_ability": return "Use " + a.entity + ": " + ((a.choice && a.choice.type) || JSON.stringify(a.choice));
+      case "merge": return "Merge with " + a.corporation;
+      case "failed_merge": return "Give up this merger" + (a.corporations ? " (" + [].concat(a.corporations).join(", ") + ")" : "");
+      case "remove_token": return "Remove the token in " + a.city;
+      case "discard_train": return "Discard train " + a.train;
+      case "scrap_train": return "Scrap train " + a.train;
+      case "swap_train": return "Swap train " + a.train + " to the other shell";
+      case "bankrupt": return "Declare bankruptcy";
+      case "end_game": return "End the game now";
+      case "special_buy": return "Buy " + (a.description || "special item") + (a.cost !== undefined ? " for " + a.cost : "");
       default: {
         const extra = Object.keys(a).filter((k) => !["type", "entity", "entity_type"].includes(k))
           .map((k) => k + " " + (typeof a[k] === "object" ? JSON.stringify(a[k]) : a[k])).join(", ");
@@ -81,7 +92,11 @@
   }
   const GROUPS = { pass: "Pass", bid: "Bids", par: "Start a corporation", buy_shares: "Buy shares",
     sell_shares: "Sell shares", buy_company: "Buy a private", sell_company: "Sell a private", place_token: "Place a token", run_routes: "Run routes",
-    dividend: "Dividend", buy_train: "Buy a train", lay_tile: "Lay a tile" };
+    dividend: "Dividend", buy_train: "Buy a train", lay_tile: "Lay a tile", choose: "Choose",
+    choose_ability: "Use a private's ability", merge: "Merge", failed_merge: "Merger", remove_token: "Remove a token",
+    discard_train: "Discard a train", scrap_train: "Scrap a train", swap_train: "Swap a train",
+    bankrupt: "Bankruptcy", end_game: "End the game", special_buy: "Special purchase",
+    reassign_trains: "Reassign trains" };
 
   // ---------- posting ------------------------------------------------------------------------------
   function say(text, isError) {
