@@ -254,6 +254,17 @@ class OperatingRound1828(OperatingRound):
             out.append("bankrupt")
         return out
 
+    def reorder_waiting(self, game: Game) -> None:
+        """A sale moves prices: the corporations still to operate this round are put in order again by
+        their current prices (gen1828_5p_226194 index 361: NYH-C&O drops below IC-NW and operates after it)."""
+        waiting = self.entities[self.index + 1:]
+        majors = [game.corporations[sym] for sym in waiting if game.corporations[sym].kind == "major"]
+        if len(majors) < 2:
+            return
+        minors = [sym for sym in waiting if game.corporations[sym].kind != "major"]
+        ordered = game.rules.sorted_by_price(game, majors)  # type: ignore[attr-defined]
+        self.entities[self.index + 1:] = minors + [c.sym for c in ordered]
+
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
         if game.extra.get("pending_lays") or game.extra.get("pending_token"):
             return  # a private's compulsory tile lay or station choice comes first
@@ -274,6 +285,7 @@ class OperatingRound1828(OperatingRound):
             step = self.active_step(game)
             assert isinstance(step, BuyTrain1828)
             step.emergency_sell(game, self, action)
+            self.reorder_waiting(game)
             self.after_process(game, action)
             return
         if action.get("type") == "special_buy" and entity == current and not self.pending_homes \
