@@ -179,3 +179,14 @@ def test_the_log_says_each_move_in_words_with_player_names() -> None:
     # a kind the page has no phrase for still reads, with its fields
     assert said({"type": "reassign_trains", "entity": "WT", "assignments": []}) == \
         "WT: reassign trains (assignments [])"
+
+
+def test_markers_never_leak_into_the_shared_grid() -> None:
+    """The state endpoint builds a configuration's grid once and places each game's markers on copies."""
+    from shared.engine.view.market import market_grid, with_markers
+
+    grid = market_grid(_fresh("1828", 3).game.market)
+    first = with_markers(grid, {"NYC": {"share_coords": [3, 4]}})
+    second = with_markers(grid, {"PRR": {"share_coords": [3, 4]}})
+    assert first["rows"][3][4]["corporations"] == ["NYC"] and second["rows"][3][4]["corporations"] == ["PRR"]
+    assert all(not cell["corporations"] for row in grid for cell in row if cell)

@@ -10,6 +10,7 @@ fragment stays in the browser, the script moves it to local storage and sends it
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
@@ -26,8 +27,9 @@ from shared.engine import EngineError
 from shared.engine.errors import DataError
 from shared.engine.game import definition
 from shared.engine.provisional import provisional_notice
-from shared.engine.view import map_view, market_from_digest, market_view
+from shared.engine.view import map_view, market_view
 from shared.engine.view.board import preview_hex
+from shared.engine.view.market import market_grid, with_markers
 from shared.eventstore.records import Game
 
 bp = Blueprint("page", __name__, template_folder="templates", static_folder="static",
@@ -183,6 +185,13 @@ def state_market(game: Game, digest: dict[str, Any]) -> dict[str, Any] | None:
     from the stored digest (no engine session needed, so reading the state stays cheap)."""
     if not digest:
         return None
-    defn = definition(game.title, tuple(game.options or ()), game.seat_count)
+    shape, grid = _market_grid(game.title, tuple(game.options or ()), game.seat_count)
+    return {"shape": shape, **with_markers(grid, digest.get("corporations") or {})}
+
+
+@lru_cache(maxsize=64)
+def _market_grid(title: str, options: tuple[str, ...], seats: int) -> tuple[str, list[list[dict[str, Any] | None]]]:
+    """The cells of one configuration's market, built once per process (`with_markers` never changes them)."""
+    defn = definition(title, options, seats)
     colors = defn.data.setup.get("market", {}).get("type_colors") or {}
-    return market_from_digest(defn.market, digest.get("corporations") or {}, colors)
+    return defn.market.shape, market_grid(defn.market, colors)
