@@ -336,6 +336,13 @@ def test_people_take_seats_start_a_game_and_bid_from_its_page(server: Server, br
         last = server.api("GET", f"/games/{game_id}/events?after={version}").json()["events"][-1]["data"]["action"]
         assert last["type"] == "bid" and last["price"] == low + step and "min" not in last
         assert after["acting_players"] != state["acting_players"]
+        # and she takes it back from the page: the bid is undone, it is her turn again
+        anna.wait_for_function(f"() => Number(document.body.dataset.version) === {after['version']} "
+                               "&& document.body.dataset.ready === '1'", timeout=30_000)
+        anna.click('fieldset[data-type="undo"] button:text-is("Undo")')
+        undone = _state_after(server, game_id, after["version"])
+        assert undone["acting_players"] == state["acting_players"]
+        assert undone["digest"]["players"] == state["digest"]["players"]
     finally:
         for context in contexts:
             context.close()
