@@ -48,6 +48,10 @@ def acting_name(game: Game, entity: Any) -> str:
 
 def players_table(game: Game) -> list[dict[str, Any]]:
     acting = set(game.acting_players()) if not game.finished else set()
+    try:
+        limit: int | None = game.rules.cert_limit(game)
+    except (KeyError, ValueError, TypeError):  # a table without this player count: show the count alone
+        limit = None
     rows = []
     in_order = game.players_in_order()
     # players out of the turn order (bankrupt, or a title that drops them) are still shown, last
@@ -63,7 +67,7 @@ def players_table(game: Game) -> list[dict[str, Any]]:
         except Exception:  # a title's valuation may need a finished game; the page still shows the rest
             value = None
         rows.append({"id": p.id, "name": p.name, "cash": p.cash, "cash_text": _money(game, p.cash),
-                     "certificates": game.num_certs(p), "shares": shares,
+                     "certificates": game.num_certs(p), "cert_limit": limit, "shares": shares,
                      "companies": [c for c in p.companies if not game.companies[c].closed],
                      "value": value, "value_text": _money(game, value), "bankrupt": p.bankrupt,
                      "acting": p.id in acting, "passed": p.passed,

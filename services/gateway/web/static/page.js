@@ -116,6 +116,7 @@
     const d = r.data || {};
     if (r.status === 200 && d.status === "applied") { say("Done."); location.reload(); return; }
     if (r.status === 202) { say("Accepted; waiting for the rules worker…"); setTimeout(() => location.reload(), 1500); return; }
+    if (r.status === 409) { say("The game moved on before your move arrived; showing it now."); setTimeout(() => location.reload(), 1200); return; }
     say("Refused: " + (d.reason || d.message || d.error || ("HTTP " + r.status)), true);
     document.querySelectorAll("#choices button, #hex-panel button").forEach((b) => { b.disabled = false; });
   }
