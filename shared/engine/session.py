@@ -121,6 +121,7 @@ class GameSession:
         """
         assert self.state is not None
         total = len(actions)
+        self.state.loading = True  # an import is a load, as a rebuild is
         for index, action in enumerate(actions):
             stored = dict(action)
             if not isinstance(stored.get("id"), int):
@@ -140,6 +141,7 @@ class GameSession:
                 self.entries.append(_Entry(stored, active=False))
             if progress is not None:
                 progress(index + 1, total)
+        self.state.loading = False
         self.redo_stack = final_redo_stack(actions)
 
     # -- the checked door ---------------------------------------------------------------------------------

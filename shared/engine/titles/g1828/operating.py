@@ -132,7 +132,17 @@ class Token1828(TrackAndToken):
     handlers = {"place_token": "place_token", "pass": "pass_step"}
 
     def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        if action.get("city") in own_cities(game, action.get("entity")):
+            raise IllegalAction(f"{action.get('entity')} already has a station in {action.get('city')}", "token")
         super().place_token(game, round_, first_free_slot(game, action), trusted)
+
+    def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
+        """One station per city and corporation (gen1828_3p_544675 index 654: B&M-IC, in Cincinnati
+        already, has no station to place after upgrading it)."""
+        if not super().can_place_token(game, round_, corp):
+            return False
+        mine = own_cities(game, corp.sym)
+        return any(city not in mine for city, _ in game.board.reachable_token_cities(corp.sym))
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -142,6 +152,13 @@ class Token1828(TrackAndToken):
         if corp.kind == "minor" or not self.can_place_token(game, round_, corp):
             return []
         return ["place_token", "pass"]
+
+
+def own_cities(game: Game, entity: Any) -> set[str]:
+    """The city ids (as actions name them) holding the entity's stations."""
+    board = game.board
+    return {board.city_id(hex_id, index) for hex_id, h in board.hexes.items()
+            for index, slots in enumerate(h.tokens) if entity in slots}
 
 
 class Bankrupt(Step):
