@@ -68,3 +68,19 @@ def test_a_line_chooses_its_home_city_once_its_two_city_start_hex_has_track() ->
         game.process({"type": "place_token", "entity": "2", "city": "235-0-1", "slot": 0})
     game.process({"type": "place_token", "entity": "2", "city": "235-0-0", "slot": 0})
     assert game.corporations["2"].tokens_placed == 1 and line.pending == []
+
+
+def test_a_hex_reserved_as_a_whole_keeps_a_city_for_each_line_still_to_come() -> None:
+    """Line 1 has its station on D18 (tile 235, two one-slot cities); line 2, which reserved D18 with it,
+    has not operated yet: no other line may take D18's last free city, and line 2 gets it."""
+    game = session_at("gen1840_5p_522166", 300).game  # line 2 is about to place its home station
+    from shared.engine.titles.g1840.line import check_hex_reservation
+
+    h = game.board.hex("D18")
+    assert h.tile_reservations == ["2"] and h.tokens == [[None], ["1"]]  # line 1 took its share
+    with pytest.raises(IllegalAction) as err:
+        check_hex_reservation(game, game.corporations["3"], "D18")
+    assert err.value.rule == "reserved"
+    check_hex_reservation(game, game.corporations["2"], "D18")  # its own reservation never blocks it
+    game.process({"type": "place_token", "entity": "2", "city": "235-0-0", "slot": 0})
+    check_hex_reservation(game, game.corporations["3"], "D18")  # nobody left waiting: nothing kept

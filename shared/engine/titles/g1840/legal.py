@@ -20,7 +20,7 @@ from .acquisition import AcquisitionRound
 from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rules_of
-from .line import LineRound, check_extends_stadtbahn, is_orange
+from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, is_orange
 from .routes import best_run
 from .rules import CITY
 from .trams import buyable_trams, scrappable
@@ -205,6 +205,7 @@ def _place_token(game: Game, round_: Any, entity: Any) -> list[Option]:
         for si in range(len(board.hexes[hex_id].tokens[ci])):
             try:
                 board.check_token(entity, city, si, must_connect=connect)
+                check_hex_reservation(game, corp, hex_id)
             except EngineError:
                 continue
             out.append({"city": city, "slot": si})

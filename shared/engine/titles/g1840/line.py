@@ -62,6 +62,11 @@ class LineRound(FlowRound):
             return
         self.done = True
 
+    def settle(self, game: Game) -> None:
+        """A home station with no free city left to go to is not placed (the line then has none)."""
+        while not self.done and self.pending and self.pending[0] == "home" and not home_spots(game, self.corp(game)):
+            self.pending.pop(0)
+
     def options(self, game: Game) -> list[str]:
         """A line may buy a private for its major at any moment of its turn (rules-1840 *Buying a
         private*); after its run it gets one last chance, which it must pass to end the turn."""
@@ -246,6 +251,7 @@ class LineRound(FlowRound):
         if home and game.board.city_hex(city) != corp.home:
             raise IllegalAction(f"{corp.sym}'s home station goes on {corp.home}", "home")
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted and not home)
+        check_hex_reservation(game, corp, game.board.city_hex(city))
         game.pay(major, None, price)
         game.board.place_token(corp.sym, city, slot)
         corp.tokens_placed += 1
@@ -429,6 +435,34 @@ def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
     h = game.board.hex(hex_id)
     if not any(h.neighbors.get(e) is not None and (h.neighbors[e], invert(e)) in reached for e in needed):
         raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track", "stadtbahn_track")
+
+
+def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:
+    """(city, slot) pairs the line's home station may take now."""
+    board = game.board
+    h = board.hex(str(corp.home))
+    out = []
+    for ci, slots in enumerate(h.tokens):
+        city = board.city_id(h.id, ci)
+        for si in range(len(slots)):
+            try:
+                board.check_token(corp.sym, city, si, must_connect=False)
+            except IllegalAction:
+                continue
+            out.append((city, si))
+    return out
+
+
+def check_hex_reservation(game: Game, corp: Corporation, hex_id: str) -> None:
+    """A hex reserved as a whole (D18 for lines 1 and 2, E17 for line 3) keeps a free city for every line
+    still in the game that reserved it and has no station there yet (rules-1840 *Home station*)."""
+    h = game.board.hex(hex_id)
+    present = {owner for slots in h.tokens for owner in slots}
+    waiting = [sym for sym in h.tile_reservations if sym != corp.sym and sym not in present
+               and sym in game.corporations and not game.corporations[sym].closed]
+    free = sum(1 for slots in h.tokens for owner in slots if owner is None)
+    if waiting and free <= len(waiting):
+        raise IllegalAction(f"{hex_id} keeps its free cities for line(s) {', '.join(waiting)}", "reserved")
 
 
 def home_is_a_choice(game: Game, corp: Corporation) -> bool:
