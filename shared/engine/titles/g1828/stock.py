@@ -49,6 +49,9 @@ class StockRound1828(StockRound):
             if action.get("type") not in offered:
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
             step.process(game, self, action, trusted)
+            if self.merger is None:  # the turn goes on: what the player may do is asked afresh (the System's
+                for other in self.steps:  # shares may be sold now: gen1828_egp_4p_263517 action 140)
+                    other.passed = False
             if self.merger is None and self.settle(game) is None and not self.done:
                 self.next_entity(game)  # the merger was the turn's purchase; nothing else to do ends the turn
             return
