@@ -99,8 +99,8 @@ def test_long_poll_answers_at_once_on_a_new_version_and_waits_otherwise(client: 
     game_id = imported["game"]["id"]
     version = imported["game"]["version"]
     started = time.monotonic()
-    assert client.get(f"/games/{game_id}/page/version?after={version - 1}&wait=5").json["version"] == version
-    assert time.monotonic() - started < 2
+    assert client.get(f"/games/{game_id}/page/version?after={version - 1}&wait=15").json["version"] == version
+    assert time.monotonic() - started < 5  # far below the 15 s it would wait (the machine may be busy)
     started = time.monotonic()
     assert client.get(f"/games/{game_id}/page/version?after={version}&wait=1").json["version"] == version
     assert time.monotonic() - started >= 0.9
@@ -123,8 +123,8 @@ def test_a_game_waiting_for_players_has_a_page_but_no_map(client: Any) -> None:
     assert client.get(f"/games/{game_id}/map").status_code == 409
     # its page waits for the start: the poll answers at once when the status the page knows is stale
     started = time.monotonic()
-    assert client.get(f"/games/{game_id}/page/version?after=0&status=active&wait=5").json["status"] == "open"
-    assert time.monotonic() - started < 2
+    assert client.get(f"/games/{game_id}/page/version?after=0&status=active&wait=15").json["status"] == "open"
+    assert time.monotonic() - started < 5
     started = time.monotonic()
     assert client.get(f"/games/{game_id}/page/version?after=0&status=open&wait=1").json["status"] == "open"
     assert time.monotonic() - started >= 0.9
