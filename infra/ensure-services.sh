@@ -13,4 +13,11 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
     --dir /var/lib/redis --logfile /var/log/redis/ci.log || true
   for _ in $(seq 1 30); do redis-cli ping >/dev/null 2>&1 && break; sleep 1; done
 fi
+
+# The browser tests drive Debian's Chromium (never a tool's own browser download).
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "installing Debian's chromium for the browser tests"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
+    || echo "could not install chromium: the browser tests will fail; install Debian's chromium package"
+fi
 pg_isready -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 -p 6379 ping
