@@ -424,6 +424,9 @@ class Exchange:
         share = next(s for s in self.shares_of(president, system) if not s.president)
         self.move(share, system.sym)
         game.extra.setdefault("unbuyable", []).append(share.id)
+        # the gift may leave another player with more: the presidency passes as usual (gen1828_4p_519478
+        # index 117: 1001 gives one of three, 1003 holds three and becomes president)
+        change_presidency(system, game.player_order, president)
         update_float(game, system)
         if not m.floated or not t.floated:  # an unfloated half: the System is capitalised afresh
             game.pay(system, None, system.cash)
