@@ -329,16 +329,15 @@ class Rules1825(TitleRules):
 
     @staticmethod
     def train_reach(trains: list[Train]) -> tuple[int, int]:
-        """(stops, cities) the longest train can count; two 2-trains double-head as a 3-train; the U3
-        counts only cities; an express (4+4E) reaches anything."""
+        """(stops, cities) the longest single train can count; the U3 counts only cities; an express (4+4E)
+        reaches anything. Two 2-trains that may double-head for revenue still reach only 2 stops here
+        (rules-1825.md, "Upgrading a station needs a train that reaches it")."""
         def stops(train: Train) -> int:
             if train.name == "U3":
                 return 0
             return train.distance if isinstance(train.distance, int) else 99
 
         biggest = max(stops(t) for t in trains)
-        if biggest == 2 and sum(1 for t in trains if t.distance == 2) > 1:
-            biggest = 3
         cities = 3 if any(t.name == "U3" for t in trains) else 0
         return biggest, cities
 

@@ -217,3 +217,15 @@ def test_minor_upgrades_its_home_hex_before_its_station_without_a_reachable_trai
     game.process({"type": "lay_tile", "entity": "NS", "hex": "Q13", "tile": "14-0", "rotation": 2})
     assert game.board.hex("Q13").tile.name == "14"
     assert game.board.token_hexes("NS") == ["Q13"]
+
+
+# -- upgrading a station needs a train that reaches it -----------------------------------------------------
+def test_two_2_trains_reach_only_two_stops_for_an_upgrade() -> None:
+    """Unit 1 + K3: GER owns four 2-trains; T24's town is two stops from its stations. The 2-trains may
+    double-head for revenue, but for the upgrade each reaches only 2 stops, so the upgrade is refused."""
+    game = position("gen1825_unit_1_k3_4p_437920", 102)
+    assert [t.name for t in game.corporations["GER"].trains] == ["2", "2", "2", "2"]
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "GER", "hex": "T24", "tile": "87-0", "rotation": 0})
+    assert caught.value.rule == "upgrade_reach"
+    assert game.board.hex("T24").tile.name == "4"
