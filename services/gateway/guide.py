@@ -51,6 +51,8 @@ ACTION_EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
                          "assignments": [{"train": "O1-0", "corporation": "4"}]}),
     "merge": ("merge (1828) or take over a line (1840)", {"type": "merge", "entity": "NYC",
                                                           "entity_type": "corporation", "corporation": "PRR"}),
+    "failed_merge": ("declare a possible 1828 merger failed (it counts as the turn's purchase)",
+                     {"type": "failed_merge", "entity": 7, "entity_type": "player", "corporations": ["ERIE", "OSH"]}),
     "special_buy": ("buy a special item", {"type": "special_buy", "entity": "GER", "entity_type": "corporation",
                                            "description": "5", "cost": 10}),
     "bankrupt": ("declare bankruptcy (1828)", {"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"}),
