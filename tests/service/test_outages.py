@@ -5,11 +5,14 @@ tests/service/test_fault_run.py, restarts the real servers; here they are simply
 from __future__ import annotations
 
 import socket
+import sqlite3
 import time
 import uuid
+from pathlib import Path
 
 from services.config import Config
 from services.gateway import create_app
+from shared.eventstore import migrate
 
 from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess, wait_until
 from .helpers import Api, as_submitted, load_record
@@ -57,3 +60,18 @@ def test_queue_unreachable_is_503_and_the_retry_is_applied_once(gateway: LiveSer
     wait_until(lambda: api.call("GET", f"/games/{game_id}/state").json()["version"] == 1, timeout=30)
     events = api.call("GET", f"/games/{game_id}/events").json()["events"]
     assert [e["version"] for e in events] == [1]
+
+
+def test_embedded_database_locked_is_503_and_clears(tmp_path: Path) -> None:
+    """SQLite held by another writer longer than DB_TIMEOUT: 503, and the next request after it is served."""
+    url = f"sqlite:///{tmp_path / 'locked.sqlite3'}"
+    migrate(url)
+    client = create_app(Config(database_url=url, admin_token=ADMIN_TOKEN, db_timeout=1.0)).test_client()
+    holder = sqlite3.connect(str(tmp_path / "locked.sqlite3"), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, held
+    try:
+        assert_unavailable(client.post("/players", json={"name": "Ann"}))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert client.post("/players", json={"name": "Ann"}).status_code == 201
