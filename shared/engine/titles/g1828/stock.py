@@ -239,12 +239,12 @@ def sell_to_market(game: Game, bundle: Any, seller: int) -> None:
     to_seller = pres.percent - to_market
     corp.give(pres, best)
     for share in sorted((s for s in corp.shares if s.owner == best and not s.president), key=lambda s: s.stamp):
-        if to_market > 0:
-            corp.give(share, POOL)
-            to_market -= share.percent
-        elif to_seller > 0:
+        if to_seller > 0:  # the seller's part comes first (gen1828_5p_226194 index 408 sells it back)
             corp.give(share, seller)
             to_seller -= share.percent
+        elif to_market > 0:
+            corp.give(share, POOL)
+            to_market -= share.percent
     game.rules.after_share_transfer(game, corp)
 
 
