@@ -47,8 +47,9 @@ def process_program(game: Game, action: dict[str, Any]) -> None:
         if until != "float" and not (isinstance(until, int) and not isinstance(until, bool) and until > 0):
             raise MalformedAction("until_condition is 'float' or a number of shares", "program_until")
     program = dict(action)
-    if not isinstance(program.get("id"), int):
-        program["id"] = game.action_id  # an order set by an order (S5) dates from the action that caused it
+    if not isinstance(program.get("id"), int):  # set by an order (S5.1): dated by its place in the round
+        program.update(id=game.action_id, auto=True,
+                       seq=game.round.moves if isinstance(game.round, StockRound) else 0)
     player.programs = [program]
 
 
@@ -193,7 +194,6 @@ def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: di
     assert isinstance(round_, StockRound)
     if step.must_sell(game, player):
         return f"{player.name} must sell shares"
-    since = program.get("id") if isinstance(program.get("id"), int) else None
     for other, moves in round_.history.items():
         if other == player.id:
             continue
@@ -201,7 +201,7 @@ def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: di
         for move in moves:
             if move.get("type") not in WATCHED:
                 continue
-            if _before(game, move, since):
+            if _before(game, move, program):
                 continue  # the player saw it when setting the order
             by_corp.setdefault(_corp_of(move), []).append(move)
         for corp_sym, corp_moves in by_corp.items():
@@ -212,13 +212,18 @@ def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: di
     return None
 
 
-def _before(game: Game, move: dict[str, Any], since: int | None) -> bool:
-    """S8: was `move` made before the order was set? Moves are dated by the id of the player's action
-    (an auto action by the action that caused it). An auto action caused by the very action that set
-    the order counts as after it while that action's consequences are still being worked out, and as
-    before it from the next action on (the reference stamps auto actions a moment before their cause)."""
-    moved = move.get("id")
-    if since is None or not isinstance(moved, int):
+def _before(game: Game, move: dict[str, Any], program: dict[str, Any]) -> bool:
+    """S8: was `move` made before the order was set?
+
+    An order a player set is dated by its action's id, a move by the id of the player's action (an auto
+    action by the action that caused it); an auto action caused by the very action that set the order
+    counts as after it while that action's consequences are being worked out, and as before it from the
+    next action on (the reference stamps stored auto actions a moment before their cause). An order set by
+    an order is dated by its place among the round's moves: the moves recorded before it came first."""
+    if program.get("auto"):
+        return isinstance(move.get("seq"), int) and move["seq"] <= program.get("seq", 0)
+    since, moved = program.get("id"), move.get("id")
+    if not isinstance(since, int) or not isinstance(moved, int):
         return False
     if moved < since:
         return True

@@ -232,3 +232,25 @@ def test_s8_auto_actions_of_the_cascade_that_set_the_order() -> None:
     for index in (77, 78, 81):
         action = record["actions"][index]
         assert derived[action["id"]] == _plain(action.get("auto_actions")), action["id"]
+
+
+def test_s8_an_order_set_by_an_order_dates_from_its_place_in_the_cascade() -> None:
+    """Ann's start of GWR ends her turn and makes Bob's buy order meet its condition: the pass order set in
+    its place comes after the start, so it passes; a start made after it hands the turn back."""
+    session = new_game()
+    session.submit(par_lnwr())
+    stored = session.submit(buy_order(BOB, 1, then_pass=True))  # buys LNWR_1 at once; one share: done
+    assert autos(stored) == [{"type": "buy_shares", **by(BOB), "shares": ["LNWR_1"], "percent": 10}]
+    session.submit({"type": "pass", **by(CY)})
+    stored = session.submit({"type": "par", **by(ANN), "corporation": "GWR", "share_price": "90,0,14"})
+    assert autos(stored) == [
+        {"type": "program_disable", **by(BOB), "reason": "1 share(s) bought in LNWR, end condition met"},
+        {"type": "program_share_pass", **by(BOB), "unconditional": False, "indefinite": False},
+        {"type": "pass", **by(BOB)},
+    ]
+    assert state(session)["acting"] == [CY] and state(session)["cash"][BOB] == 655
+    stored = session.submit({"type": "par", **by(CY), "corporation": "GER", "share_price": "76,0,12"})
+    assert autos(stored) == []  # Ann must act; Bob's order waits
+    stored = session.submit({"type": "pass", **by(ANN)})
+    assert autos(stored) == [{"type": "program_disable", **by(BOB), "reason": "Corporation GER parred"}]
+    assert state(session)["acting"] == [BOB]

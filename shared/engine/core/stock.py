@@ -33,6 +33,7 @@ class StockRound(Round):
         # each player's moves in their latest turn of this round (the list is that turn's `turn_actions`),
         # players in the order their first turn began: what a standing order looks at (programs.py)
         self.history: dict[int, list[dict[str, Any]]] = {}
+        self.moves = 0  # moves recorded so far this round: each move's place, for dating against orders
 
     def start(self, game: Game) -> None:
         self.entities = [p.id for p in game.players_in_order() if not p.bankrupt]
@@ -53,8 +54,11 @@ class StockRound(Round):
         if action["type"] != "pass":
             if game.rules.sets_priority(action):
                 self.last_to_act = action["entity"]
-            # an auto action is dated by the player's action that caused it (standing orders compare dates)
-            self.turn_actions.append(action if "id" in action else dict(action, id=game.action_id, auto=True))
+            # standing orders date the moves they watch (programs.py): by the id of the player's action (an
+            # auto action by the one that caused it) and by the move's place in the round
+            self.moves += 1
+            self.turn_actions.append(dict(action, id=action.get("id", game.action_id), auto="id" not in action,
+                                          seq=self.moves))
         if self.settle(game) is None and not self.done:
             self.next_entity(game)
 
