@@ -101,7 +101,7 @@ def test_certificate_limit_raised_by_counted_minors() -> None:
 def test_the_27th_configuration_with_seven_counted_minors_sets_up_for_six() -> None:
     """All Units, R1-R3, K5, K7 (the real 6-player recording's kind of set-up): every minor of Unit 3 and of
     the kits is in play with its required train set aside, cash and limit by the rules."""
-    session = new_game(["unit_1", "unit_2", "unit_3", "r1", "r2", "r3", "k5", "k7"], 6)
+    session = new_game(["unit_123", "r1", "r2", "r3", "k5", "k7"], 6)
     game = session.state
     setup = game.defn.data.setup
     assert setup["bank"]["cash"] == 12000 and setup["cert_limit"]["6"] == 26
@@ -140,7 +140,7 @@ def test_k2_trains_and_the_units_the_data_has_no_k2_set_for() -> None:
     setup = COMPOSER.compose_setup(["unit_12", "k2", "k3"], 5)
     counts = {t["name"]: t["count"] for t in setup["trains"]}
     assert (counts["3T"], counts["U3"], counts["2+2"], counts["4+4E"]) == (4, 2, 3, 2)
-    for units in (["unit_2"], ["unit_2", "unit_3"], ["unit_1", "unit_2", "unit_3"]):
+    for units in (["unit_2"], ["unit_23"], ["unit_123"]):
         with pytest.raises(DataError, match=r"no K2 train set for unit_(2|23|123) "):
             new_game([*units, "k2", "k3"], 4)
 
@@ -156,8 +156,8 @@ def test_player_range_of_all_units_needs_regionals_for_nine() -> None:
     assert player_range(META, ["unit_123"]) == (4, 8)
     assert player_range(META, ["unit_123", "r3"]) == (4, 9)
     with pytest.raises(MalformedAction, match="number of players"):
-        new_game(["unit_1", "unit_2", "unit_3"], 9)
-    assert new_game(["unit_1", "unit_2", "unit_3", "r1", "r2", "r3"], 9).state.defn.data.setup["cert_limit"]["9"] == 16
+        new_game(["unit_123"], 9)
+    assert new_game(["unit_123", "r1", "r2", "r3"], 9).state.defn.data.setup["cert_limit"]["9"] == 16
 
 
 # -- every legal option set, rule by rule ---------------------------------------------------------------
