@@ -1,5 +1,6 @@
-"""1840 against the golden traces: the recorded 2-player game and the generated 4-player game match every
-digest line, their results, and replay through `from_record`."""
+"""1840 against the golden traces: every public 1840 game (the recorded 2-player game and the 13 generated
+ones, 2-6 players and the small map) matches every digest line and its result, replays through
+`from_record`, and played live derives exactly the recorded automatic actions."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from shared.engine.session import final_active_flags
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_conformance import load, replay_against_trace  # noqa: E402
 
-FULL_GAMES = ["1840/2player", "generated/1840/gen1840_4p_3333"]
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
+FULL_GAMES = ["1840/2player"] + sorted(
+    f"generated/1840/{p.name[: -len('.json')]}" for p in (FIXTURES / "generated" / "1840").glob("gen1840_*.json")
+    if not p.name.endswith(".setup.json"))
 
 
 def replay_prefix(name: str, lines: int) -> GameSession:
@@ -64,5 +68,5 @@ def test_live_play_generates_the_recorded_auto_actions(name: str) -> None:
         got = [_auto_shape(a) for a in stored.get("auto_actions") or []]
         assert got == want, f"{name}: index {i} (id {action['id']}, {action['type']})"
         generated += len(got)
-    assert generated > 10
+    assert generated > 0
     assert session.finished and session.result == record["result"]

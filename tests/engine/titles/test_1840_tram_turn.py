@@ -98,3 +98,15 @@ def test_a_major_with_three_lines_has_no_part_in_the_acquisition_round() -> None
     game.process({"type": "pass", "entity": "GWStStB"})  # the bidding is over
     assert game.round.current_entity(game) == "SJE"
     assert [m for m, _ in game.round.interrupt] == ["SJE", "GWStStB"]
+
+
+def test_a_stadtbahn_rides_its_track_from_a_starting_city_the_second_on_a_tie() -> None:
+    """W's two rides in company round 3 of gen1840_4p_344173: from F24 (F24-G23-G21) and from I1 (I1-I3),
+    40 each; on a tie the second starting city's ride runs."""
+    name = "gen1840_4p_344173"
+    rec = json.loads((GENERATED / f"{name}.json").read_text())
+    session = session_at(name, 253)
+    action = {k: v for k, v in rec["actions"][253].items() if k != "auto_actions"}
+    stored = session.submit(action, keep_id=True, recorded=False)
+    runs = {a["entity"]: a["routes"] for a in stored.get("auto_actions") or [] if a["type"] == "run_routes"}
+    assert [(r["hexes"], r["revenue"]) for r in runs["W"]] == [(["I1", "I3"], 40)]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .acquisition import AcquisitionRound
 from .company import CompanyRound
-from .routes import best_run
+from .routes import stadtbahn_run
 from .rules import CITY
 from .trams import only_tram_to_only_line
 
@@ -24,7 +24,7 @@ def automatic_action(game: Game) -> dict[str, Any] | None:
         corp = round_.corp(game)
         if round_.sub == "route" and corp.kind == CITY:
             return {"type": "run_routes", "entity": corp.sym, "entity_type": "corporation",
-                    "routes": best_run(game, corp), "extra_revenue": 0, "subsidy": 0}
+                    "routes": stadtbahn_run(game, corp), "extra_revenue": 0, "subsidy": 0}
         if round_.sub == "reassign":
             return only_tram_to_only_line(game, corp)
     if isinstance(round_, AcquisitionRound) and round_.interrupt and round_.interrupt[0][1] == "reassign":

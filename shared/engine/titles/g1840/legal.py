@@ -21,7 +21,7 @@ from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rules_of
 from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, is_orange
-from .routes import best_run
+from .routes import best_run, stadtbahn_run
 from .rules import CITY
 from .trams import buyable_trams, scrappable
 
@@ -118,7 +118,7 @@ def _dividend(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 def _run_routes(game: Game, round_: Any, entity: Any) -> list[Option]:
     corp = game.corporations[entity]
-    best = best_run(game, corp)
+    best = stadtbahn_run(game, corp) if corp.kind == CITY else best_run(game, corp)
     options = [{"routes": best, "extra_revenue": 0, "subsidy": 0}]
     if corp.kind != CITY and best:
         options.append({"routes": [], "extra_revenue": 0, "subsidy": 0})  # a line may decline to run

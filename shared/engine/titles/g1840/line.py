@@ -11,7 +11,7 @@ from ...board.tiles import NODE_BASE, parse_tile_id
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
 from .flow import MAX_LAYS, ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
-from .routes import route_possible, route_revenue
+from .routes import route_possible, route_revenue, stadtbahn_config
 from .rules import CITY
 from .trams import scrap_tram
 
@@ -373,11 +373,6 @@ def check_stadtbahn_exits(game: Game, hex_id: str, tile_id: str, rotation: int) 
     tile = game.board.catalogue[parse_tile_id(tile_id)[0]]
     if not 0 <= rotation <= 5 or not needed <= set(tile.rexits[rotation]):
         raise IllegalAction(f"the Stadtbahn tile on {hex_id} must join exits {sorted(needed)}", "stadtbahn_exits")
-
-
-def stadtbahn_config(game: Game, sym: str) -> dict[str, Any]:
-    by_config = rules_of(game).extras(game)["stadtbahn"]["by_configuration"].get(sym) or {}
-    return by_config.get(game.defn.data.configuration) or {}
 
 
 def stadtbahn_of(game: Game, hex_id: str) -> str | None:

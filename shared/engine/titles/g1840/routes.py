@@ -170,3 +170,90 @@ def best_run(game: Game, corp: Corporation) -> list[dict[str, Any]]:
     stops = len(game.board.reach(corp.sym).nodes)  # the City tram runs any distance: allow every stop
     return game.board.best_routes(corp.sym, trains, game.phase.tiles, game.phase.name,
                                   rules=Route1840(game, corp), max_stops=max(stops, 2))
+
+
+def stadtbahn_config(game: Game, sym: str) -> dict[str, Any]:
+    """The data for one Stadtbahn in this configuration (track hexes, starting cities)."""
+    by_config = rules_of(game).extras(game)["stadtbahn"]["by_configuration"].get(sym) or {}
+    return by_config.get(game.defn.data.configuration) or {}
+
+
+def stadtbahn_run(game: Game, corp: Corporation) -> list[dict[str, Any]]:
+    """A Stadtbahn's run (rules-1840 *Stadtbahn runs*): its tram rides its narrow track from one of its two
+    fixed starting cities as far as the track goes, counting every stop on the way (its own stations'
+    cities, and towns). Of the two rides the one with more revenue runs; on a tie, or when the first city
+    has no track, the second; when the second has none, the first."""
+    board = game.board
+    rides = []
+    for node in stadtbahn_config(game, corp.sym).get("starting_nodes") or []:
+        h = board.hexes.get(node["hex"])
+        if h is None or node["city"] >= len(h.tile.cities) or not corp.trains:
+            rides.append(None)
+            continue
+        stops, chains = narrow_ride(game, (node["hex"], h.tile.city_code(node["city"])))
+        if not chains:
+            rides.append(None)
+            continue
+        ctx = RouteContext(board, corp.sym, tuple(game.phase.tiles), game.phase.name)
+        hexes = [s[0] for s in stops]
+        record = {"train": corp.trains[0].id, "connections": chains, "hexes": hexes,
+                  "nodes": [ctx.name(s) for s in stops], "revenue_str": "-".join(hexes)}
+        try:
+            record["revenue"] = route_revenue(game, corp, [record])
+        except IllegalAction:
+            rides.append(None)
+            continue
+        rides.append(record)
+    if len(rides) != 2 or rides == [None, None]:
+        return best_run(game, corp)
+    first, second = rides
+    if second is None:
+        chosen = first
+    elif first is None:
+        chosen = second
+    else:
+        chosen = first if first["revenue"] > second["revenue"] else second
+    assert chosen is not None
+    return [chosen]
+
+
+def narrow_ride(game: Game, start: tuple[str, int]) -> tuple[list[tuple[str, int]], list[list[str]]]:
+    """Follow narrow track from a stop to the end: the stops met in order and the hexes between each two."""
+    board = game.board
+    used: set[tuple[str, int]] = set()
+    stops, chains = [start], []
+    node = start
+    while True:
+        segment = _next_segment(board, node, used)
+        if segment is None:
+            return stops, chains
+        hexes, node = segment
+        stops.append(node)
+        chains.append(hexes)
+
+
+def _next_segment(board: Any, node: tuple[str, int], used: set[tuple[str, int]]) -> Any:
+    hex_id, code = node
+    h = board.hexes[hex_id]
+    for pi in h.tile.by_end[h.rotation].get(code, ()):
+        path = h.tile.rpaths[h.rotation][pi]
+        if path.track != "narrow" or (hex_id, pi) in used:
+            continue
+        used.add((hex_id, pi))
+        hexes, here, end = [hex_id], hex_id, path.other(code)
+        while end < NODE_BASE:  # an edge: into the neighbour, on along its narrow track
+            nb = board.hexes[here].neighbors.get(end)
+            if nb is None:
+                break
+            entry = invert(end)
+            other = board.hexes[nb]
+            nxt = next((i for i in other.tile.by_end[other.rotation].get(entry, ())
+                        if other.tile.rpaths[other.rotation][i].track == "narrow" and (nb, i) not in used), None)
+            if nxt is None:
+                break
+            used.add((nb, nxt))
+            hexes.append(nb)
+            here, end = nb, other.tile.rpaths[other.rotation][nxt].other(entry)
+        if end >= NODE_BASE:
+            return hexes, (here, end)
+    return None
