@@ -47,6 +47,7 @@ class Game:
     finished: bool
     game_end_reason: str | None
     loading = False  # True while a session rebuilds the state from its actions (after undo/redo)
+    watched = False  # True once a title let being looked at change the state (its rebuild differs)
 
     # -- set-up -------------------------------------------------------------------------------------------
     @classmethod

@@ -256,8 +256,8 @@ class GameSession:
 
     def _maybe_checkpoint(self) -> None:
         # a running count keeps this O(1) per action; the prefix key is built only when one is due
-        if self._active_count % CHECKPOINT_EVERY:
-            return
+        if self._active_count % CHECKPOINT_EVERY or getattr(self.state, "watched", False):
+            return  # a watched state differs from its rebuild (Game.watched): never fold on from it
         active = tuple(i for i, e in enumerate(self.entries) if e.active)
         self._checkpoints[len(active)] = (active, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))  # type: ignore[assignment]
         old = len(active) - RECENT_CHECKPOINTS * CHECKPOINT_EVERY

@@ -169,6 +169,7 @@ class Merger(Step):
             corp = game.corporations.get(sym)
             if corp is not None and not corp.floated and corp.treasury_percent <= 100 - corp.float_percent:
                 corp.floated = True
+                game.watched = True  # a rebuild of this game will not see it (no checkpoint from here on)
 
 
 class Exchange:
