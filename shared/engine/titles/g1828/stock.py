@@ -38,7 +38,8 @@ class StockRound1828(StockRound):
         return super().actions_for(game, entity)
 
     def bought(self) -> bool:
-        return super().bought() or any(a["type"] in ("choose", "failed_merge") for a in self.turn_actions)
+        return super().bought() or any(a["type"] == "failed_merge" or (a["type"] == "choose" and not a.get("merged"))
+                                       for a in self.turn_actions)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A merger in progress takes every action; a private's exchange ability acts for its owner."""
@@ -49,8 +50,15 @@ class StockRound1828(StockRound):
             if action.get("type") not in offered:
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
             step.process(game, self, action, trusted)
-            if self.merger is None:  # the turn goes on: what the player may do is asked afresh (the System's
-                for other in self.steps:  # shares may be sold now: gen1828_egp_4p_263517 action 140)
+            if self.merger is None:
+                # a completed merger is no purchase: the player's turn starts afresh, to buy, sell or pass
+                # (gen1828_5p_286529 actions 974-975: two purchases right after a merger; egp_4p_263517
+                # action 141: a pass), while acknowledging a failed one counts as the turn's purchase
+                if action.get("type") != "failed_merge":
+                    for done in self.turn_actions:
+                        if done["type"] == "choose":
+                            done["merged"] = True  # the turn's actions stand (a pass ends the turn only)
+                for other in self.steps:
                     other.passed = False
             if self.merger is None and self.settle(game) is None and not self.done:
                 self.next_entity(game)  # the merger was the turn's purchase; nothing else to do ends the turn
