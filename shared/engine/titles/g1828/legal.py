@@ -27,9 +27,11 @@ from .operating import (
     BuyTrain1828,
     OperatingRound1828,
     RunRoutes1828,
+    coalfield_cities,
     company_ability,
     discardable,
     minor_network,
+    own_cities,
     pending_company,
     stops_by_tile,
     track_ability,
@@ -159,6 +161,9 @@ def _operating(game: Game, round_: OperatingRound1828, kind: str, entity: Any) -
         return [{}]
     if kind == "run_routes":
         return _run_routes(game, corp)
+    if kind == "place_token":  # never the coalfields, never a second station in a city
+        closed = coalfield_cities(game) | own_cities(game, entity)
+        return [o for o in _shared(game, kind, entity) if o.get("city") not in closed]
     return _shared(game, kind, entity)
 
 

@@ -134,6 +134,8 @@ class Token1828(TrackAndToken):
     def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         if action.get("city") in own_cities(game, action.get("entity")):
             raise IllegalAction(f"{action.get('entity')} already has a station in {action.get('city')}", "token")
+        if action.get("city") in coalfield_cities(game):
+            raise IllegalAction("the Virginia Coalfields may not hold a station", "token")
         super().place_token(game, round_, first_free_slot(game, action), trusted)
 
     def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
@@ -141,6 +143,7 @@ class Token1828(TrackAndToken):
         already, has no station to place after upgrading it)."""
         if not super().can_place_token(game, round_, corp):
             return False
+        # the coalfields count as a place to go (the step waits; the station itself is refused there)
         mine = own_cities(game, corp.sym)
         return any(city not in mine for city, _ in game.board.reachable_token_cities(corp.sym))
 
@@ -152,6 +155,13 @@ class Token1828(TrackAndToken):
         if corp.kind == "minor" or not self.can_place_token(game, round_, corp):
             return []
         return ["place_token", "pass"]
+
+
+def coalfield_cities(game: Game) -> set[str]:
+    """The Virginia Coalfields' city takes no station (the refusals: "may not be tokened")."""
+    hex_id = coal.coalfields(game)
+    h = game.board.hexes.get(hex_id) if hex_id else None
+    return {game.board.city_id(hex_id, i) for i in range(len(h.tokens))} if h is not None and hex_id else set()
 
 
 def own_cities(game: Game, entity: Any) -> set[str]:
