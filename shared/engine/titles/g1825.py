@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, BoardRules
-from ..board.graph import stop_distances
 from ..board.tiles import NODE_BASE, load_catalogue
 from ..core.market import Cell
 from ..core.operating import (
@@ -29,6 +28,7 @@ from ..model import Company, Corporation, Player, Train
 from .base import TitleRules
 from .g1825_compose import compose
 from .g1825_operating import OperatingRound1825, sale_options
+from .g1825_reach import passed_stops
 from .g1825_sales import BuySellParShares1825
 
 if TYPE_CHECKING:
@@ -316,8 +316,8 @@ class Rules1825(TitleRules):
         if reach_nodes >= 99:
             return
         with board._trial(hex_id, new, rotation):
-            by_nodes = stop_distances(board, corp.sym) if reach_nodes else {}
-            by_cities = stop_distances(board, corp.sym, cities_only=True) if reach_cities else {}
+            by_nodes = passed_stops(board, corp.sym) if reach_nodes else {}
+            by_cities = passed_stops(board, corp.sym, cities_only=True) if reach_cities else {}
             board._reach = {}
         for code in range(NODE_BASE, NODE_BASE + len(new.nodes)):
             ref = (hex_id, code)

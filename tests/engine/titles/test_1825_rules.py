@@ -229,3 +229,20 @@ def test_two_2_trains_reach_only_two_stops_for_an_upgrade() -> None:
         game.process({"type": "lay_tile", "entity": "GER", "hex": "T24", "tile": "87-0", "rotation": 0})
     assert caught.value.rule == "upgrade_reach"
     assert game.board.hex("T24").tile.name == "4"
+
+
+def test_a_halt_is_passed_without_counting() -> None:
+    """Unit 1 + D1: GWR (two 2-trains) reaches T20's town from its V16 station through U19's halt (tile 11,
+    visit cost 0): one counted stop (V16) before T20, fewer than 2, so the upgrade is allowed."""
+    game = position("gen1825_unit_1_d1_4p_982429", 771)
+    game.process({"type": "lay_tile", "entity": "GWR", "hex": "T20", "tile": "87-0", "rotation": 0})
+    assert game.board.hex("T20").tile.name == "87"
+
+
+def test_a_u3_counts_its_starting_city() -> None:
+    """Unit 3 + DB1: HR (U3 and a 2-train) would upgrade G7 to a town tile; the town lies past HR's own
+    station and two more cities, three cities in all, not fewer than the U3's 3: refused."""
+    game = position("gen1825_unit_3_db1_2p_683714", 336)
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "HR", "hex": "G7", "tile": "888-0", "rotation": 0})
+    assert caught.value.rule == "upgrade_reach"
