@@ -178,8 +178,9 @@ class GameSession:
             except EngineError:
                 # The state is a fold of the active log, which a refusal leaves untouched: fold it again
                 # from the newest checkpoint. Exact like a backup copy, but paid only on refusal instead of
-                # pickling the whole state before every live action.
-                self._rebuild()
+                # pickling the whole state before every live action. Not a load: the state must come back
+                # exactly as it was watched.
+                self._rebuild(load=False)
                 raise
             if autos:
                 stored["auto_actions"] = autos
@@ -230,8 +231,9 @@ class GameSession:
         self.entries.append(_Entry(action, active=False))
         self._rebuild()
 
-    def _rebuild(self) -> None:
-        """Fold the active actions again from the newest checkpoint that precedes any change."""
+    def _rebuild(self, load: bool = True) -> None:
+        """Fold the active actions again from the newest checkpoint that precedes any change. An undo or
+        redo is a `load` (Game.loading), as the reference reloads the game; restoring after a refusal is not."""
         active = [i for i, e in enumerate(self.entries) if e.active]
         # checkpoints are keyed by the number of active actions folded; valid only while that prefix holds
         prefix_key = tuple(active)
@@ -245,7 +247,7 @@ class GameSession:
                 break
         if state is None:
             state = self._fresh()
-        state.loading = True  # a rebuild is a load: titles may skip what only a watched game does
+        state.loading = load  # a load: titles may skip what only a watched game does
         for i in active[start:]:
             action = self.entries[i].action
             state.process(action, trusted=True)
