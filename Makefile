@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: help venv run test lint bench conformance clean
+.PHONY: help venv run test lint bench conformance fuzz clean
 
 help: ## show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,8 +31,12 @@ lint: venv ## ruff
 bench: venv ## benchmarks: replay speed, per-action latency, service load, notifier latency
 	$(BIN)/python -m bench
 
-conformance: venv ## replay every recorded game and compare with the golden traces
+conformance: venv ## every public game in replay and live mode, every refusals file: the README's table
 	$(BIN)/python -m bench.conformance_table
+
+fuzz: venv ## schema fuzzing: >= 10,000 generated requests against the embedded default and PostgreSQL + Redis
+	bash infra/ensure-services.sh
+	$(BIN)/python -m bench.fuzz --budget 10000
 
 clean: ## remove the virtualenv and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache var
