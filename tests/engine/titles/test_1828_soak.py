@@ -27,17 +27,23 @@ from shared.engine.errors import EngineError  # noqa: E402
 GAMES = int(os.environ.get("SOAK_1828", "200"))
 MAX_ACTIONS = 8000
 # the shared weights, plus 1828's own types: bidding moves the auction on, mergers and train swaps are rarer
-WEIGHTS = {**randomplay.WEIGHTS, "bid": 4.0, "choose": 0.5, "merge": 3.0, "swap_train": 0.3, "bankrupt": 0.2}
+WEIGHTS = {**randomplay.WEIGHTS, "bid": 4.0, "choose": 0.5, "merge": 3.0, "swap_train": 0.3, "bankrupt": 0.2,
+           "failed_merge": 0.05}
 DEPOT_PREFERENCE = 0.8
 ENDS = {"stock_market", "final_phase", "bankrupt"}
 
 
+def options(seed: int) -> list[str]:
+    """Every player count is played with and without ensure_good_privates (seeds 0-2 without, 3-5 with...)."""
+    return ["ensure_good_privates"] if (seed // 3) % 2 else []
+
+
 def play(seed: int) -> dict[str, Any]:
     players = 3 + seed % 3
-    stats = randomplay.play("1828.Games", [], players, seed, max_actions=MAX_ACTIONS, weights=WEIGHTS,
-                            depot_preference=DEPOT_PREFERENCE)
-    return {"seed": seed, "players": players, "finished": stats.finished, "reason": stats.reason,
-            "actions": stats.actions, "undos": stats.undos, "types": set(stats.by_type)}
+    stats = randomplay.play("1828.Games", options(seed), players, seed, max_actions=MAX_ACTIONS,
+                            weights=WEIGHTS, depot_preference=DEPOT_PREFERENCE)
+    return {"seed": seed, "players": players, "options": tuple(options(seed)), "finished": stats.finished,
+            "reason": stats.reason, "actions": stats.actions, "undos": stats.undos, "types": set(stats.by_type)}
 
 
 def test_random_play_soak() -> None:
@@ -47,7 +53,8 @@ def test_random_play_soak() -> None:
     for game in games:
         assert game["finished"] and game["reason"] in ENDS, game
         assert game["undos"] == 0, f"seed {game['seed']}: a dead end was offered"
-    assert {g["players"] for g in games} == {3, 4, 5} or GAMES < 3
+    assert {(g["players"], g["options"]) for g in games} == \
+        {(n, o) for n in (3, 4, 5) for o in ((), ("ensure_good_privates",))} or GAMES < 6
     seen = set().union(*(g["types"] for g in games))
     assert {"bid", "par", "buy_shares", "lay_tile", "run_routes", "dividend", "buy_train"} <= seen, seen
 

@@ -100,25 +100,59 @@ def _stock(game: Game, round_: StockRound1828, kind: str, entity: Any) -> list[O
     if kind == "choose":
         if merger is not None:
             choice = merger.choice
-            return [{"choice": label} for label in choice.labels] if choice and choice.chooser == entity else []
+            if not choice or choice.chooser != entity:
+                return []
+            good = [label for label in choice.labels if _answer_completes(game, entity, label)]
+            return [{"choice": label} for label in good or choice.labels]
         corps = [c for c in game.corporations.values() if c.kind == "major"]
-        # an unstarted corporation may start a merger but never complete one: not offered
+        # an unstarted corporation may start a merger but never complete one, and a merger that would
+        # fail can only be taken back: neither is offered
         return [{"choice": c.sym} for c in corps if c.ipoed
-                if any(merge_candidate(game, round_, entity, c, other) for other in corps)]
-    if kind == "failed_merge":  # offered only where it is accepted: nothing to choose
-        return [{}]
+                if any(merge_candidate(game, round_, entity, c, other)
+                       and _merger_completes(game, entity, c.sym, other.sym) for other in corps)]
+    if kind == "failed_merge":  # a declared failure (a turn's purchase); never the answer to a real one
+        return [{}] if merger is None else []
     if kind == "merge":
         if merger is None:
             return []
         initiator = game.corporations[merger.initiator]
         return [{"entity": initiator.sym, "entity_type": "corporation", "corporation": c.sym}
                 for c in game.corporations.values()
-                if merge_candidate(game, round_, merger.acting_player, initiator, c)]
+                if merge_candidate(game, round_, merger.acting_player, initiator, c)
+                and _merger_completes(game, None, initiator.sym, c.sym)]
     if kind == "buy_shares":
         return _buy_shares(game, round_, entity)
     if kind == "discard_train":
         return _discard_train(game, entity)
     return _shared(game, kind, entity)
+
+
+def _answer_completes(game: Game, player: Any, label: str) -> bool:
+    """Would the merger still complete after this answer (later questions answered with their first offer)?"""
+    return _merger_completes(game, None, "", "", first={"type": "choose", "entity": player, "choice": label})
+
+
+def _merger_completes(game: Game, player: Any, initiator: str, target: str,
+                      first: dict[str, Any] | None = None) -> bool:
+    """Play the merger out on a copy, each question answered with its first offer: does it complete? A
+    merger that fails can only be taken back, so the offers steer clear of it."""
+    trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    try:
+        if first is not None:
+            trial.process(first)
+        else:
+            if player is not None:
+                trial.process({"type": "choose", "entity": player, "choice": initiator})
+            trial.process({"type": "merge", "entity": initiator, "corporation": target})
+        for _ in range(50):
+            state = getattr(trial.round, "merger", None)
+            if state is None or state.choice is None:
+                break
+            trial.process({"type": "choose", "entity": state.choice.chooser, "choice": state.choice.labels[0]})
+    except IllegalAction:
+        return False
+    state = getattr(trial.round, "merger", None)
+    return state is None
 
 
 def _buy_shares(game: Game, round_: StockRound1828, entity: Any) -> list[Option]:

@@ -119,9 +119,10 @@ class Merger(Step):
         self.settle(game, round_)
 
     def acknowledge_failure(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
-        """The data has no rule for what follows a failed merger (the recordings always take it back): the
-        engine leaves everything as the failure left it and the turn goes on, the merger being its purchase."""
-        round_.merger = None
+        """A failed merger can only be taken back (undo): the recordings always do, the reference offers
+        the acknowledgement but has nothing to do it with, and the state it leaves (a System beside the two
+        corporations it came from) cannot go on."""
+        raise IllegalAction("a failed merger can only be taken back (undo)", "failed_merge")
 
     # -- the exchange procedure -----------------------------------------------------------------------------
     def run(self, game: Game, round_: Any) -> None:
