@@ -99,6 +99,32 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
         "summary": "A command's receipt: queued, applied (new version) or refused (reason)", "security": BEARER,
         "parameters": [GAME_ID, WAIT, {"in": "path", "name": "key", "required": True, "schema": {"type": "string"}}],
         "responses": {**_ok(200, "ReceiptOut"), **_err(401, 403, 404)}}}),
+    ("/games/{game_id}/map", {"get": {
+        "summary": "What a client needs to draw the board: layout, hexes with centres, terrain and costs, tiles "
+                   "with rotation and track, cities with slots and tokens, towns, revenues, labels, borders",
+        "parameters": [GAME_ID], "responses": {"200": {"description": "the map view"}, **_err(403, 404, 409)}}}),
+    ("/games/{game_id}/page", {"get": {
+        "summary": "The game's page (HTML; also GET /games/{game_id} with Accept: text/html). A seat link is "
+                   "/games/{game_id}/page#seat=<seat token>: the fragment never reaches the server",
+        "parameters": [GAME_ID], "responses": {"200": {"description": "text/html"}, **_err(403, 404)}}}),
+    ("/games/{game_id}/page/version", {"get": {
+        "summary": "Long-poll for the page: answers when the version differs from `after` or the status from "
+                   "`status`, or after `wait` seconds",
+        "parameters": [GAME_ID, {"in": "query", "name": "after", "schema": {"type": "integer"}},
+                       {"in": "query", "name": "status", "schema": {"type": "string"}},
+                       {"in": "query", "name": "wait", "schema": {"type": "number"}}],
+        "responses": {"200": {"description": "game_id, version, status"}, **_err(400, 403, 404)}}}),
+    ("/games/{game_id}/page/preview", {"get": {
+        "summary": "One hex drawn with a tile at a rotation (SVG) for the page's lay form; draws only",
+        "parameters": [GAME_ID, {"in": "query", "name": "hex", "schema": {"type": "string"}},
+                       {"in": "query", "name": "tile", "schema": {"type": "string"}},
+                       {"in": "query", "name": "rotation", "schema": {"type": "integer"}}],
+        "responses": {"200": {"description": "image/svg+xml"}, **_err(400, 403, 404, 409)}}}),
+    ("/games/{game_id}/page/me", {"get": {
+        "summary": "Who the bearer seat token is in this game (player id, name, seat)", "security": BEARER,
+        "parameters": [GAME_ID], "responses": {"200": {"description": "the seat"}, **_err(401, 403, 404)}}}),
+    ("/", {"get": {"summary": "Front door: open games for a browser (HTML), where the API starts for a client",
+                   "responses": {"200": {"description": "HTML or JSON links"}}}}),
     ("/titles", {"get": {"summary": "Every title: options with descriptions, player range, exclusive options",
                          "responses": {"200": {"description": "the catalogue"}}}}),
     ("/metrics", {"get": {"summary": "Prometheus metrics", "responses": {"200": {"description": "text"}}}}),
