@@ -18,7 +18,7 @@ import pytest
 from shared.engine import GameSession, IllegalAction, MalformedAction
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from bench.live_autos import normalise  # noqa: E402  (the checker's comparison of auto actions)
+from bench.live_autos import live_check, load_trace, normalise  # noqa: E402  (the checker)
 
 ANN, BOB, CY = 1, 2, 3
 PLAYERS = [{"id": ANN, "name": "Ann"}, {"id": BOB, "name": "Bob"}, {"id": CY, "name": "Cy"}]
@@ -254,3 +254,20 @@ def test_s8_an_order_set_by_an_order_dates_from_its_place_in_the_cascade() -> No
     stored = session.submit({"type": "pass", **by(ANN)})
     assert autos(stored) == [{"type": "program_disable", **by(BOB), "reason": "Corporation GER parred"}]
     assert state(session)["acting"] == [BOB]
+
+
+@pytest.mark.parametrize("path", [
+    "1825/1825_game_end_bank.json",
+    "1825/1825_game_end_stock_market.json",
+    "1828/1828Games_game_end_bankrupt.json",
+    "1828/1828Games_game_end_stock_market.json",
+    "1840/2player.json",
+])
+def test_public_games_live_derive_the_recorded_auto_actions(path: str) -> None:
+    """Every action of each public game submitted live: the derived auto actions equal the recorded ones,
+    action for action, and the digest equals the golden trace after every action."""
+    fixture = FIXTURES / path
+    record = json.loads(fixture.read_text())
+    report = live_check(record, load_trace(fixture), len(record["actions"]))
+    assert report["mismatch"] is None, report["mismatch"]
+    assert report["autos_compared"] == report["recorded_autos"]
