@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, BoardRules
-from ..board.tiles import NODE_BASE, load_catalogue
+from ..board.tiles import load_catalogue
 from ..core.market import Cell
 from ..core.operating import (
     BuyTrain,
@@ -28,7 +28,7 @@ from ..model import Company, Corporation, Player, Train
 from .base import TitleRules
 from .g1825_compose import compose
 from .g1825_operating import OperatingRound1825, sale_options
-from .g1825_reach import passed_stops
+from .g1825_reach import reaches
 from .g1825_sales import BuySellParShares1825
 
 if TYPE_CHECKING:
@@ -316,15 +316,11 @@ class Rules1825(TitleRules):
         if reach_nodes >= 99:
             return
         with board._trial(hex_id, new, rotation):
-            by_nodes = passed_stops(board, corp.sym) if reach_nodes else {}
-            by_cities = passed_stops(board, corp.sym, cities_only=True) if reach_cities else {}
+            ok = bool(reach_nodes) and reaches(board, corp.sym, hex_id, reach_nodes) or \
+                bool(reach_cities) and reaches(board, corp.sym, hex_id, reach_cities, cities_only=True)
             board._reach = {}
-        for code in range(NODE_BASE, NODE_BASE + len(new.nodes)):
-            ref = (hex_id, code)
-            if ref in by_nodes and by_nodes[ref] < reach_nodes:
-                return
-            if ref in by_cities and by_cities[ref] < reach_cities:
-                return
+        if ok:
+            return
         raise IllegalAction(f"no train of {corp.sym} can reach the upgraded tile on {hex_id}", "upgrade_reach")
 
     @staticmethod

@@ -246,3 +246,13 @@ def test_a_u3_counts_its_starting_city() -> None:
     with pytest.raises(IllegalAction) as caught:
         game.process({"type": "lay_tile", "entity": "HR", "hex": "G7", "tile": "888-0", "rotation": 0})
     assert caught.value.rule == "upgrade_reach"
+
+
+def test_a_stop_reached_only_over_the_same_track_twice_is_out_of_reach() -> None:
+    """Unit 1 + D1: GER (4-, 2- and 3-train) would upgrade T22's plain track to tile 11 (a halt). By the
+    fewest stops the halt is two stops away, but every such way runs over one piece of track twice: refused."""
+    game = position("gen1825_unit_1_d1_4p_982429", 624)
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "GER", "hex": "T22", "tile": "11-0", "rotation": 0})
+    assert caught.value.rule == "upgrade_reach"
+    assert game.board.hex("T22").tile.name == "8"
