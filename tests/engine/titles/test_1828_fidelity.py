@@ -119,3 +119,57 @@ def test_the_cp_minor_runs_anywhere_on_its_network_over_the_tile_it_laid() -> No
     cash, owner_cash = game.corporations["C&P"].cash, game.player(1005).cash
     session.submit(run)  # $30: half to the minor, half to its owner
     assert (game.corporations["C&P"].cash, game.player(1005).cash) == (cash + 15, owner_cash + 15)
+
+
+# -- more merger rules -------------------------------------------------------------------------------------------
+def live_action(name: str, index: int) -> dict:
+    record = json.loads((CONFORMANCE / f"{name}.json").read_text())
+    return {k: v for k, v in record["actions"][index].items() if k not in ("id", "created_at", "auto_actions")}
+
+
+def test_a_completed_merger_is_no_purchase() -> None:
+    name = GEN + "gen1828_5p_286529"
+    session = recorded(name, 973)  # 1004 has just merged NYC with NW
+    game = session.game
+    assert game.acting() == [1004]
+    cash = game.player(1004).cash
+    session.submit(live_action(name, 973))  # a market share of NYH-NKP (grey cell, 1004 presides)
+    session.submit(live_action(name, 974))  # and, as president in a grey cell, a second one
+    assert game.player(1004).cash == cash - 2 * game.share_price(game.corporations["NYH-NKP"])
+
+
+def test_a_failed_merger_can_only_be_taken_back() -> None:
+    name = GEN + "gen1828_4p_752101"
+    session = recorded(name, 54)  # MC merged with GT; 1003 would keep only two System shares
+    game = session.game
+    assert game.acting() == [1003] and "MC" in game.corporations and "GT" in game.corporations
+    assert game.corporations["MC"].treasury_percent == 100  # the exchanged certificates are back
+    assert refused(session, {"type": "failed_merge", "entity": 1003, "corporations": ["MC", "GT"]}) \
+        == "failed_merge"
+    assert not any(o["type"] == "failed_merge" for o in session.legal_actions())
+
+
+def test_part_of_a_presidents_certificate_goes_to_the_new_president() -> None:
+    name = GEN + "gen1828_5p_226194"
+    session = recorded(name, 359)  # NYC-MP buys trains; its president 1004 raises money
+    game = session.game
+    corp = game.corporations["NYH-C&O"]
+    assert corp.president == 1004 and corp.percent_owned_by(1005) == 20 and corp.percent_owned_by("pool") == 0
+    price = game.share_price(corp)
+    cash = game.player(1004).cash
+    session.submit(live_action(name, 359))  # 10% of the 20% certificate
+    assert corp.president == 1005 and corp.shares[0].owner == 1005
+    assert (corp.percent_owned_by(1004), corp.percent_owned_by("pool")) == (10, 10)
+    assert game.player(1004).cash == cash + price
+
+
+def test_a_system_over_its_limit_discards_any_train() -> None:
+    name = GEN + "gen1828_4p_612537"
+    session = recorded(name, 440)  # Brown: GT-CPR's CPR shell holds four trains, GT's one
+    game = session.game
+    offered = {o["train"] for o in session.legal_actions("GT-CPR") if o["type"] == "discard_train"}
+    assert "3-3" in offered and "5-2" in offered  # GT's train too
+    session.submit(live_action(name, 440))  # GT's 3-3
+    assert game.acting() == ["GT-CPR"]  # CPR still holds four
+    session.submit(live_action(name, 441))
+    assert game.acting() == ["NYC-NKP"]  # the buyer goes on buying
