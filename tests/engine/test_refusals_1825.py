@@ -359,3 +359,33 @@ def test_upgraded_station_tile_must_be_within_reach_of_a_train() -> None:
     trains = session.game.corporations["GWR"].trains
     assert rules.train_reach(trains)[0] == 3  # several 2-trains double-head as a 3-train
     assert rules.train_reach(trains[:1])[0] == 2
+
+
+# -- operating round: the director's sales in the train step (rules-1825.md) -------------------------------------
+GENERATED = RECORD.parents[1] / "generated" / "1825"
+
+
+@lru_cache(maxsize=4)
+def _generated_blob(name: str, index: int) -> bytes:
+    record = json.loads((GENERATED / f"{name}.json").read_text())
+    return GameSession.from_record(record, limit=index).snapshot()
+
+
+def test_only_the_director_of_the_operating_corporation_sells_in_its_train_step() -> None:
+    session = GameSession.restore(_generated_blob("gen1825_unit_1_4p_256123", 29))  # LBSC buys trains
+    refused(session, act(1002, "sell_shares", shares=["SECR_1"], percent=10), "not_your_turn")
+
+
+def test_the_director_sells_no_more_than_the_cheapest_train_needs() -> None:
+    """Unit 1, 3 players: GER's director 1001 has just sold LBSC (index 53); with his cash, GER's treasury and
+    another sale the cheapest train would be paid for twice over, so the next sale is refused."""
+    session = GameSession.restore(_generated_blob("gen1825_unit_1_3p_361300", 54))
+    game = session.game
+    player, corp = game.player(1001), game.corporations["GER"]
+    cheapest = min(t.price for t in game.rules.depot_trains_for(game, corp))
+    held = next(c for c in game.corporations.values() if c.sym != "GER" and any(
+        s.owner == 1001 and not s.president for s in c.shares))
+    share = next(s for s in held.shares if s.owner == 1001 and not s.president)
+    value = (game.share_price(held) or 0) * share.percent // 10
+    assert value + player.cash + corp.cash >= cheapest + value  # the premise: enough already
+    refused(session, act(1001, "sell_shares", shares=[share.id], percent=share.percent), "sell_more_than_needed")
