@@ -23,8 +23,9 @@ from ..core.operating import (
 )
 from ..core.rounds import Round
 from ..core.stock import PURCHASES, StockRound
-from ..errors import IllegalAction
+from ..errors import IllegalAction, MalformedAction
 from ..model import Company, Corporation, Player, Train
+from ..titledata import options_for_players
 from .base import TitleRules
 from .g1825_compose import compose
 from .g1825_operating import OperatingRound1825, sale_options
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..titledata import TitleData
 
+# what a game with no options plays, by player count
+DEFAULT_UNITS: dict[int, tuple[str, ...]] = {2: ("unit_3",), 3: ("unit_2",), 4: ("unit_1",), 5: ("unit_1",),
+                                             6: ("unit_12",), 7: ("unit_12",), 8: ("unit_123",),
+                                             9: ("unit_123", "r1", "r2", "r3")}
+UNIT_OPTIONS = ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23", "unit_123")
 UNIT_COMBINATIONS = (({"unit_1", "unit_2", "unit_3"}, "unit_123"), ({"unit_1", "unit_2"}, "unit_12"),
                      ({"unit_2", "unit_3"}, "unit_23"))
 LEASE_COST = 10
@@ -56,9 +62,14 @@ class Rules1825(TitleRules):
             if units <= set(opts):
                 opts = [o for o in opts if o not in units] + [combined]
                 break
+        if not opts:
+            # a game created with no options at all plays the map that suits its player count (nine players
+            # need the regional kits: rules-1825.md, Set-up)
+            return list(DEFAULT_UNITS.get(players, ("unit_123",)))
         if not any(o.startswith("unit_") and o != "unit_4" for o in opts):
-            default = {2: "unit_3", 3: "unit_2", 4: "unit_1", 5: "unit_1", 6: "unit_12", 7: "unit_12"}
-            opts.append(default.get(players, "unit_123"))
+            units = ", ".join(options_for_players("1825", list(UNIT_OPTIONS), players))
+            raise MalformedAction(f"1825: choose at least one Unit for {players} players ({units}); kits and "
+                                  f"other options add to a Unit", "options")
         return opts
 
     # option sets no dumped configuration equals are built from composition.json (see g1825_compose)

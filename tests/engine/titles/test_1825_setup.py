@@ -275,3 +275,14 @@ def test_a_unit_option_outside_the_player_count_is_dropped() -> None:
     assert new_game(["unit_1", "unit_2"], 5).state.defn.data.configuration == "unit_1"
     assert new_game(["unit_1"], 6).state.defn.data.configuration == "unit_12"
     assert new_game(["unit_1", "unit_2"], 4).state.defn.data.configuration == "unit_12"
+
+
+def test_no_options_get_the_default_map_and_kits_without_a_unit_are_refused() -> None:
+    """A game with no options plays its player count's default (nine players: all Units with R1-R3); a game
+    whose options leave no Unit is refused, naming the Units that count allows (rules-1825.md, Set-up)."""
+    assert new_game([], 9).state.defn.data.configuration == "unit_123_r1_r2_r3"
+    assert new_game([], 3).state.defn.data.configuration == "unit_2"
+    with pytest.raises(MalformedAction, match="choose at least one Unit for 4 players .*unit_1, unit_2, unit_12"):
+        new_game(["k1"], 4)
+    with pytest.raises(MalformedAction, match="choose at least one Unit"):
+        new_game(["unit_1", "k3"], 6)  # Unit 1 is dropped at six players; K3 alone picks no map
