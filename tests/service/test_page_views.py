@@ -190,3 +190,14 @@ def test_markers_never_leak_into_the_shared_grid() -> None:
     second = with_markers(grid, {"PRR": {"share_coords": [3, 4]}})
     assert first["rows"][3][4]["corporations"] == ["NYC"] and second["rows"][3][4]["corporations"] == ["PRR"]
     assert all(not cell["corporations"] for row in grid for cell in row if cell)
+
+
+def test_corporations_a_title_adds_itself_have_their_colours_in_the_view() -> None:
+    """1833NE's Takeover corporations come from its tables, not the board data: the map view must still
+    colour their tokens and markers."""
+    session = GameSession.new("1833NE", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], 1, ["takeover_game"])
+    added = {c.sym for c in session.game.corporations.values()} - {
+        str(raw["sym"]) for raw in session.game.defn.data.setup.get("corporations") or []}
+    assert added, "the Takeover game adds corporations"
+    entities = map_view(session.game)["entities"]
+    assert all(entities[sym]["color"] for sym in added)

@@ -93,6 +93,10 @@ class TitleRules:
         combine (1828 Systems) names the combination after its first member."""
         return corp.sym
 
+    def entity_colors(self, game: Game) -> dict[str, dict[str, str | None]]:
+        """Colours of corporations a title adds beyond its board data (1833NE's Takeover game), for views."""
+        return {}
+
     def ipo_name(self, game: Game, corp: Corporation) -> str:
         """How the title names a corporation's unsold shares (a standing order's refusal names it)."""
         return "IPO"

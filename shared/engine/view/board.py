@@ -161,11 +161,13 @@ def _bounds(hexes: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def entity_colors(game: Game) -> dict[str, dict[str, str | None]]:
-    """Each corporation's and minor's colours as the title data gives them."""
+    """Each corporation's and minor's colours as the title data gives them, and those of corporations the
+    title adds itself."""
     setup = game.defn.data.setup
     out: dict[str, dict[str, str | None]] = {}
     for raw in (setup.get("corporations") or []) + (setup.get("minors") or []):
         out[str(raw["sym"])] = {"color": raw.get("color"), "text_color": raw.get("text_color")}
+    out.update(game.rules.entity_colors(game))
     return out
 
 
