@@ -244,7 +244,7 @@ def _suspicious(game: Game, player: Player, other: Player, move: dict[str, Any],
     corp = game.corporations.get(corp_sym) if isinstance(corp_sym, str) else None
     if kind == "par":
         if share is None or game.rules.sell_allowed_this_round(game):
-            return f"Corporation {corp_sym} parred"
+            return f"Corporation {game.rules.short_name(game, corp) if corp else corp_sym} parred"
         return None
     if kind == "buy_shares":
         if corp is None or corp.president != player.id:
@@ -253,7 +253,7 @@ def _suspicious(game: Game, player: Player, other: Player, move: dict[str, Any],
         if mine >= SECURE_PERCENT:
             return None
         if share is None or share.corporation != corp.sym:
-            return f"{other.name} bought on corporation {corp.sym} and is unsecure"
+            return f"{other.name} bought on corporation {game.rules.short_name(game, corp)} and is unsecure"
         after = mine + share.percent
         if after > SECURE_PERCENT:
             return None
