@@ -20,7 +20,7 @@ from .acquisition import AcquisitionRound
 from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rules_of
-from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, is_orange
+from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, framed_tiles, is_orange
 from .routes import best_run, stadtbahn_run
 from .rules import CITY
 from .trams import buyable_trams, scrappable
@@ -154,17 +154,27 @@ def _lay_tile(game: Game, round_: Any, entity: Any) -> list[Option]:
                 if tile is not None and tile.color in colors:
                     candidates.append((hex_id, name))
     out = []
+    track_exits = extras["stadtbahn"]["track_exits"]
+    framed = framed_tiles(game)
     for hex_id, name in candidates:
         copy = board.supply.free_copy(name)
         if copy is None:
             continue
-        stadtbahn = pending is None and is_orange(game, hex_id) and board.catalogue[name].color == "yellow"
+        orange = is_orange(game, hex_id)
+        if pending not in ("red", "purple") and orange != (name in framed):
+            continue  # `check_frame`, before any rotation
+        stadtbahn = pending is None and orange and board.catalogue[name].color == "yellow"
+        if pending is None and not accepts(round_.check_lay_allowed, corp, orange, stadtbahn):
+            continue
         if stadtbahn and hex_id not in stadtbahn_open:
             stadtbahn_open[hex_id] = accepts(check_extends_stadtbahn, game, hex_id)
         if stadtbahn and not stadtbahn_open[hex_id]:
             continue
+        needed = set(track_exits.get(hex_id) or []) if stadtbahn else set()
         for rotation in range(6):
             option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
+            if stadtbahn and not needed <= set(board.catalogue[name].rexits[rotation]):
+                continue  # `check_stadtbahn_exits`
             if pending not in ("red", "purple") and not stadtbahn and \
                     not board.catalogue[name].rexits[rotation] & reach.edges.get(hex_id, set()):
                 continue  # not connected: the cheap part of `check_lay` first

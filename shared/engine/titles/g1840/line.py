@@ -387,6 +387,10 @@ def stadtbahn_reach(game: Game, sym: str) -> set[tuple[str, int]]:
     """(hex, edge) pairs the Stadtbahn's narrow track reaches from its stations and its fixed starting
     cities (a starting city counts even after a line removed the station there)."""
     board = game.board
+    key = ("1840 stadtbahn", sym)  # kept with the board's reach cache, which every board change clears
+    cached = board._reach.get(key)  # type: ignore[call-overload]
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
     seeds: set[tuple[str, int]] = set()
     for hex_id, h in board.hexes.items():
         for ci, slots in enumerate(h.tokens):
@@ -417,6 +421,7 @@ def stadtbahn_reach(game: Game, sym: str) -> set[tuple[str, int]]:
             if step not in seen:
                 seen.add(step)
                 stack.append(step)
+    board._reach[key] = reached  # type: ignore[index]
     return reached
 
 
