@@ -173,3 +173,61 @@ def test_a_system_over_its_limit_discards_any_train() -> None:
     assert game.acting() == ["GT-CPR"]  # CPR still holds four
     session.submit(live_action(name, 441))
     assert game.acting() == ["NYC-NKP"]  # the buyer goes on buying
+
+
+# -- an off-board area ends the track -------------------------------------------------------------------------
+def test_an_off_board_ends_the_network_so_nothing_beyond_it_takes_a_station() -> None:
+    name = GEN + "gen1828_3p_544675"
+    session = recorded(name, 653)  # B&M-IC (no trains, $386) is about to lay Cincinnati and H4
+    game = session.game
+    system = game.corporations["B&M-IC"]
+    assert system.cash == 386 and not system.trains and game.share_price(system) == 167
+    session.submit(live_action(name, 653))  # Cincinnati (H8) to brown
+    session.submit(live_action(name, 654))  # H4: track from Louisville's side on to Chicago (G3)
+    reach = game.board.reach("B&M-IC")
+    assert any(hex_id == "G3" for hex_id, _ in reach.nodes)  # Chicago is reached (a stop to run to) ...
+    assert not any(hex_id == "I3" for hex_id, _ in reach.nodes)  # ... but St Louis beyond it is not
+    # St Louis has a free slot (WAB-MP's home holds one of two), yet no station can go there: nothing in reach
+    # has a free slot, so the token step is skipped; with no train nothing runs, the price drops one column
+    assert game.board.hex("I3").tokens == [["WAB-MP", None]]
+    assert game.acting() == ["B&M-IC"]
+    assert "place_token" not in {a["type"] for a in session.legal_actions("B&M-IC")}
+    assert "buy_train" in {a["type"] for a in session.legal_actions("B&M-IC")}
+    assert game.share_price(system) == 148 and system.cash == 386
+    assert refused(session, {"type": "place_token", "entity": "B&M-IC", "city": "63-0-0", "slot": 1}) != ""
+
+
+# -- end of the stock round -----------------------------------------------------------------------------------
+def test_a_president_holding_80_percent_lifts_only_a_sold_out_corporation() -> None:
+    name = GEN + "gen1828_5p_457227"
+    session = recorded(name, 1374)  # the last pass of a stock round
+    game = session.game
+    erie, nw, wab = (game.corporations[s] for s in ("ERIE-GT", "NW-MP", "WAB-C&O"))
+    assert erie.percent_owned_by(erie.president) == 80 and erie.percent_owned_by("pool") == 10
+    assert "unlimited" in game.market.cell(erie.share_cell).types
+    before = {c.sym: c.share_cell for c in (erie, nw, wab)}
+    session.submit(live_action(name, 1374))
+    assert game.acting() == ["NW-MP"]  # the operating round has begun
+    # ERIE-GT is not sold out (10% in the market): neither its president's 80% nor its grey cell lifts it
+    assert erie.share_cell == before["ERIE-GT"] and game.share_price(erie) == 71
+    # the sold-out Systems (90% with players) rise one row each
+    for corp in (nw, wab):
+        assert corp.share_cell == (before[corp.sym][0] - 1, before[corp.sym][1])
+
+
+# -- the president's gift ----------------------------------------------------------------------------------------
+def test_the_presidents_gift_stays_in_the_system_treasury() -> None:
+    name = GEN + "gen1828_5p_457227"
+    session = recorded(name, 1313)  # 1004 (standing order: B&O-CPR from its treasury) is to act
+    game = session.game
+    system = game.corporations["B&O-CPR"]
+    treasury = [s for s in system.shares if s.owner == "B&O-CPR"]
+    assert [s.id for s in treasury] == ["B&O-CPR_1"] and game.acting() == [1004]
+    cash = game.player(1004).cash
+    offered = {tuple(o["shares"]) for o in session.legal_actions(1004) if o["type"] == "buy_shares"}
+    assert ("B&O-CPR_1",) not in offered and ("B&O-CPR_2",) in offered  # the market's shares are for sale
+    assert refused(session, {"type": "buy_shares", "entity": 1004, "shares": ["B&O-CPR_1"], "percent": 10})
+    game = session.game  # a refusal leaves the state as it was, rebuilt
+    system = game.corporations["B&O-CPR"]
+    session.submit({"type": "buy_shares", "entity": 1004, "shares": ["B&O-CPR_2"], "percent": 10})
+    assert game.player(1004).cash == cash - game.share_price(system) and system.treasury_percent == 10

@@ -173,14 +173,17 @@ class Rules1828(TitleRules):
             game.player_order = list(order) + [p for p in game.player_order if p not in order]
 
     def finish_stock_round(self, game: Game, stock: StockRound) -> None:
+        """Only a sold-out corporation rises: one row, one more first from a grey cell, one more when its
+        president holds 8 shares (rules-1828.md, Stock round; conflicts-1828.md 2)."""
         for corp in self.sorted_by_price(game, [c for c in game.corporations.values() if c.floated and not c.closed
                                                 and c.kind == "major"]):
-            if "unlimited" in game.market.cell(corp.share_cell).types and self.sold_out(game, corp):
-                self.move_up(game, corp)  # docs/conflicts-1828.md: grey cells lift only sold-out corporations
+            if not self.sold_out(game, corp):
+                continue
+            if "unlimited" in game.market.cell(corp.share_cell).types:
+                self.move_up(game, corp)
+            self.move_up(game, corp)
             president = corp.president
             if president is not None and corp.percent_owned_by(president) >= 80:
-                self.move_up(game, corp)
-            if self.sold_out(game, corp):
                 self.move_up(game, corp)
 
     def sold_out(self, game: Game, corp: Corporation) -> bool:

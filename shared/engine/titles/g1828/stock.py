@@ -104,6 +104,8 @@ class BuySellParShares1828(BuySellParShares):
 
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         corp = game.corporations[share.corporation]
+        if share.owner == corp.sym and share.id in game.extra.get("unbuyable", ()):
+            return "the share the president gave to the System's treasury cannot be bought"  # rules: the gift
         if round_.bought() and not self.may_buy_another(game, round_, player, corp):
             return "only one purchase per turn"
         # the base check refuses any second purchase; lift it for a permitted double buy
