@@ -65,8 +65,9 @@ class SessionCache:
         for event in self._recorder.read_events(game.id, after_version=session.version):
             if event.version > game.version:
                 break
-            # stored actions were validated when first applied; replay them as the record format does
-            session.submit(event.data["action"], trusted=True, keep_id=True)
+            # stored actions were validated when first applied, and carry the auto actions derived then:
+            # apply those as recorded (deriving them again could differ after an engine change)
+            session.submit(event.data["action"], trusted=True, keep_id=True, recorded=True)
         if session.version != game.version:
             raise RuntimeError(f"game {game.id}: rebuilt session at version {session.version}, "
                                f"store says {game.version}")
