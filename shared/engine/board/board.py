@@ -35,6 +35,9 @@ class BoardRules:
     # tile name -> hexes it may be laid on (1825 tile 200)
     tile_only_on_hexes: dict[str, list[str]] = field(default_factory=dict)
     same_hex_tokens: bool = False
+    # an off-board area ends the track: the reach stops there (routes always do). The reference's rule for
+    # every title; on for 1828 only while 1833NE's scripted games rely on reaching through one
+    offboards_end_track: bool = False
     # 1825: a corporation's hex block (blocks_hexes) ends once it has placed its home token
     blocks_end_on_first_token: bool = False
     # tile name -> (minimum phase, passed through by trains listed) for 1825's tile-200 bonus

@@ -1,10 +1,10 @@
 """Connectivity from an entity's station tokens: which edges it may build from, which nodes it reaches.
 
 The walk follows track from every city holding one of the entity's tokens; it does not continue through a
-city whose slots are all filled by other companies, nor past a terminal path, nor through an off-board area
-(an off-board is reached but ends the track: the map data draws its paths as ordinary track into the node,
-so the node's kind decides, as it does for routes). Results are cached on the Board and dropped whenever a
-tile or token changes.
+city whose slots are all filled by other companies, nor past a terminal path, nor (`BoardRules.
+offboards_end_track`) through an off-board area: an off-board is reached but ends the track; the map data
+draws its paths as ordinary track into the node, so the node's kind decides, as it does for routes. Results
+are cached on the Board and dropped whenever a tile or token changes.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def compute_reach(board: Board, entity: str) -> Reach:
     seen_arrivals: set[tuple[str, int, int]] = set(stack)
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
     node_blocks = board.node_blocks
+    offboards_end = board.rules.offboards_end_track
     while stack:
         hex_id, end, via = stack.pop()
         state = hexes[hex_id]
@@ -94,8 +95,8 @@ def compute_reach(board: Board, entity: str) -> Reach:
             other = b if a == end else a
             if other >= NODE_BASE:
                 nodes_add((hex_id, other))
-                if path.terminal or tile.nodes[other - NODE_BASE].kind == "offboard" \
-                        or node_blocks(hex_id, other, entity):
+                if path.terminal or node_blocks(hex_id, other, entity) \
+                        or (offboards_end and tile.nodes[other - NODE_BASE].kind == "offboard"):
                     continue
                 arrival = (hex_id, other, pi)
             else:

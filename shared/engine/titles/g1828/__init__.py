@@ -32,8 +32,10 @@ from .stock import stock_round
 from .systems import Merger, SwapTrain, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
+    from ...board import Board
     from ...core.shares import Bundle
     from ...game import Game
+    from ...titledata import TitleData
 
 FOUNDING_VALUE = 250
 PAR_GROUP_EVENTS = {"green_par": "par_1", "blue_par": "par_2", "brown_par": "par_3"}
@@ -45,6 +47,13 @@ class Rules1828(TitleRules):
     title = "1828.Games"
 
     # -- set-up -------------------------------------------------------------------------------------------
+    def load_board(self, data: TitleData) -> Board:
+        """An off-board area ends the track (rules-1828.md, Operating): nothing beyond Chicago or the other
+        red areas is in a network by way of them, for a station or a tile."""
+        board = super().load_board(data)
+        board.rules.offboards_end_track = True
+        return board
+
     def corporation_kind(self, raw: dict[str, Any]) -> str:
         return "major" if raw.get("shares") else "minor"
 
