@@ -231,3 +231,14 @@ def test_the_presidents_gift_stays_in_the_system_treasury() -> None:
     system = game.corporations["B&O-CPR"]
     session.submit({"type": "buy_shares", "entity": 1004, "shares": ["B&O-CPR_2"], "percent": 10})
     assert game.player(1004).cash == cash - game.share_price(system) and system.treasury_percent == 10
+
+
+def test_a_system_is_named_after_its_first_member_in_messages() -> None:
+    """Standing-order reasons name a System after its first member ("ERIE is floated" for ERIE-B&M), as
+    the reference writes them; a plain corporation keeps its symbol."""
+    record = json.loads((CONFORMANCE / "1828" / "1828Games_game_end_bankrupt.json").read_text())
+    game = GameSession.from_record(record).game
+    assert game.rules.short_name(game, game.corporations["NYC-PRR"]) == "NYC"
+    assert game.rules.short_name(game, game.corporations["GT-MC"]) == "GT"
+    plain = next(c for c in game.corporations.values() if "-" not in c.sym)
+    assert game.rules.short_name(game, plain) == plain.sym

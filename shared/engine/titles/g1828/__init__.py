@@ -272,6 +272,11 @@ class Rules1828(TitleRules):
         if corp.share_cell is not None:
             self.arrival(game, corp)
 
+    def short_name(self, game: Game, corp: Corporation) -> str:
+        """A System is named after its first member in messages ("ERIE is floated" for ERIE-B&M), as the
+        reference's standing-order reasons show."""
+        return str(game.extra["systems"].get(corp.sym, [corp.sym])[0])
+
     # -- phases and events ----------------------------------------------------------------------------------
     def phase_changed(self, game: Game) -> None:
         pass
