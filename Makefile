@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: help venv run test lint bench conformance fuzz clean
+.PHONY: help venv run test lint bench conformance fuzz soak clean
 
 help: ## show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ bench: venv ## benchmarks: replay speed, per-action latency, service load, notif
 
 conformance: venv ## every public game in replay and live mode, every refusals file: the README's table
 	$(BIN)/python -m bench.conformance_table
+
+soak: venv ## the random-play soaks at full size (200 games per title; make test plays fewer)
+	SOAK_1825=200 SOAK_1828=200 SOAK_1840=200 SOAK_1833NE=200 $(BIN)/pytest -q -k soak tests/engine
 
 fuzz: venv ## schema fuzzing: >= 10,000 generated requests against the embedded default and PostgreSQL + Redis
 	bash infra/ensure-services.sh

@@ -26,7 +26,7 @@ from shared.engine import GameSession
 from shared.engine.errors import EngineError
 from shared.engine.model import POOL
 
-GAMES = int(os.environ.get("SOAK_1840", "200"))
+GAMES = int(os.environ.get("SOAK_1840", "80"))  # `make soak` plays 200
 CONFIGS = [(2, []), (3, []), (3, ["three_player_small"]), (4, []), (5, []), (6, [])]
 # leaning towards what moves a game on; every type keeps a chance
 WEIGHTS = {"par": 6.0, "buy_shares": 3.0, "sell_shares": 0.4, "pass": 1.0, "bid": 2.0, "merge": 3.0,
