@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from shared.conformance import first_diff
 from shared.engine import EngineError, GameSession, ReplayError
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "conformance"
@@ -59,28 +60,6 @@ def fixtures(title: str | None, only: str | None) -> list[Path]:
             continue
         out.append(fixture)
     return out
-
-
-def first_diff(expected: Any, actual: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        for key in sorted(set(expected) | set(actual), key=str):
-            if key not in actual:
-                return (f"{path}.{key}", expected[key], "<missing>")
-            if key not in expected:
-                return (f"{path}.{key}", "<absent>", actual[key])
-            found = first_diff(expected[key], actual[key], f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if isinstance(expected, list) and isinstance(actual, list):
-        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
-            found = first_diff(e, a, f"{path}[{i}]")
-            if found:
-                return found
-        return (f"{path}.length", len(expected), len(actual)) if len(expected) != len(actual) else None
-    if type(expected) is not type(actual) or expected != actual:
-        return (path, expected, actual)
-    return None
 
 
 def load_trace(fixture: Path) -> list[dict[str, Any]]:

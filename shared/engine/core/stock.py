@@ -320,8 +320,13 @@ class BuySellParShares(Step):
         assert price is not None
         round_.sold.setdefault(player.id, {})[corp.sym] = "now"
         game.pay(None, player, price * bundle.percent // 10)
-        game.transfer_shares(bundle, POOL, seller=player.id)
+        self.move_sold(game, player, bundle)
         game.rules.after_sell_shares(game, corp, bundle)
+
+    def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
+        """Where sold certificates go: the market. Titles that let a president sell part of his certificate
+        (1825, 1828) swap certificates here."""
+        game.transfer_shares(bundle, POOL, seller=player.id)
 
     def buy_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])

@@ -10,10 +10,10 @@ takes over, the pool swaps the unsold part back in ordinary shares (the shared c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..core.shares import Bundle, parse_bundle, player_percent
-from ..core.stock import BuySellParShares, StockRound
+from ..core.shares import Bundle, player_percent
+from ..core.stock import BuySellParShares
 from ..errors import IllegalAction
 from ..model import POOL, Corporation, Player
 
@@ -70,19 +70,5 @@ def sell_to_pool(game: Game, player: Player, bundle: Bundle) -> None:
 class BuySellParShares1825(BuySellParShares):
     """The shared stock-round step, selling through `sell_to_pool`."""
 
-    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
-        player = game.player(action["entity"])
-        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
-        corp = bundle.corporation
-        for share in bundle.shares:
-            if share.owner != player.id:
-                raise IllegalAction(f"{player.name} does not hold {share.id}", "sell_not_owned")
-        reason = self.can_sell(game, round_, player, corp, bundle)
-        if reason:
-            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
-        price = game.share_price(corp)
-        assert price is not None
-        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
-        game.pay(None, player, price * bundle.percent // 10)
+    def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         sell_to_pool(game, player, bundle)
-        game.rules.after_sell_shares(game, corp, bundle)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.rounds import Round
-from ...core.shares import parse_bundle
+from ...core.shares import Bundle, parse_bundle
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
@@ -118,25 +118,12 @@ class BuySellParShares1828(BuySellParShares):
             round_.turn_actions, corp.max_ownership_percent = saved, limit
         return reason
 
-    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+    def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         """As usual, but part of a president's certificate is sold as `sell_to_market` describes."""
-        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
-        if not (bundle.includes_president and bundle.percent < sum(s.percent for s in bundle.shares)):
-            super().sell_shares(game, round_, action, trusted)
-            return
-        player = game.player(action["entity"])
-        corp = bundle.corporation
-        if any(share.owner != player.id for share in bundle.shares):
-            raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
-        reason = self.can_sell(game, round_, player, corp, bundle)
-        if reason:
-            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
-        price = game.share_price(corp)
-        assert price is not None
-        sell_to_market(game, bundle, player.id)
-        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
-        game.pay(None, player, price * bundle.percent // 10)
-        game.rules.after_sell_shares(game, corp, bundle)
+        if bundle.includes_president and bundle.percent < sum(s.percent for s in bundle.shares):
+            sell_to_market(game, bundle, player.id)
+        else:
+            super().move_sold(game, player, bundle)
 
     def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
                  bundle: Any = None) -> str | None:
