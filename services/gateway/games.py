@@ -30,7 +30,7 @@ from services.gateway.schemas import (
     RecordIn,
     StateOut,
 )
-from services.gateway.titles import SETUP_RULES, check_setup, setup_refused
+from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
 from services.play.bids import annotate_bids
@@ -43,6 +43,9 @@ bp = Blueprint("games", __name__)
 
 def game_view(game: Game, with_seats: bool = True) -> dict[str, Any]:
     view: dict[str, Any] = {**game.__dict__, "url": game_url(game.id)}
+    provisional = provisional_of(game.title, tuple(game.options or ()))
+    if provisional:
+        view["provisional"] = provisional
     if with_seats:
         view["seats"] = rt().recorder.seats(game.id)
     return GameOut().dump(view)

@@ -86,6 +86,8 @@ class GameOut(Schema):
     url = fields.String()
     invitation = fields.String(metadata={"description": "private games, at creation only: the token that "
                                                         "takes a seat (`POST /games/{id}/join`)"})
+    provisional = fields.Dict(metadata={"description": "only for games playing with provisional values "
+                                                       "(1833NE): `notice` and `values` ([{key, description}])"})
 
 
 class GameListQuery(Strict):

@@ -14,6 +14,7 @@ from flask.typing import ResponseReturnValue
 
 from services.gateway.errors import ApiError
 from shared.engine import EngineError
+from shared.engine.provisional import provisional_notice, provisional_values
 from shared.engine.titledata import TITLE_DIRS, title_directory
 from shared.engine.titles import playable_titles
 
@@ -40,7 +41,24 @@ def catalogue() -> dict[str, dict[str, Any]]:
             "exclusive_groups": meta.get("mutually_exclusive_options") or [],
             "dev_stage": meta.get("dev_stage"),
         }
+        base = provisional_values(title)
+        extra = {o["sym"]: [v for v in provisional_values(title, [o["sym"]]) if v not in base]
+                 for o in meta.get("optional_rules", [])}
+        if base or any(extra.values()):
+            out[title]["provisional"] = {"notice": (meta.get("provisional") or {}).get("notice"), "values": base,
+                                         "with_options": {k: v for k, v in extra.items() if v}}
     return out
+
+
+@cache
+def provisional_of(title: str, options: tuple[str, ...]) -> dict[str, Any] | None:
+    """What a game of `title` with `options` plays with provisionally (1833NE's placeholder tables): the
+    notice and the values, or None when everything it uses is confirmed."""
+    try:
+        values = provisional_values(title, options)
+    except (EngineError, KeyError):
+        return None
+    return {"notice": provisional_notice(title, options), "values": values} if values else None
 
 
 @bp.get("/titles")

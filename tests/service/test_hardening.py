@@ -142,6 +142,24 @@ def test_titles_and_their_options_are_listed(call: Call) -> None:
     assert [o["name"] for o in titles["1840"]["options"]] == ["three_player_small"]
 
 
+def test_titles_and_game_creation_say_which_1833ne_values_are_provisional(call: Call) -> None:
+    """1833NE plays with placeholder tables until the rulebook's values arrive (docs/1833NE.md): the
+    catalogue and every 1833NE game say so, the Takeover game naming its extra placeholders; other titles
+    carry no such notice."""
+    titles = {t["title"]: t for t in call("GET", "/titles")[1]["titles"]}
+    marked = titles["1833NE"]["provisional"]
+    assert "provisional" in marked["notice"] and marked["values"]
+    assert {v["key"] for v in marked["with_options"]["takeover_game"]}.isdisjoint({v["key"] for v in marked["values"]})
+    assert "provisional" not in titles["1840"]
+    status, standard = call("POST", "/games", json={"title": "1833NE", "seats": 4})
+    assert status == 201 and standard["provisional"]["values"] == marked["values"]
+    status, takeover = call("POST", "/games", json={"title": "1833NE", "seats": 4, "options": ["takeover_game"]})
+    assert status == 201 and len(takeover["provisional"]["values"]) == \
+        len(marked["values"]) + len(marked["with_options"]["takeover_game"])
+    status, other = call("POST", "/games", json={"title": "1840", "seats": 3})
+    assert status == 201 and "provisional" not in other
+
+
 def test_every_refusal_about_titles_or_options_names_the_valid_values(call: Call) -> None:
     status, body = call("POST", "/games", json={"title": "1840", "seats": 2, "options": ["bogus"]})
     assert status == 422 and "three_player_small" in body["message"] and "(none)" not in body["message"]
