@@ -176,9 +176,11 @@ def test_the_log_says_each_move_in_words_with_player_names() -> None:
     assert said({"type": "dividend", "entity": "PRR", "kind": "payout"}) == "PRR pays a dividend"
     assert said({"type": "program_share_pass", "entity": 7}) == "Alice sets a standing order to pass in stock rounds"
     assert said({"type": "undo", "entity": 7}) == "Alice undoes the last action"
+    assert said({"type": "reassign_trains", "entity": "WT", "assignments": [
+        {"train": "O1-0", "corporation": "4"}, {"train": "R1-0", "corporation": "WT"}]}) == \
+        "WT assigns trains: O1-0 to 4, R1-0 to WT"
     # a kind the page has no phrase for still reads, with its fields
-    assert said({"type": "reassign_trains", "entity": "WT", "assignments": []}) == \
-        "WT: reassign trains (assignments [])"
+    assert said({"type": "new_kind", "entity": "WT", "detail": 3}) == "WT: new kind (detail 3)"
 
 
 def test_markers_never_leak_into_the_shared_grid() -> None:

@@ -56,6 +56,11 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "swap_train": lambda a: f"swaps train {a.get('train')} to its other shell",
     "bankrupt": lambda a: "declares bankruptcy",
     "end_game": lambda a: "ends the game",
+    "reassign_trains": lambda a: "assigns trains: " + (", ".join(
+        f"{x.get('train')} to {x.get('corporation')}" for x in a.get("assignments") or []) or "none"),
+    "choose_ability": lambda a: f"uses an ability ({(a.get('choice') or {}).get('type', a.get('choice'))})"
+                                if isinstance(a.get("choice"), dict) else f"uses an ability ({a.get('choice')})",
+    "failed_merge": lambda a: "declares the merger failed",
     "special_buy": lambda a: f"makes a special purchase: {a.get('description') or a.get('item') or ''}".rstrip(": "),
 }
 
