@@ -75,3 +75,31 @@ def test_embedded_database_locked_is_503_and_clears(tmp_path: Path) -> None:
         holder.execute("ROLLBACK")
         holder.close()
     assert client.post("/players", json={"name": "Ann"}).status_code == 201
+
+
+def test_connections_a_server_restart_broke_are_replaced_before_use(pg_url: str) -> None:
+    """After PostgreSQL comes back, the next request is served: every pooled connection the restart killed
+    is found dead as it leaves the pool and replaced, rather than failing one request each."""
+    import psycopg
+
+    from shared.eventstore.postgres import PostgresRecorder
+
+    from .conftest import PG_ADMIN
+
+    recorder = PostgresRecorder(pg_url, max_size=4, timeout=5.0)
+    try:
+        def busy() -> None:  # check out several connections at once so the pool holds more than one
+            with recorder._pool.connection(), recorder._pool.connection(), recorder._pool.connection():
+                pass
+
+        busy()
+        assert recorder._pool.get_stats()["pool_size"] >= 3
+        database = pg_url.rsplit("/", 1)[1]
+        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:  # what a restart does to every session
+            killed = admin.execute("SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE datname = %s AND pid <> pg_backend_pid()) t", [database]).fetchone()
+        assert killed and killed[0] >= 3
+        for n in range(5):  # each of these would have met a dead connection before
+            assert recorder.create_player(f"after restart {n}", None).name == f"after restart {n}"
+    finally:
+        recorder.close()
