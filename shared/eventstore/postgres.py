@@ -57,12 +57,14 @@ class PostgresRecorder(SqlRecorder):
         # explicit transaction block. During an outage a caller waits at most `timeout` for a connection
         # (PoolTimeout, answered 503). A connection is checked as it leaves the pool (one empty round trip),
         # so connections a server restart broke are replaced before a request uses them: once PostgreSQL is
-        # back the next request is served, instead of one 503 per idle connection of every process.
+        # back the next request is served, instead of one 503 per idle connection of every process. A failed
+        # reconnection retries with a doubling delay; it gives up after 10 s (the next request then grows the
+        # pool at once), so a long outage is not followed by minutes of waiting for a far-off retry.
         self._pool = ConnectionPool(
             conninfo, min_size=1, max_size=max_size,
             kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": max(1, int(timeout))},
             configure=_read_committed, check=ConnectionPool.check_connection, open=True, timeout=timeout,
-            reconnect_timeout=3600,
+            reconnect_timeout=10,
         )
 
     @contextmanager
