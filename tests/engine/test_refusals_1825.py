@@ -348,11 +348,11 @@ def test_upgrading_a_station_tile_needs_a_train() -> None:
 
 
 def test_upgraded_station_tile_must_be_within_reach_of_a_train() -> None:
-    from shared.engine.board.graph import stop_distances
     from shared.engine.board.tiles import NODE_BASE
+    from shared.engine.titles.g1825_reach import passed_stops
 
     session = position(122)
-    distances = stop_distances(session.game.board, "GWR")
+    distances = passed_stops(session.game.board, "GWR")
     assert distances[("V14", NODE_BASE)] == 0  # its home station
     assert distances[("X14", NODE_BASE)] == 1  # one stop away: a 2-train reaches it
     rules = session.game.rules

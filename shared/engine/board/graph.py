@@ -110,45 +110,6 @@ def compute_reach(board: Board, entity: str) -> Reach:
     return reach
 
 
-def stop_distances(board: Board, entity: str, *, cities_only: bool = False) -> dict[NodeRef, int]:
-    """Fewest stops a train must pass from one of the entity's stations to each reachable stop.
-
-    A station's own city is 0; every further stop on the way adds one (with `cities_only`, only cities
-    count, as for 1825's U3). Track is followed through junctions and across hex edges; a city full of other
-    companies' stations can be reached but not passed through. 1825 uses this to require that an upgraded
-    station tile lies within reach of the corporation's longest train.
-    """
-    from collections import deque
-
-    hexes = board.hexes
-    dist: dict[NodeRef, int] = {}
-    queue: deque[NodeRef] = deque()
-    for hex_id, state in hexes.items():
-        for ci, slots in enumerate(state.tokens):
-            if entity in slots:
-                ref = (hex_id, state.tile.city_code(ci))
-                dist[ref] = 0
-                queue.append(ref)
-    while queue:
-        node = queue.popleft()
-        hex_id, code = node
-        if dist[node] and board.node_blocks(hex_id, code, entity):
-            continue
-        for nxt in _adjacent_stops(board, hex_id, code):
-            n_hex, n_code = nxt
-            step = 1
-            if cities_only and not hexes[n_hex].tile.nodes[n_code - NODE_BASE].is_city:
-                step = 0
-            d = dist[node] + step
-            if d < dist.get(nxt, 1 << 30):
-                dist[nxt] = d
-                if step:
-                    queue.append(nxt)
-                else:
-                    queue.appendleft(nxt)
-    return dist
-
-
 def _adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:
     """Stops reachable from a stop along track without passing another stop."""
     out: list[NodeRef] = []
