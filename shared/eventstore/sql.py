@@ -428,13 +428,8 @@ class SqlRecorder:
                            "created_at) VALUES (%s, %s, %s, %s, %s, %s)",
                            (idempotency.caller, idempotency.key, idempotency.body_hash, game.id,
                             dumps(idempotency.secrets), time.time()))
-            for index, (player_id, name, token_hash, *rest) in enumerate(seats):
-                player_token = rest[0] if rest else None
-                if self._one(cur, "SELECT id FROM players WHERE id = %s", (player_id,)) is None:
-                    self._exec(cur, "INSERT INTO players (id, name, token_hash, created_at) "
-                               "VALUES (%s, %s, %s, %s)", (player_id, name, player_token, time.time()))
-                    self._exec(cur, "UPDATE counters SET value = CASE WHEN value < %s THEN %s ELSE value END "
-                               "WHERE name = 'player_id'", (player_id, player_id))
+            self._upsert_players(cur, seats)
+            for index, (player_id, name, token_hash, *_rest) in enumerate(seats):
                 self._exec(cur, "INSERT INTO seats (game_id, seat_index, player_id, name, token_hash, joined_at) "
                            "VALUES (%s, %s, %s, %s, %s, %s)", (game.id, index, player_id, name, token_hash,
                                                               time.time()))
@@ -453,6 +448,24 @@ class SqlRecorder:
                 tx.outbox("turn", {**state_summary(state), "game_id": game.id, "title": new.title}, len(events))
             tx._flush()
             return self._lock_game(cur, game.id)
+
+    def _upsert_players(self, cur: Cursor, seats: Sequence[tuple[Any, ...]]) -> None:
+        """The seats' identities that are not stored yet, created; stored ones are left as they are.
+
+        Imports running at the same time may name the same players (two admin imports of one record): a
+        look-then-insert lets both see "absent" and the later insert fails on the players' key. An insert
+        that does nothing on that key is atomic instead: the second import waits for the first's row and
+        then keeps it. The id counter is pushed first and only when it lags (so imports of fresh, reserved
+        ids take no lock on it), and identities are inserted in id order: every transaction that takes
+        these locks takes them in the same order (counter, then players by id), so they cannot deadlock."""
+        highest = max((int(s[0]) for s in seats), default=None)
+        if highest is None:
+            return
+        self._exec(cur, "UPDATE counters SET value = %s WHERE name = 'player_id' AND value < %s",
+                   (highest, highest))
+        for player_id, name, _seat_token, *rest in sorted(seats, key=lambda s: int(s[0])):
+            self._exec(cur, "INSERT INTO players (id, name, token_hash, created_at) VALUES (%s, %s, %s, %s) "
+                       "ON CONFLICT (id) DO NOTHING", (player_id, name, rest[0] if rest else None, time.time()))
 
     # -- commands ----------------------------------------------------------------------------------------
     def queue_command(self, game_id: int, command_id: str, body_hash: str, expected_version: int,
