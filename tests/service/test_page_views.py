@@ -176,6 +176,10 @@ def test_the_log_says_each_move_in_words_with_player_names() -> None:
     assert said({"type": "dividend", "entity": "PRR", "kind": "payout"}) == "PRR pays a dividend"
     assert said({"type": "program_share_pass", "entity": 7}) == "Alice sets a standing order to pass in stock rounds"
     assert said({"type": "undo", "entity": 7}) == "Alice undoes the last action"
+    # records name the sender of an undo or a chat line as `user`, not `entity`
+    assert said({"type": "undo", "user": 7, "action_id": 12}) == "Alice undoes back to action 12"
+    assert said({"type": "message", "user": 7, "message": "gg"}) == "Alice says: gg"
+    assert said({"type": "message", "message": "hi"}) == "A player says: hi"
     assert said({"type": "reassign_trains", "entity": "WT", "assignments": [
         {"train": "O1-0", "corporation": "4"}, {"train": "R1-0", "corporation": "WT"}]}) == \
         "WT assigns trains: O1-0 to 4, R1-0 to WT"
