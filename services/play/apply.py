@@ -90,8 +90,11 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
         refusal = _authorise(session, receipt)
         if refusal is not None:
             return _refuse(tx, receipt, refusal)
+        action = receipt.action
+        if action.get("type") in META_TYPES and receipt.player_id is not None and "user" not in action:
+            action = {**action, "user": receipt.player_id}  # the record names who clicked undo or chatted
         try:
-            stored = session.submit(receipt.action)
+            stored = session.submit(action)
         except EngineError as err:
             status = 400 if isinstance(err, MalformedAction) else 422
             return _refuse(tx, receipt, Refusal(err.message, err.rule, status))

@@ -16,8 +16,8 @@ from typing import Any
 from .errors import EngineError, IllegalAction, MalformedAction, ReplayError
 from .game import Game
 from .programs import run_programs
+from .records import META_TYPES, RANGE_HINTS, meta_entity, record_action, record_title
 
-META_TYPES = frozenset({"undo", "redo", "message"})
 CHECKPOINT_EVERY = 16
 SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT_CHECKPOINTS behind
 RECENT_CHECKPOINTS = 8
@@ -159,6 +159,10 @@ class GameSession:
             stored["id"] = self.next_id()
         kind = stored["type"]
         assert self.state is not None
+        for hint in RANGE_HINTS:  # a bid posted back as legal-actions stated it: only its price is the move
+            stored.pop(hint, None)
+        if kind in META_TYPES:  # the reference names the acting player on undo, redo and chat too
+            meta_entity(stored, self.acting_players(), self.players)
         if kind == "message":
             self.entries.append(_Entry(stored, active=False))
         elif kind == "undo":
@@ -302,13 +306,15 @@ class GameSession:
         return self.game.result() if self.game.finished else None
 
     def to_record(self) -> dict[str, Any]:
-        """Export in the 18xx.games game-record format (replayable by `from_record`)."""
+        """Export in the 18xx.games game-record format, every action in the shape the reference reads
+        (`records`: no range hints, undo/redo/chat naming their player, the title as records name it);
+        replayable by `from_record` and by the reference."""
         record: dict[str, Any] = {
             "id": self.game_id,
-            "title": self.title,
+            "title": record_title(self.title),
             "players": copy.deepcopy(self.players),
             "settings": {"seed": self.seed, "optional_rules": list(self.optional_rules)},
-            "actions": copy.deepcopy(self.actions),
+            "actions": [record_action(a, self.players) for a in copy.deepcopy(self.actions)],
             "status": "finished" if self.finished else "active",
         }
         if self.finished:

@@ -68,9 +68,11 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
 def describe(action: dict[str, Any], namer: Namer) -> str:
     """One sentence: who did what."""
     kind = str(action.get("type"))
-    # undo, redo and chat are sent by a seat: records name its player as `user` (18xx.games leaves
-    # `entity` out of them), so the log reads "Alice undoes ..." and never "None undoes ..."
+    # undo, redo and chat are the sender's: records name the acting player as their `entity` and whoever
+    # clicked as `user`, so the log reads "Alice undoes ..." for the sender, never "None undoes ..."
     actor = action.get("entity") if action.get("entity") is not None else action.get("user")
+    if kind in ("undo", "redo", "message") and action.get("user") is not None:
+        actor = action.get("user")
     who = namer(actor) if actor is not None else "A player"
     phrase = PHRASES.get(kind)
     if phrase is None:

@@ -19,12 +19,17 @@ from __future__ import annotations
 import os
 import pickle
 import random
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
-from shared.engine import GameSession
-from shared.engine.errors import EngineError
-from shared.engine.model import POOL
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import randomplay  # noqa: E402
+
+from shared.engine import GameSession  # noqa: E402
+from shared.engine.errors import EngineError  # noqa: E402
+from shared.engine.model import POOL  # noqa: E402
 
 GAMES = int(os.environ.get("SOAK_1840", "80"))  # `make soak` plays 200
 CONFIGS = [(2, []), (3, []), (3, ["three_player_small"]), (4, []), (5, []), (6, [])]
@@ -106,37 +111,40 @@ def play(seed: int) -> dict[str, Any]:
     n, options = CONFIGS[seed % len(CONFIGS)]
     rng = random.Random(seed)
     session = GameSession.new("1840", players(n), seed, options)
-    game = session.game
-    start = {"bank": game.bank_cash, "held": held_money(session), "loans": {}}
-    actions = tried = 0
-    types_seen: set[str] = set()
-    while not session.finished:
+    try:
         game = session.game
-        types = game.action_types()
-        assert types, f"seed {seed}: nobody can act in the {game.round.kind} round"
-        if rng.randrange(CHECK_ALL_EVERY) == 0:
-            tried += check_offers(session, game.legal_actions(), rng)
-        offered: list[dict[str, Any]] = []
-        for kind in sorted(types, key=lambda t: -WEIGHTS.get(t, 1.0) * rng.random()):
-            offered = game.legal_actions(kinds={kind})
-            if offered:
-                break
-        assert offered, f"seed {seed}: {types} open in the {game.round.kind} round but none offered"
-        action = rng.choice(offered)
-        before = fingerprint(session)
-        try:
-            session.submit(action)
-        except EngineError as err:
-            raise AssertionError(f"seed {seed}: offered {action} refused: {err.rule}: {err}") from err
-        actions += 1
-        assert session.finished or fingerprint(session) != before, f"seed {seed}: {action} changed nothing"
-        types_seen.add(action["type"])
-        check_invariants(session, start)
-        assert actions < 5000, f"seed {seed}: no end in sight"
-    result = session.result or {}
-    loans = sum(session.game.extra["loans"].values())
-    return {"seed": seed, "players": n, "options": options, "actions": actions, "tried": tried,
-            "types": types_seen, "reason": session.game.game_end_reason, "result": result, "loans": loans}
+        start = {"bank": game.bank_cash, "held": held_money(session), "loans": {}}
+        actions = tried = 0
+        types_seen: set[str] = set()
+        while not session.finished:
+            game = session.game
+            types = game.action_types()
+            assert types, f"seed {seed}: nobody can act in the {game.round.kind} round"
+            if rng.randrange(CHECK_ALL_EVERY) == 0:
+                tried += check_offers(session, game.legal_actions(), rng)
+            offered: list[dict[str, Any]] = []
+            for kind in sorted(types, key=lambda t: -WEIGHTS.get(t, 1.0) * rng.random()):
+                offered = game.legal_actions(kinds={kind})
+                if offered:
+                    break
+            assert offered, f"seed {seed}: {types} open in the {game.round.kind} round but none offered"
+            action = rng.choice(offered)
+            before = fingerprint(session)
+            try:
+                session.submit(action)
+            except EngineError as err:
+                raise AssertionError(f"seed {seed}: offered {action} refused: {err.rule}: {err}") from err
+            actions += 1
+            assert session.finished or fingerprint(session) != before, f"seed {seed}: {action} changed nothing"
+            types_seen.add(action["type"])
+            check_invariants(session, start)
+            assert actions < 5000, f"seed {seed}: no end in sight"
+        result = session.result or {}
+        loans = sum(session.game.extra["loans"].values())
+        return {"seed": seed, "players": n, "options": options, "actions": actions, "tried": tried,
+                "types": types_seen, "reason": session.game.game_end_reason, "result": result, "loans": loans}
+    finally:  # with SOAK_EXPORT_DIR set, the record of every game (a reverse-check input)
+        randomplay.export_game(session, "1840", options, n, seed)
 
 
 def test_random_play_soak() -> None:

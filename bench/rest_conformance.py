@@ -1,0 +1,194 @@
+"""REST is live mode: play a public game move by move through the API and compare the state digest the
+server stores after every move with the golden trace (the same comparison as `shared.conformance`).
+
+Each recorded action is posted as a client would post it (no id, no recorded `auto_actions`, no timestamps;
+an undo names the server's id of its target), so the server derives every standing order's consequence
+itself, exactly as `railpost replay --live`. Works against the embedded default in-process (SQLite and the
+in-process queue, `embedded_call`) or any running gateway (`http_call`: PostgreSQL, Redis and Celery workers).
+
+usage: python -m bench.rest_conformance [--title 1828] [--only SUBSTRING] [--url URL --admin TOKEN]
+Exit 0 when every game chosen matches every line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shared.conformance import Outcome, discover, first_diff, fixture_paths, load_trace
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
+SKIPPED = frozenset({"id", "auto_actions", "created_at", "user"})  # what the server assigns or derives
+UNCOMPARED = frozenset({"action_id", "acting_players"})  # the server's ids and read-model extras
+
+Call = Callable[..., tuple[int, Any]]  # (method, path, json=..., headers=...) -> (status, body); admin token
+
+
+def embedded_call(directory: Path) -> tuple[Call, Callable[[], None]]:
+    """The embedded default app (SQLite in `directory`, the in-process queue), called in-process as admin.
+    Returns (call, close)."""
+    from services.config import Config
+    from services.gateway import create_app
+    from shared.eventstore import migrate
+
+    url = f"sqlite:///{directory / 'rest-conformance.sqlite3'}"
+    migrate(url)
+    app = create_app(Config(database_url=url, redis_url=None, admin_token="rest-conformance",
+                            snapshot_every=50, sweep_interval_seconds=0.5, log_level="WARNING"))
+    client = app.test_client()
+
+    def call(method: str, path: str, **kw: Any) -> tuple[int, Any]:
+        headers = {"Authorization": "Bearer rest-conformance", **kw.pop("headers", {})}
+        reply = client.open(path, method=method, headers=headers, **kw)
+        return reply.status_code, reply.get_json(silent=True)
+
+    def close() -> None:  # the in-process queue's thread, then the store
+        runtime = app.extensions["railpost"]
+        runtime.dispatcher.close()
+        runtime.signals.close()
+        closer = getattr(runtime.recorder, "close", None)
+        if callable(closer):
+            closer()
+
+    return call, close
+
+
+def http_call(base: str, admin_token: str) -> Call:
+    """A running gateway over HTTP, called with the admin token."""
+    import requests
+
+    http = requests.Session()
+
+    def call(method: str, path: str, **kw: Any) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {admin_token}", **kw.pop("headers", {})}
+        reply = http.request(method, base + path, headers=headers, timeout=120, **kw)
+        try:
+            return reply.status_code, reply.json()
+        except ValueError:
+            return reply.status_code, None
+
+    return call
+
+
+def as_posted(action: dict[str, Any], server_id: dict[int, int]) -> dict[str, Any]:
+    """A recorded action as a client posts it: what the server assigns or derives left out, an undo's
+    target named by the id the server gave it."""
+    sent = {k: v for k, v in action.items() if k not in SKIPPED}
+    if sent.get("type") == "undo" and sent.get("action_id"):
+        sent["action_id"] = server_id.get(sent["action_id"], sent["action_id"])
+    return sent
+
+
+def seated_game(call: Call, record: dict[str, Any]) -> int:
+    """A started game with the record's set-up and players (bound to the record's ids)."""
+    settings = record.get("settings") or {}
+    status, made = call("POST", "/games", json={"title": record["title"], "seats": len(record["players"]),
+                                                "seed": settings.get("seed") or 0,
+                                                "options": settings.get("optional_rules") or []})
+    if status != 201:
+        raise RuntimeError(f"create: {status} {made}")
+    game_id = int(made["id"])
+    for seat, player in enumerate(record["players"]):
+        status, joined = call("POST", f"/games/{game_id}/join",
+                              json={"name": player["name"], "seat": seat, "player_id": player["id"]})
+        if status != 201:
+            raise RuntimeError(f"join: {status} {joined}")
+    status, started = call("POST", f"/games/{game_id}/start")
+    if status != 200:
+        raise RuntimeError(f"start: {status} {started}")
+    return game_id
+
+
+def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path | None = None) -> Outcome:
+    """Post every action of the record (the first `limit`) and compare the stored digest after each with
+    the golden trace; the set-up digest first, the result last. With `export` the game's record as
+    `GET /games/{id}/export` answers it is written to that file (a reverse-check input for the reference)."""
+    record = json.loads(fixture.read_text(encoding="utf-8"))
+    trace_path, setup_path, _ = fixture_paths(fixture)
+    trace = load_trace(trace_path)
+    total = len(trace)
+    game_id = seated_game(call, record)
+    if setup_path.exists():
+        _, state = call("GET", f"/games/{game_id}/state")
+        diff = first_diff(_plain(json.loads(setup_path.read_text(encoding="utf-8"))), _plain(state["digest"]))
+        if diff:
+            return Outcome(0, total, f"set-up differs: {_describe(diff)}")
+    server_id: dict[int, int] = {}
+    actions = record["actions"][:limit]
+    for version, action in enumerate(actions):
+        where = f"action id {action.get('id')} (index {version}, {action.get('type')})"
+        status, reply = call("POST", f"/games/{game_id}/actions?wait=30",
+                             json={"action": as_posted(action, server_id), "expected_version": version},
+                             headers={"Idempotency-Key": uuid.uuid4().hex})
+        if status != 200:
+            reason = (reply or {}).get("reason") or (reply or {}).get("message") or reply
+            return Outcome(version, total, f"{where} answered {status}: {reason}")
+        server_id[int(action.get("id", version + 1))] = version + 1
+        _, state = call("GET", f"/games/{game_id}/state")
+        if state.get("version") != version + 1:
+            return Outcome(version, total, f"{where}: state is at version {state.get('version')}")
+        diff = first_diff(_plain(trace[version]), _plain(state["digest"]))
+        if diff:
+            return Outcome(version, total, f"{where}: {_describe(diff)}")
+    if export is not None:
+        status, exported = call("GET", f"/games/{game_id}/export")
+        export.write_text(json.dumps(exported), encoding="utf-8")
+    if limit is None and record.get("result") is not None:
+        _, state = call("GET", f"/games/{game_id}/state")
+        if state.get("result") != record["result"]:
+            return Outcome(total, total, f"result {state.get('result')} differs from the record's {record['result']}")
+    return Outcome(len(actions), total if limit is None else len(actions))
+
+
+def _plain(digest: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in digest.items() if k not in UNCOMPARED}
+
+
+def _describe(diff: tuple[str, Any, Any]) -> str:
+    path, expected, actual = diff
+    return f"{path} expected {str(expected)[:80]} got {str(actual)[:80]}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--title", help="only games of this title folder (1825, 1828, 1840)")
+    parser.add_argument("--only", help="only games whose name contains this")
+    parser.add_argument("--url", help="a running gateway (default: the embedded app in-process)")
+    parser.add_argument("--admin", help="the gateway's admin token (with --url)")
+    parser.add_argument("--export", type=Path, help="write each game's export into this directory")
+    args = parser.parse_args(argv)
+    failed = 0
+    matched = 0
+    chosen = [f for f in discover(CONFORMANCE) if (not args.title or f.parent.name == args.title)
+              and (not args.only or args.only in f.name)]
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.url:
+            call, close = http_call(args.url, args.admin or ""), (lambda: None)
+        else:
+            call, close = embedded_call(Path(tmp))
+        try:
+            for fixture in chosen:
+                target = None
+                if args.export:
+                    args.export.mkdir(parents=True, exist_ok=True)
+                    target = args.export / f"{fixture.stem}.json"
+                outcome = check_rest(fixture, call, export=target)
+                matched += outcome.complete
+                failed += not outcome.complete
+                mark = "" if outcome.complete else f" ✗ {outcome.note}"
+                print(f"{fixture.parent.name} {fixture.stem}: {outcome.matched} / {outcome.total}{mark}", flush=True)
+        finally:
+            close()
+    print(f"REST games matching every line: {matched} / {len(chosen)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
