@@ -1,8 +1,9 @@
 """REST is live mode: play a public game move by move through the API and compare the state digest the
 server stores after every move with the golden trace (the same comparison as `shared.conformance`).
 
-Each recorded action is posted as a client would post it (no id, no recorded `auto_actions`, no timestamps;
-an undo names the server's id of its target), so the server derives every standing order's consequence
+Each recorded action is posted as a client would post it (`shared.engine.session.as_posted`, the same shape
+`railpost replay --live` submits: no id, no recorded `auto_actions`; an undo names the server's id of its
+target), so the server derives every standing order's consequence
 itself, exactly as `railpost replay --live`. Works against the embedded default in-process (SQLite and the
 in-process queue, `embedded_call`) or any running gateway (`http_call`: PostgreSQL, Redis and Celery workers).
 
@@ -22,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from shared.conformance import Outcome, discover, first_diff, fixture_paths, load_trace
+from shared.engine.session import as_posted
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
-SKIPPED = frozenset({"id", "auto_actions", "created_at", "user"})  # what the server assigns or derives
 UNCOMPARED = frozenset({"action_id", "acting_players"})  # the server's ids and read-model extras
 
 Call = Callable[..., tuple[int, Any]]  # (method, path, json=..., headers=...) -> (status, body); admin token
@@ -77,15 +78,6 @@ def http_call(base: str, admin_token: str) -> Call:
     return call
 
 
-def as_posted(action: dict[str, Any], server_id: dict[int, int]) -> dict[str, Any]:
-    """A recorded action as a client posts it: what the server assigns or derives left out, an undo's
-    target named by the id the server gave it."""
-    sent = {k: v for k, v in action.items() if k not in SKIPPED}
-    if sent.get("type") == "undo" and sent.get("action_id"):
-        sent["action_id"] = server_id.get(sent["action_id"], sent["action_id"])
-    return sent
-
-
 def seated_game(call: Call, record: dict[str, Any]) -> int:
     """A started game with the record's set-up and players (bound to the record's ids)."""
     settings = record.get("settings") or {}
@@ -120,7 +112,7 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
         diff = first_diff(_plain(json.loads(setup_path.read_text(encoding="utf-8"))), _plain(state["digest"]))
         if diff:
             return Outcome(0, total, f"set-up differs: {_describe(diff)}")
-    server_id: dict[int, int] = {}
+    server_id: dict[Any, int] = {}
     actions = record["actions"][:limit]
     for version, action in enumerate(actions):
         where = f"action id {action.get('id')} (index {version}, {action.get('type')})"
@@ -130,7 +122,7 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
         if status != 200:
             reason = (reply or {}).get("reason") or (reply or {}).get("message") or reply
             return Outcome(version, total, f"{where} answered {status}: {reason}")
-        server_id[int(action.get("id", version + 1))] = version + 1
+        server_id[action.get("id")] = version + 1
         _, state = call("GET", f"/games/{game_id}/state")
         if state.get("version") != version + 1:
             return Outcome(version, total, f"{where}: state is at version {state.get('version')}")

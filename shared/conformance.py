@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import EngineError, GameSession
-from .engine.session import final_active_flags
+from .engine.session import as_posted, final_active_flags
 from .refusals import load_refusals
 
 MODES = ("replay", "live")
@@ -76,8 +76,9 @@ def load_trace(path: Path) -> list[dict[str, Any]]:
 
 
 def check_trace(fixture: Path, mode: str = "replay") -> Outcome:
-    """Play the record action by action (recorded auto actions in replay mode, derived ones in live mode)
-    and compare the digest after each with the golden trace."""
+    """Play the record action by action (recorded auto actions in replay mode; in live mode every action
+    posted as a client posts it to the API, `as_posted`, the engine deriving the auto actions) and compare the
+    digest after each with the golden trace."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     record = json.loads(fixture.read_text(encoding="utf-8"))
@@ -95,10 +96,14 @@ def check_trace(fixture: Path, mode: str = "replay") -> Outcome:
         if diff:
             return Outcome(0, total, f"set-up differs: {_describe(diff)}")
     survivors = final_active_flags(record["actions"])
+    posted: dict[Any, int] = {}  # live: recorded id -> the session's id (as the API numbers actions)
     for index, action in enumerate(record["actions"]):
         where = f"action id {action.get('id')} (index {index}, {action.get('type')})"
         try:
-            session.submit(action, trusted=not survivors[index], keep_id=True, recorded=mode == "replay")
+            if mode == "live":  # exactly what the API's rules worker submits for a posted move
+                posted[action.get("id")] = session.submit(as_posted(action, posted))["id"]
+            else:
+                session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
         except EngineError as err:
             return Outcome(index, total, f"{where} refused: {err.message}")
         diff = first_diff(trace[index], session.digest(action))

@@ -77,8 +77,10 @@ class GameSession:
     ) -> GameSession:
         """Replay an 18xx.games game record. Raises ReplayError naming the first refused action.
 
-        `live` submits every action as a live move: the recorded `auto_actions` are ignored and the engine
-        derives them, exactly as for a move posted to the API (this is the path every real game takes).
+        `live` submits every action as a live move, exactly as the API's rules worker does with a posted
+        move (`as_posted`: no recorded id or `auto_actions`, the engine derives them; every action checked,
+        also one undone later, since a live server cannot know that; the session numbers the actions and an
+        undo names its target by that number). This is the path every real game takes.
         `limit` stops after that many leading actions of the record.
         """
         settings = record.get("settings") or {}
@@ -101,9 +103,13 @@ class GameSession:
         if on_action is None and not live:
             session._fold_survivors(actions, survivors, progress)
             return session
+        posted: dict[Any, int] = {}  # live: recorded id -> the id this session gave the action
         for index, action in enumerate(actions):
             try:
-                session.submit(action, trusted=not survivors[index], keep_id=True, recorded=not live)
+                if live:
+                    posted[action.get("id")] = session.submit(as_posted(action, posted))["id"]
+                else:
+                    session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
             except EngineError as err:
                 raise ReplayError(index, action, err) from err
             if on_action is not None:
@@ -332,6 +338,17 @@ class GameSession:
         if fmt != SNAPSHOT_FORMAT:
             raise ValueError(f"snapshot format {fmt} is not {SNAPSHOT_FORMAT}; replay the event log instead")
         return session
+
+
+def as_posted(action: dict[str, Any], ids: dict[Any, int]) -> dict[str, Any]:
+    """A recorded action as a client posts it to the API: without what the server assigns or derives (its
+    `id`, its `auto_actions`), an undo's target named by the id the server gave that action (`ids`: recorded
+    id -> server id). The one shape live replays (`from_record(live=True)`, the conformance checks) and REST
+    games (bench/rest_conformance.py) submit, so the two are one path."""
+    out = {k: v for k, v in action.items() if k not in ("id", "auto_actions")}
+    if out.get("type") == "undo" and out.get("action_id"):
+        out["action_id"] = ids.get(out["action_id"], out["action_id"])
+    return out
 
 
 def final_redo_stack(actions: list[dict[str, Any]]) -> list[list[int]]:

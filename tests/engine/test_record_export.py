@@ -107,3 +107,20 @@ def test_a_played_game_exports_in_the_reference_shape_and_replays_to_the_same_st
     assert played.to_record()["actions"] == record["actions"]
     live = GameSession.from_record(record, live=True)
     assert live.digest() == played.digest()
+
+
+def test_a_live_replay_posts_every_action_as_the_api_does() -> None:
+    """`from_record(live=True)` submits what a client posts (`as_posted`): the session numbers the actions
+    (1, 2, ...), an undo names its target by that number, auto actions are derived; the game ends where the
+    record does and its export replays to the same state."""
+    record = json.loads((FIXTURES / "1840" / "2player.json").read_text(encoding="utf-8"))
+    record["actions"] = record["actions"][:140]  # two undos naming a target (index 74 and 266 of the whole)
+    for index, action in enumerate(record["actions"]):
+        action["id"] = 1000 + 3 * index  # recorded ids with gaps: the API's numbering differs
+        if action.get("type") == "undo" and action.get("action_id"):
+            action["action_id"] = 1000 + 3 * (action["action_id"] - 1)
+    live = GameSession.from_record(record, live=True)
+    assert [a["id"] for a in live.actions] == list(range(1, 141))
+    replayed = GameSession.from_record(record)
+    assert live.digest() == replayed.digest()
+    assert GameSession.from_record(live.to_record()).digest() == live.digest()
