@@ -122,7 +122,11 @@ class CompanyRound(FlowRound):
                 self.next_entity(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A scrap that leaves nothing to buy or scrap ends the purchase step, not the tram turn: the
+        reassignment step still follows (rules-1840 *Tram turn*, a major with lines but no tram left)."""
         scrap_tram(game, self.corp(game), action)
+        if self.sub == "buy" and not self.options(game):
+            self.sub = "reassign"
         if not self.options(game):
             self.next_entity(game)
 

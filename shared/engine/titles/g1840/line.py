@@ -16,6 +16,7 @@ from .rules import CITY
 from .trams import scrap_tram
 
 if TYPE_CHECKING:
+    from ...board.tiles import TileDef
     from ...game import Game
 
 
@@ -68,13 +69,15 @@ class LineRound(FlowRound):
             self.pending.pop(0)
 
     def options(self, game: Game) -> list[str]:
-        """A line may buy a private for its major at any moment of its turn (rules-1840 *Buying a
-        private*); after its run it gets one last chance, which it must pass to end the turn."""
+        """A line may buy a private for its major at any moment of its turn except while an extra lay or
+        station is pending (rules-1840 *Buying a private*); after its run it gets one last chance, which it
+        must pass to end the turn."""
         buy = ["buy_company"] if self.may_buy_company(game) else []
         if self.pending:
             if self.pending[0] == "home":
                 return [*buy, "place_token"]
-            return [*buy, "place_token", "pass"] if self.pending[0] == "token" else [*buy, "lay_tile", "pass"]
+            # an extra lay or station a Stadtbahn tile granted comes first: no purchase until it is made
+            return ["place_token", "pass"] if self.pending[0] == "token" else ["lay_tile", "pass"]
         if self.stage == "track":
             out = [*buy, "lay_tile"]
             if not self.tokened:
@@ -222,6 +225,10 @@ class LineRound(FlowRound):
             else:
                 if h.tile.color != "purple":
                     raise IllegalAction("purple tiles go on purple hexes", "special_lay")
+            if h.tile is not h.preprinted:
+                raise IllegalAction(f"{hex_id} already has its {color} tile", "special_lay")
+            if not trusted:
+                check_centre_lay(game, corp, hex_id, tile, rotation, color)
                 special = extras["purple_special_tiles"].get(hex_id)
                 fixed = extras["tiles_fixed_rotation"]
                 if special is not None and (name not in special or rotation != 0):
@@ -365,6 +372,26 @@ def check_frame(game: Game, hex_id: str, name: str) -> None:
     if is_orange(game, hex_id) != (name in framed_tiles(game)):
         raise IllegalAction(f"tile {name} does not go on {hex_id}: orange-framed tiles go on orange-framed "
                             "hexes only, and only they do", "tile_frame")
+
+
+def check_centre_lay(game: Game, corp: Corporation, hex_id: str, tile: TileDef, rotation: int,
+                     color: str) -> None:
+    """The red and purple extra lays (rules-1840 *Red and purple tiles*): the hex must be connected to the
+    line's track; a red tile must not point track across an impassable side, and one of its exits must
+    meet the line's track. Purple tiles may face any way (the fixed ones are checked by the caller)."""
+    edges = game.board.reach(corp.sym).edges.get(hex_id)
+    if not edges:
+        raise IllegalAction(f"{hex_id} is not connected to {corp.sym}'s track", "special_lay_connect")
+    if color != "red":
+        return
+    exits = set(tile.rexits[rotation])
+    blocked = sorted(e for e in exits if e not in game.board.hex(hex_id).neighbors)
+    if blocked:
+        raise IllegalAction(f"{tile.name} in rotation {rotation} leads track across {hex_id}'s impassable "
+                            f"side(s) {blocked}", "special_lay_rotation")
+    if not exits & edges:
+        raise IllegalAction(f"{tile.name} in rotation {rotation} does not meet {corp.sym}'s track",
+                            "special_lay_rotation")
 
 
 def check_stadtbahn_exits(game: Game, hex_id: str, tile_id: str, rotation: int) -> None:

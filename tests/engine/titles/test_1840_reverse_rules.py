@@ -1,0 +1,152 @@
+"""1840 rules found by letting the reference replay Railpost's own random games (issues 21/22): red centre
+tiles, off-board areas, the reassignment step, purchases during an extra lay and the end of a stock turn
+(docs/rules-1840.md). Each test sets up a position of a recorded game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.engine.errors import IllegalAction
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_1840_tram_turn import session_at  # noqa: E402
+
+
+def lay(game: Any, entity: str, hex_id: str, tile: str, rotation: int) -> None:
+    game.process({"type": "lay_tile", "entity": entity, "hex": hex_id, "tile": tile, "rotation": rotation})
+
+
+# -- red and purple extra lays ------------------------------------------------------------------------------
+def red_lay_position() -> Any:
+    """gen1840_4p_344173 after 471 actions: line 7's track reaches Karlskirche (E21) on its sides 0 and 4;
+    E21's sides 1 and 2 are impassable. The extra red lay a Stadtbahn tile grants is made pending."""
+    session = session_at("gen1840_4p_344173", 471)
+    game = session.game
+    assert game.round.current_entity(game) == "7"
+    assert game.board.reach("7").edges["E21"] == {0, 4}
+    game.round.pending.insert(0, "red")
+    return session
+
+
+def test_a_red_tile_keeps_its_track_off_the_impassable_sides() -> None:
+    session = red_lay_position()
+    game = session.game
+    offered = [a for a in session.legal_actions("7") if a["type"] == "lay_tile"]
+    # L20-L23 (exits 0, 3, 4, 5) fit E21 unturned only: any other turn points track across side 1 or 2
+    assert {(a["hex"], a["rotation"]) for a in offered} == {("E21", 0)}
+    assert {a["tile"].split("-")[0] for a in offered} == {"L20", "L21", "L22", "L23"}
+    for rotation in (1, 2, 3):
+        with pytest.raises(IllegalAction) as err:
+            lay(game, "7", "E21", "L22-0", rotation)
+        assert err.value.rule == "special_lay_rotation"
+    major = game.rules.owner_major(game, game.corporations["7"])
+    cash = major.cash
+    lay(game, "7", "E21", "L22-0", 0)
+    assert game.board.hex("E21").tile.name == "L22" and major.cash == cash  # the red lay costs nothing
+    assert "red" not in game.round.pending
+
+
+def test_a_red_tile_goes_only_on_a_red_hex_connected_to_the_line() -> None:
+    game = red_lay_position().game
+    assert "D20" not in game.board.reach("7").edges
+    with pytest.raises(IllegalAction) as err:
+        lay(game, "7", "D20", "L22-0", 4)  # the one turn D20's sides allow, but line 7 does not reach it
+    assert err.value.rule == "special_lay_connect"
+
+
+def test_a_red_hex_takes_its_tile_once() -> None:
+    game = red_lay_position().game
+    lay(game, "7", "E21", "L22-0", 0)
+    game.round.pending.insert(0, "red")
+    with pytest.raises(IllegalAction) as err:
+        lay(game, "7", "E21", "L21-0", 0)
+    assert err.value.rule == "special_lay"
+
+
+def test_no_private_is_bought_while_an_extra_lay_is_pending() -> None:
+    game = red_lay_position().game
+    assert "buy_company" not in game.round.options(game)
+    assert sorted(game.round.options(game)) == ["lay_tile", "pass"]
+
+
+# -- off-board areas ----------------------------------------------------------------------------------------
+def test_track_does_not_run_on_through_an_off_board_area() -> None:
+    """gen1840_2p_382918 after 171 actions: line 6's track arrives at the off-board area I27 on its side 1;
+    its other sides are not part of line 6's network."""
+    game = session_at("gen1840_2p_382918", 171).game
+    assert game.board.hex("I27").tile.nodes[0].kind == "offboard"
+    assert game.board.reach("6").edges["I27"] == {1}
+
+
+# -- the reassignment step ----------------------------------------------------------------------------------
+def test_a_scrap_that_ends_the_purchases_leads_to_the_reassignment() -> None:
+    """gen1840_3p_289409 after 104 actions, company round, trams stage: WT holds no tram, its line 10 runs
+    Y1-0. With nothing on sale, scrapping Y1-0 ends the purchase step; WT still has its reassignment step
+    (an empty one, no pass), then DT K&C's tram turn follows."""
+    game = session_at("gen1840_3p_289409", 104).game
+    assert game.round.current_entity(game) == "WT"
+    for train in game.depot.trains:
+        if train.owner is None:
+            train.rusted = True
+    game.process({"type": "scrap_train", "entity": "WT", "train": "Y1-0"})
+    assert game.round.current_entity(game) == "WT"
+    assert game.round.options(game) == ["reassign_trains"]
+    with pytest.raises(IllegalAction):
+        game.process({"type": "pass", "entity": "WT"})
+    game.process({"type": "reassign_trains", "entity": "WT", "assignments": []})
+    assert game.round.current_entity(game) == "DT K&C"
+
+
+def test_a_major_keeps_a_tram_only_when_each_line_runs_one() -> None:
+    """gen1840_3p_289409 after 149 actions: WT, lines 10 and 3 without trams, buys one tram; it must go to
+    a line, not stay with WT."""
+    session = session_at("gen1840_3p_289409", 149)
+    game = session.game
+    wt = game.corporations["WT"]
+    wt.cash = 1000
+    offer = next(a for a in session.legal_actions("WT") if a["type"] == "buy_train")
+    game.process({k: offer[k] for k in ("type", "entity", "train", "price", "variant") if k in offer})
+    tram = wt.trains[-1].id
+    while game.round.options(game) != ["reassign_trains"]:
+        game.process({"type": "pass", "entity": "WT"})
+    offered = [a["assignments"] for a in session.legal_actions("WT") if a["type"] == "reassign_trains"]
+    assert sorted(x[0]["corporation"] for x in offered) == ["10", "3"]
+    with pytest.raises(IllegalAction) as err:
+        game.process({"type": "reassign_trains", "entity": "WT", "assignments": []})
+    assert err.value.rule == "reassign"
+    game.process({"type": "reassign_trains", "entity": "WT", "assignments": [{"train": tram, "corporation": "3"}]})
+    assert [t.id for t in game.corporations["3"].trains] == [tram] and not wt.trains
+
+
+# -- the end of a stock turn --------------------------------------------------------------------------------
+def stock_turn_with_nothing_to_do(cash: int) -> tuple[Any, Any]:
+    """A stock round once lines are owned; the player whose turn it is has sold every company this round
+    (so may buy none back) and holds nothing he could sell."""
+    from shared.engine.core.stock import StockRound
+
+    session = session_at("gen1840_3p_289409", 119)
+    game = session.game
+    assert isinstance(game.round, StockRound) and any(game.extra["owned_lines"].values())
+    pid = game.round.current_entity(game)
+    player = game.player(pid)
+    for corp in game.corporations.values():
+        for share in corp.shares:
+            if share.owner == pid and not share.president:
+                share.owner = "pool"
+        game.round.sold.setdefault(pid, {})[corp.sym] = "now"
+    player.cash = cash
+    return game, player
+
+
+def test_a_stock_turn_with_nothing_to_do_waits_for_a_pass_while_130_is_in_hand() -> None:
+    game, player = stock_turn_with_nothing_to_do(130)
+    assert game.round.steps[0].actions(game, game.round, player.id) == ["pass"]
+
+
+def test_a_stock_turn_with_nothing_to_do_ends_by_itself_below_130() -> None:
+    game, player = stock_turn_with_nothing_to_do(129)
+    assert game.round.steps[0].actions(game, game.round, player.id) == []
