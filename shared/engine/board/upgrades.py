@@ -14,7 +14,10 @@ COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 
 
 def path_covers(old: Path, new: Path, old_tile: TileDef, new_tile: TileDef) -> bool:
-    """Old path `old` is contained in new path `new`: same edges, and stations of the same kind."""
+    """Old path `old` is contained in new path `new`: same edges, stations of the same kind, and the same kind
+    of track (an upgrade keeps narrow track narrow; broad track cannot stand in for it, nor the reverse)."""
+    if old.track != new.track:
+        return False
 
     def same(o: int, n: int) -> bool:
         if o < NODE_BASE or n < NODE_BASE:

@@ -150,3 +150,61 @@ def test_a_stock_turn_with_nothing_to_do_waits_for_a_pass_while_130_is_in_hand()
 def test_a_stock_turn_with_nothing_to_do_ends_by_itself_below_130() -> None:
     game, player = stock_turn_with_nothing_to_do(129)
     assert game.round.steps[0].actions(game, game.round, player.id) == []
+
+
+# -- Stadtbahn chains ---------------------------------------------------------------------------------------
+def test_a_stadtbahn_tile_goes_on_an_end_of_its_chain() -> None:
+    """gen1840_4p_344173 after 139 actions, line 1's first turn: V's chain B10 C9 D6 E7 F6 G5 has no tile
+    yet; V's station on F6 half-way along does not open E7 — only B10 and G5 may take V's tiles."""
+    from shared.engine.titles.g1840.line import check_extends_stadtbahn
+
+    session = session_at("gen1840_4p_344173", 139)
+    game = session.game
+    assert game.board.hex("F6").tokens == [["V"]]
+    offered = {a["hex"] for a in session.legal_actions("1") if a["type"] == "lay_tile"}
+    assert {"B10", "G5"} <= offered and not offered & {"C9", "D6", "E7", "F6"}
+    for hex_id in ("C9", "D6", "E7", "F6"):
+        with pytest.raises(IllegalAction) as err:
+            check_extends_stadtbahn(game, hex_id)
+        assert err.value.rule == "stadtbahn_track"
+    check_extends_stadtbahn(game, "G5")
+
+
+# -- upgrades keep the kind of track ------------------------------------------------------------------------
+def test_an_upgrade_keeps_narrow_track_narrow() -> None:
+    """L2 (narrow 1-town-4 in rotation 1) upgrades to L9 only where L9's narrow track runs 1-4."""
+    from shared.engine.board.upgrades import rotation_problem
+
+    game = session_at("gen1840_4p_344173", 139).game
+    old, new = game.board.catalogue["L2"], game.board.catalogue["L9"]
+    everywhere = {e: "X" for e in range(6)}
+    allowed = [r for r in range(6) if rotation_problem(old, 1, new, r, everywhere) is None]
+    assert allowed == [0, 3]  # rotation 4 would lay L9's broad track over the old narrow 1-4
+    assert rotation_problem(old, 1, new, 4, everywhere) == "the new tile does not keep all existing track"
+
+
+# -- Tram Company payout ------------------------------------------------------------------------------------
+def test_a_tram_companys_market_shares_earn_nothing() -> None:
+    """1840/2player after 50 actions: WT pays out of line 4's box of 140. One of the players' 10% is put
+    in the market first: it earns nothing, and WT keeps only what it withholds."""
+    import json
+
+    from shared.engine import GameSession
+    from shared.engine.session import final_active_flags
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "1840" / "2player.json"
+    rec = json.loads(fixture.read_text())
+    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"],
+                              rec["settings"].get("optional_rules") or [], rec["id"])
+    flags = final_active_flags(rec["actions"])
+    for i, action in enumerate(rec["actions"][:50]):
+        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+    game = session.game
+    wt = game.corporations["WT"]
+    share = next(sh for sh in wt.shares if sh.owner == 621)
+    share.owner = "pool"  # 621 now holds 10%, the market 10% (and WT's treasury 20%)
+    cash_wt, cash_2006, cash_621 = wt.cash, game.player(2006).cash, game.player(621).cash
+    game.process({"type": "dividend", "entity": "WT", "kind": "variable", "amount": 100})
+    assert game.player(2006).cash == cash_2006 + 60  # 60%
+    assert game.player(621).cash == cash_621 + 10  # 10%
+    assert wt.cash == cash_wt + 40  # the 40 withheld; nothing for the market's or the treasury's shares

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...board.hexes import invert
-from ...board.tiles import NODE_BASE, parse_tile_id
+from ...board.tiles import parse_tile_id
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
 from .flow import MAX_LAYS, ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
@@ -410,58 +409,19 @@ def stadtbahn_of(game: Game, hex_id: str) -> str | None:
     return None
 
 
-def stadtbahn_reach(game: Game, sym: str) -> set[tuple[str, int]]:
-    """(hex, edge) pairs the Stadtbahn's narrow track reaches from its stations and its fixed starting
-    cities (a starting city counts even after a line removed the station there)."""
-    board = game.board
-    key = ("1840 stadtbahn", sym)  # kept with the board's reach cache, which every board change clears
-    cached = board._reach.get(key)  # type: ignore[call-overload]
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    seeds: set[tuple[str, int]] = set()
-    for hex_id, h in board.hexes.items():
-        for ci, slots in enumerate(h.tokens):
-            if sym in slots:
-                seeds.add((hex_id, h.tile.city_code(ci)))
-    for node in stadtbahn_config(game, sym).get("starting_nodes") or []:
-        h = board.hexes.get(node["hex"])
-        if h is not None and node["city"] < len(h.tile.cities):
-            seeds.add((node["hex"], h.tile.city_code(node["city"])))
-    reached: set[tuple[str, int]] = set()
-    stack, seen = list(seeds), set(seeds)
-    while stack:
-        hex_id, end = stack.pop()
-        h = board.hexes[hex_id]
-        paths = h.tile.rpaths[h.rotation]
-        for pi in h.tile.by_end[h.rotation].get(end, ()):
-            if paths[pi].track != "narrow":
-                continue
-            other = paths[pi].other(end)
-            if other >= NODE_BASE:
-                step = (hex_id, other)
-            else:
-                reached.add((hex_id, other))
-                nb = h.neighbors.get(other)
-                if nb is None:
-                    continue
-                step = (nb, invert(other))
-            if step not in seen:
-                seen.add(step)
-                stack.append(step)
-    board._reach[key] = reached  # type: ignore[index]
-    return reached
-
-
 def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
-    """A Stadtbahn tile continues its Stadtbahn's narrow track (rules-1840 *Tile lays*): across one of the
-    hex's required exits, that Stadtbahn's track — from its stations or fixed starting cities — already
-    arrives. Its own station in the hex does not count; a line's broad track is irrelevant."""
+    """A Stadtbahn tile continues its Stadtbahn's track (rules-1840 *Tile lays*): the Stadtbahn's hexes
+    (`track_hexes`, in order from one starting city to the other) are built from both ends inwards, so the
+    tile goes on the first or the last of them still without its tile. A line's broad track is irrelevant,
+    and so is a station of the Stadtbahn half-way along."""
     sym = stadtbahn_of(game, hex_id)
-    needed = rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or []
-    reached = stadtbahn_reach(game, sym) if sym is not None else set()
-    h = game.board.hex(hex_id)
-    if not any(h.neighbors.get(e) is not None and (h.neighbors[e], invert(e)) in reached for e in needed):
-        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track", "stadtbahn_track")
+    chain = (stadtbahn_config(game, sym).get("track_hexes") or []) if sym is not None else []
+    board = game.board
+    open_hexes = [h for h in chain if board.hex(h).tile is board.hex(h).preprinted]
+    if not open_hexes or hex_id not in (open_hexes[0], open_hexes[-1]):
+        ends = " or ".join(dict.fromkeys(open_hexes[:1] + open_hexes[-1:])) or "none"
+        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track (next: {ends})",
+                            "stadtbahn_track")
 
 
 def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:
