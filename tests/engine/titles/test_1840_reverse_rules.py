@@ -208,3 +208,21 @@ def test_a_tram_companys_market_shares_earn_nothing() -> None:
     assert game.player(2006).cash == cash_2006 + 60  # 60%
     assert game.player(621).cash == cash_621 + 10  # 10%
     assert wt.cash == cash_wt + 40  # the 40 withheld; nothing for the market's or the treasury's shares
+
+
+# -- stations when a tile is upgraded -----------------------------------------------------------------------
+def test_stations_close_up_when_their_city_is_upgraded() -> None:
+    """gen1840_4p_344173 after 400 actions: B12 (tile 15) holds line 11's station. With it in slot 1 and
+    slot 0 empty (as after a removed station), the upgrade to 611 moves it to slot 0; slot 1 is free."""
+    from shared.engine.board.upgrades import rotation_problem
+
+    game = session_at("gen1840_4p_344173", 400).game
+    board = game.board
+    h = board.hex("B12")
+    assert h.tile.name == "15" and h.tokens == [["11", None]]
+    h.tokens = [[None, "11"]]
+    new = board.catalogue["611"]
+    rotation = next(r for r in range(6) if rotation_problem(h.tile, h.rotation, new, r, h.neighbors) is None)
+    board.lay("B12", "611-0", rotation)
+    assert board.hex("B12").tokens == [["11", None]]
+    board.check_token("12", board.city_id("B12", 0), 1, must_connect=False)  # slot 1 is the free one
