@@ -18,6 +18,7 @@ from .handler import MailHandler
 from .settings import MailinSettings
 
 log = logging.getLogger("railpost.mailin")
+logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP line at INFO
 
 
 class Receiver:
