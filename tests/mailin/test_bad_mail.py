@@ -116,3 +116,18 @@ def test_rate_limit_per_sender() -> None:
     assert limit.allow("b@x")
     now[0] = 3601.0
     assert limit.allow("a@x")
+
+
+def test_authentication_results_only_of_our_mta() -> None:
+    from services.mailin import message
+
+    raw = (b"From: a@x.test\r\nTo: moves@play.test\r\nMessage-ID: <a1@x>\r\n"
+           b"Authentication-Results: mx.evil.test; dkim=pass\r\n"
+           b"Authentication-Results: mx.play.test; spf=fail smtp.mailfrom=x.test; dkim=pass header.d=x.test\r\n"
+           b"\r\n1\r\n")
+    got = message.read(raw, "a@x.test")
+    assert message.authenticated(got, "mx.play.test")
+    assert not message.authenticated(got, "mx.other.test")
+    forged = message.read(raw.replace(b"mx.play.test; spf=fail smtp.mailfrom=x.test; dkim=pass",
+                                      b"mx.play.test; dkim=fail"), "a@x.test")
+    assert not message.authenticated(forged, "mx.play.test")
