@@ -20,6 +20,7 @@ from services.play.signals import make_signals
 from shared.eventstore import open_recorder
 
 from .handler import MailHandler
+from .imap import ImapPoller, ImapSettings
 from .server import MailinController
 from .settings import MailinSettings
 
@@ -56,10 +57,16 @@ def main() -> int:
     if not settings.enabled:
         log.error("MAILIN_SECRET is not set: email moves are off")
         return 2
-    controller = MailinController(build(config, NotifierSettings.from_env(), settings), settings)
+    handler = build(config, NotifierSettings.from_env(), settings)
+    controller = MailinController(handler, settings)
     controller.start()
     log.info("mailin listening", extra={"host": settings.host, "port": settings.port, "lmtp": settings.lmtp})
     stop = threading.Event()
+    imap = ImapSettings.from_env()
+    if imap.enabled:  # a mailbox polled as well (for sites without their own MTA)
+        poller = ImapPoller(handler, imap, settings.max_bytes)
+        threading.Thread(target=poller.run_forever, args=(stop,), name="mailin-imap", daemon=True).start()
+        log.info("IMAP poller running", extra={"host": imap.host, "folder": imap.folder})
 
     def _stop(_sig: int, _frame: FrameType | None) -> None:
         stop.set()

@@ -96,7 +96,7 @@ class MailHandler:
         if self.rate is None:
             self.rate = RateLimit(self.settings.rate_per_hour)
 
-    def handle(self, raw: bytes, mail_from: str = "", rcpt_tos: list[str] | None = None) -> Outcome:
+    def handle(self, raw: bytes, mail_from: str | None = None, rcpt_tos: list[str] | None = None) -> Outcome:
         incoming = message.read(raw, mail_from, rcpt_tos)
         outcome = self._handle(incoming)
         log.info("mail", extra={"message_id": incoming.message_id, "status": outcome.status,

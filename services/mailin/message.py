@@ -88,8 +88,9 @@ def body_text(msg: EmailMessage) -> str:
     return EmailReplyParser(languages=LANGUAGES).parse_reply(text=text) or ""
 
 
-def automatic(msg: EmailMessage, mail_from: str) -> str | None:
-    """Bounces and auto-replies (RFC 3834, RFC 3464 and what common responders send instead)."""
+def automatic(msg: EmailMessage, mail_from: str | None) -> str | None:
+    """Bounces and auto-replies (RFC 3834, RFC 3464 and what common responders send instead). `mail_from`
+    is the envelope sender (None when unknown: a mailbox message without Return-Path)."""
     auto = str(msg.get("Auto-Submitted", "")).strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
@@ -100,7 +101,7 @@ def automatic(msg: EmailMessage, mail_from: str) -> str | None:
             return header
     if msg.get_content_type() == "multipart/report":
         return "delivery report"
-    if mail_from.strip() in ("", "<>"):
+    if mail_from is not None and mail_from.strip() in ("", "<>"):
         return "null sender (a bounce)"
     if parseaddr(str(msg.get("From", "")))[1].partition("@")[0].lower() in _DAEMONS:
         return "mailer daemon"
@@ -110,7 +111,7 @@ def automatic(msg: EmailMessage, mail_from: str) -> str | None:
     return None
 
 
-def read(raw: bytes, mail_from: str = "", rcpt_tos: list[str] | None = None) -> Incoming:
+def read(raw: bytes, mail_from: str | None = None, rcpt_tos: list[str] | None = None) -> Incoming:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)
     headers = [str(v) for h in ("Delivered-To", "X-Original-To", "To", "Cc") for v in msg.get_all(h, [])]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import smtplib
 import socket
 import threading
@@ -179,3 +180,84 @@ def site(tmp_path: Path) -> Iterator[Site]:
         handler.dispatcher.close()
         app.extensions["railpost"].dispatcher.close()
         engine.dispose()
+
+
+# -- a real IMAP server: Debian's dovecot, on a loopback port, with one mailbox ----------------------------
+DOVECOT_CONF = """base_dir = {root}/run
+state_dir = {root}/run/state
+log_path = {root}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:~/Maildir
+first_valid_uid = 1
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={root}/home/%u
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+"""
+
+
+@dataclass(frozen=True)
+class Imap:
+    host: str
+    port: int
+    user: str
+    password: str
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[Imap]:
+    """dovecot in the foreground with a configuration of its own (infra/ensure-services.sh installs
+    Debian's dovecot-imapd). Mail is stored as the `mail` user: dovecot never serves mail as root."""
+    import pwd
+    import shutil
+    import subprocess
+    import tempfile
+
+    binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
+    assert Path(binary).exists(), "dovecot is missing: run infra/ensure-services.sh (installs dovecot-imapd)"
+    root = Path(tempfile.mkdtemp(prefix="railpost-dovecot-"))
+    root.chmod(0o755)
+    user = pwd.getpwnam("mail")
+    (root / "home").mkdir()
+    os.chown(root / "home", user.pw_uid, user.pw_gid)
+    (root / "run" / "state").mkdir(parents=True)
+    (root / "passwd").write_text("moves@play.test:{PLAIN}imap-pass\n")
+    port = free_port()
+    (root / "dovecot.conf").write_text(DOVECOT_CONF.format(root=root, port=port, uid=user.pw_uid,
+                                                           gid=user.pw_gid))
+    proc = subprocess.Popen([binary, "-F", "-c", str(root / "dovecot.conf")])
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, (root / "dovecot.log").read_text()
+                time.sleep(0.1)
+        yield Imap("127.0.0.1", port, "moves@play.test", "imap-pass")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        shutil.rmtree(root, ignore_errors=True)
