@@ -58,10 +58,15 @@ def main() -> int:
         log.error("MAILIN_SECRET is not set: email moves are off")
         return 2
     handler = build(config, NotifierSettings.from_env(), settings)
-    controller = MailinController(handler, settings)
-    controller.start()
-    log.info("mailin listening", extra={"host": settings.host, "port": settings.port, "lmtp": settings.lmtp})
     stop = threading.Event()
+    controller: MailinController | None = MailinController(handler, settings)
+    try:
+        controller.start()  # type: ignore[union-attr]
+        log.info("mailin listening", extra={"host": settings.host, "port": settings.port, "lmtp": settings.lmtp})
+    except (OSError, RuntimeError):
+        # a taken port must not bring the rest of `make run` down: email moves are off, the site goes on
+        log.exception("mailin cannot listen; email moves over SMTP are off", extra={"port": settings.port})
+        controller = None
     imap = ImapSettings.from_env()
     if imap.enabled:  # a mailbox polled as well (for sites without their own MTA)
         poller = ImapPoller(handler, imap, settings.max_bytes)
@@ -74,7 +79,8 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     stop.wait()
-    controller.stop()
+    if controller is not None:
+        controller.stop()
     return 0
 
 

@@ -29,7 +29,7 @@ from services.notifier.mailer import HEADER_POLICY
 from services.play.commands import submit, wait_for
 from services.play.dispatch import Dispatcher
 from services.play.sessions import SessionCache
-from shared.eventstore import SqlRecorder
+from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
 
 from . import language, message, outgoing, tokens
@@ -111,15 +111,19 @@ class MailHandler:
         return str(sub["email"]).lower() if sub and sub.get("email") else None
 
     def _first_time(self, incoming: message.Incoming, game_id: int) -> bool:
-        """A Message-ID is acted on once: remembered here, and its first move's receipt is in the store."""
-        key = f"{game_id}:{incoming.message_id}"
+        """A Message-ID is acted on once: its first move's receipt is in the store, and a mail that queued no
+        move is remembered here once answered (a mail whose handling failed, e.g. during a database outage,
+        is not: the MTA's retry is played)."""
         with self._guard:
-            if key in self._seen:
+            if f"{game_id}:{incoming.message_id}" in self._seen:
                 return False
-            self._seen[key] = None
+        return self.recorder.get_receipt(game_id, command_id(incoming.message_id, 1)) is None
+
+    def _remember(self, incoming: message.Incoming, game_id: int) -> None:
+        with self._guard:
+            self._seen[f"{game_id}:{incoming.message_id}"] = None
             while len(self._seen) > 10_000:
                 self._seen.popitem(last=False)
-        return self.recorder.get_receipt(game_id, command_id(incoming.message_id, 1)) is None
 
     def _handle(self, incoming: message.Incoming) -> Outcome:
         if incoming.automatic:
@@ -140,7 +144,9 @@ class MailHandler:
             return Outcome("dropped", "rate limit")
         if not self._first_time(incoming, game.id):
             return Outcome("dropped", "replayed Message-ID")
-        return self._play(incoming, token)
+        outcome = self._play(incoming, token)
+        self._remember(incoming, game.id)
+        return outcome
 
     def _play(self, incoming: message.Incoming, token: tokens.ReplyToken) -> Outcome:
         report: list[str] = []
@@ -172,8 +178,12 @@ class MailHandler:
                 break
             action = resolved.action
             cid = command_id(incoming.message_id, n)
-            receipt, _ = submit(self.recorder, self.dispatcher, game.id, cid,
-                                {"action": action, "expected_version": game.version}, token.player_id)
+            try:
+                receipt, _ = submit(self.recorder, self.dispatcher, game.id, cid,
+                                    {"action": action, "expected_version": game.version}, token.player_id)
+            except Conflict as err:  # another move was queued first (a REST move, another mail)
+                report.append(f"Not played: \u201c{line}\u201d \u2014 {err}. Later lines were not played.")
+                break
             if receipt.status == QUEUED:
                 receipt = wait_for(self.recorder, game.id, cid, self.settings.wait_seconds) or receipt
             if receipt.status == APPLIED:

@@ -237,7 +237,11 @@ def resolve(line: str, moves: Sequence[dict[str, Any]], game: Game, player_id: i
     from .render import move_text  # the words of the email itself are understood too
 
     sources = share_sources(game)
-    said = [a for a in moves if _norm(move_text(game, a, sources)) == text]
+    words = [_norm(move_text(game, a, sources)) for a in moves]
+    said = [a for a, w in zip(moves, words, strict=True) if w == text]
+    if not said:  # the start of a move's words, when only one move starts so ("buys 10% of lnwr from the ipo")
+        said = [a for a, w in zip(moves, words, strict=True) if w.startswith(text)]
+        said = said if len(said) == 1 else []
     if said:
         return Resolved(dict(said[0]))
     return Resolved(error=f"\u201c{line}\u201d is not a move I understand")

@@ -48,6 +48,26 @@ def _money(game: Game, amount: Any) -> str:
         return str(amount)
 
 
+def share_cost(game: Game, action: dict[str, Any]) -> int | None:
+    """What a `buy_shares` costs, asked of the round's own buying step (the title's `share_cost`: par price
+    from the IPO, market price from the pool, and each title's exceptions), or None when the round has no
+    such step. Read from outside, as `services.play.bids` reads bid ranges."""
+    shares = action.get("shares") or []
+    if not shares:
+        return None
+    sym = str(shares[0]).rsplit("_", 1)[0]
+    corp = game.corporations.get(sym)
+    share = next((x for x in corp.shares if x.id == shares[0]), None) if corp is not None else None
+    for step in getattr(game.round, "steps", []):
+        cost = getattr(step, "share_cost", None)
+        if callable(cost) and share is not None:
+            try:
+                return int(cost(game, corp, share)) * len(shares)
+            except Exception:  # a state the step does not price (e.g. a closed corporation): say nothing
+                return None
+    return None
+
+
 def move_text(game: Game, action: dict[str, Any], sources: dict[str, str]) -> str:
     """The page's phrase for the move, with what an email reader cannot click to find out: where a share
     comes from, a bid's range, and which corporation acts when it is not the player."""
@@ -57,6 +77,9 @@ def move_text(game: Game, action: dict[str, Any], sources: dict[str, str]) -> st
         source = sources.get(str(action["shares"][0]))
         if source:
             text += f" from {source}"
+        cost = share_cost(game, action)
+        if cost is not None:
+            text += f" for {_money(game, cost)}"
     elif kind == "bid" and action.get("min") is not None:
         text += f" (any amount from {action['min']}"
         text += f" to {action['max']}" if action.get("max") is not None else ""

@@ -23,7 +23,7 @@ class MailinSettings:
     secret: str = ""
     address: str = "moves@railpost.localhost"  # replies go to local+TOKEN@domain
     host: str = "127.0.0.1"
-    port: int = 8025
+    port: int = 8025  # default: the gateway's PORT + 25 (8025 beside 8000), so two local sites do not collide
     lmtp: bool = False  # LMTP instead of SMTP (behind Postfix's lmtp transport)
     max_bytes: int = 256 * 1024
     rate_per_hour: int = 30  # mails per sender address per rolling hour
@@ -49,7 +49,7 @@ class MailinSettings:
             secret=e.get("MAILIN_SECRET", ""),
             address=e.get("MAILIN_ADDRESS") or cls.address,
             host=e.get("MAILIN_HOST") or cls.host,
-            port=int(e.get("MAILIN_PORT") or cls.port),
+            port=int(e.get("MAILIN_PORT") or int(e.get("PORT") or 8000) + 25),
             lmtp=_flag(e.get("MAILIN_LMTP")),
             max_bytes=int(e.get("MAILIN_MAX_BYTES") or cls.max_bytes),
             rate_per_hour=int(e.get("MAILIN_RATE_PER_HOUR") or cls.rate_per_hour),

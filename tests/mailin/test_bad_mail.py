@@ -131,3 +131,17 @@ def test_authentication_results_only_of_our_mta() -> None:
     forged = message.read(raw.replace(b"mx.play.test; spf=fail smtp.mailfrom=x.test; dkim=pass",
                                       b"mx.play.test; dkim=fail"), "a@x.test")
     assert not message.authenticated(forged, "mx.play.test")
+
+
+def test_several_moves_run_in_order(site: Site) -> None:
+    gid = site.game("1825", ["Ann", "Bob", "Cyd"])
+    name = site.acting(gid)[0]
+    me = site.players[name]["email"]
+    reply_to = str(site.mails_to(name, 1)[-1]["Reply-To"])
+    v = version(site, gid)
+    site.reply(name, reply_to, "par LNWR 100\nundo\nredo\nbuy LNWR\npass")
+    answer = site.sink.to(me)[-1].get_content().replace("\r\n", "\n")
+    # par, undo and redo are played; the turn has passed, so the buy is refused and the pass never tried
+    assert version(site, gid) == v + 3, answer
+    assert "Played: par LNWR 100\nPlayed: undo\nPlayed: redo\nNot played:" in answer
+    assert "buy LNWR" in answer and "Played: pass" not in answer
