@@ -145,3 +145,30 @@ def test_several_moves_run_in_order(site: Site) -> None:
     assert version(site, gid) == v + 3, answer
     assert "Played: par LNWR 100\nPlayed: undo\nPlayed: redo\nNot played:" in answer
     assert "buy LNWR" in answer and "Played: pass" not in answer
+
+
+def test_lmtp_behind_postfix(table: tuple[Site, int, str]) -> None:
+    """The same handler over LMTP (Postfix's `lmtp:` transport): the reply is played."""
+    import dataclasses
+    from email.message import EmailMessage
+
+    from services.mailin.server import MailinController
+
+    from .conftest import free_port
+
+    site, gid, reply_to = table
+    name = site.acting(gid)[0]
+    settings = dataclasses.replace(site.mailin, lmtp=True, port=free_port())
+    controller = MailinController(site.handler, settings)
+    controller.start()
+    try:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = site.players[name]["email"], reply_to, "Re: turn"
+        msg["Message-ID"] = "<lmtp-1@players.test>"
+        msg.set_content("1")
+        v = version(site, gid)
+        with smtplib.LMTP("127.0.0.1", settings.port) as lmtp:
+            lmtp.sendmail(site.players[name]["email"], [reply_to], msg.as_bytes())
+        assert version(site, gid) == v + 1
+    finally:
+        controller.stop()
