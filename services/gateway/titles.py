@@ -122,7 +122,7 @@ def setup_refused(title: str, err: EngineError) -> ApiError:
     if entry is None:
         return ApiError(422, "unknown_title", f"{err.message}; valid titles: {', '.join(catalogue())}",
                         rule=err.rule, valid=list(catalogue()))
-    message = err.message.split("; available:")[0]
+    message = err.message  # the engine's `valid` lists data configurations; a client is told the options
     valid = [o["name"] for o in entry["options"]]
     return ApiError(422, "setup_refused", f"{message}; valid options: {', '.join(valid) or '(none)'}; "
                     f"players {entry['players']['min']}-{entry['players']['max']}; see GET /titles",

@@ -68,10 +68,9 @@ def find_configuration(meta: dict[str, Any], options: list[str], players: int) -
     wanted = sorted(set(options))
     candidates = [c for c in meta["configurations"] if sorted(c["optional_rules"]) == wanted]
     if not candidates:
-        known = ", ".join("+".join(c["optional_rules"]) or "(none)" for c in meta["configurations"])
-        raise MalformedAction(
-            f"{meta['title']}: no board data for options {wanted or '(none)'}; available: {known}", "options"
-        )
+        known = ["+".join(c["optional_rules"]) or "(none)" for c in meta["configurations"]]
+        raise MalformedAction(f"{meta['title']}: no board data for options {wanted or '(none)'}", "options",
+                              valid=known)
     exact = [c for c in candidates if c.get("players_used_for_dump") == players]
     return (exact or candidates)[0]
 
