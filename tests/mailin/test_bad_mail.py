@@ -172,3 +172,28 @@ def test_lmtp_behind_postfix(table: tuple[Site, int, str]) -> None:
         assert version(site, gid) == v + 1
     finally:
         controller.stop()
+
+
+def test_authentication_results_required_when_configured(table: tuple[Site, int, str]) -> None:
+    import dataclasses
+
+    site, gid, reply_to = table
+    name = site.acting(gid)[0]
+    site.handler.settings = dataclasses.replace(site.mailin, auth_serv_id="mx.play.test")
+    v = version(site, gid)
+    site.reply(name, reply_to, "1", headers={"Authentication-Results": "mx.evil.test; dkim=pass"})
+    assert version(site, gid) == v  # another MTA's verdict is not ours
+    site.reply(name, reply_to, "1", headers={"Authentication-Results": "mx.play.test; dkim=pass header.d=players.test"})
+    assert version(site, gid) == v + 1
+
+
+def test_a_batch_is_one_mail_per_game_each_with_its_reply_address(site: Site) -> None:
+    first = site.game("1840", ["Ann", "Bob"])
+    second = site.game("1840", ["Ann", "Bob"])
+    mails = site.mails_to("Ann", 2)
+    by_game = {str(m["References"]): m for m in mails}
+    assert set(by_game) == {f"<railpost.game.{first}@play.test>", f"<railpost.game.{second}@play.test>"}
+    for gid in (first, second):
+        mail = by_game[f"<railpost.game.{gid}@play.test>"]
+        if "Ann" in site.acting(gid):
+            assert str(mail["Reply-To"]).startswith(f"moves+g{gid}p")
