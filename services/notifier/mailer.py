@@ -109,6 +109,17 @@ class Mailer:
                 log.exception("mail to player %s failed; will retry", player_id)
         return sent
 
+    def _block(self, game_id: Any, player_id: str) -> MailBlock | None:
+        """The game's moves for this player; a failure to build them (an engine error on an odd state)
+        costs the mail its moves, never the mail itself or the notifier loop."""
+        if game_id is None or self.blocks is None:
+            return None
+        try:
+            return self.blocks.block(str(game_id), str(player_id))
+        except Exception:
+            log.exception("turn block for game %s failed; mail sent without moves", game_id)
+            return None
+
     def _send_group(self, player_id: str, address: str, window: datetime) -> int:
         now = self.clock.now()
         with self.engine.begin() as conn:
@@ -128,8 +139,7 @@ class Mailer:
             by_game: dict[Any, list[Any]] = {}
             for item in items:
                 by_game.setdefault(item.game_id, []).append(item)
-            batches = [(group, self.blocks.block(str(game), str(player_id)) if game is not None else None)
-                       for game, group in by_game.items()]
+            batches = [(group, self._block(game, player_id)) for game, group in by_game.items()]
         sent = 0
         for batch, block in batches:
             msg = compose(self.settings, address, latest_per_game(batch), url, batch[0].id, block)

@@ -197,3 +197,14 @@ def test_a_batch_is_one_mail_per_game_each_with_its_reply_address(site: Site) ->
         mail = by_game[f"<railpost.game.{gid}@play.test>"]
         if "Ann" in site.acting(gid):
             assert str(mail["Reply-To"]).startswith(f"moves+g{gid}p")
+
+
+def test_a_failing_turn_block_costs_the_mail_its_moves_only(site: Site) -> None:
+    class Broken:
+        def block(self, game_id: str, player_id: str) -> None:
+            raise RuntimeError("engine trouble")
+
+    site.notifier.mailer.blocks = Broken()  # type: ignore[assignment]
+    gid = site.game("1840", ["Ann", "Bob"])
+    mail = site.mails_to("Ann", 1)[-1]
+    assert f"/games/{gid}" in mail.get_content() and mail["Reply-To"] is None
