@@ -167,12 +167,17 @@ class MailHandler:
             if game.status != ACTIVE:
                 report.append(f"\u201c{line}\u201d not played: the game is {game.status}.")
                 break
-            with self.sessions.use(game) as session:
-                moves = seat_moves(session, token.player_id)
-                if n == 1:
-                    numbers = moves
-                resolved = language.resolve(line, moves, session.game, token.player_id,
-                                            numbers if game.version == token.version else None)
+            try:
+                with self.sessions.use(game) as session:
+                    moves = seat_moves(session, token.player_id)
+                    if n == 1:
+                        numbers = moves
+                    resolved = language.resolve(line, moves, session.game, token.player_id,
+                                                numbers if game.version == token.version else None)
+            except Exception:  # an engine error reading this position: answered, not lost
+                log.exception("reading a mail move failed", extra={"game_id": game.id})
+                report.append(f"Not played: \u201c{line}\u201d could not be read here; please use the page.")
+                break
             if resolved.action is None:
                 report.append(f"Not played: {resolved.error}.")
                 break

@@ -38,6 +38,7 @@ class _Text(HTMLParser):
     """HTML to text: block elements break lines, quoted blocks (blockquote, Gmail's quote) are left out."""
 
     BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "pre"}
+    VOID = {"br", "img", "hr", "meta", "link", "input", "wbr", "col", "area", "base", "source"}  # no end tag
 
     def __init__(self) -> None:
         super().__init__()
@@ -47,12 +48,14 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         classes = " ".join(v or "" for k, v in attrs if k == "class")
         if self.skip or tag in ("blockquote", "script", "style") or "quote" in classes:
-            self.skip += 1 if tag not in ("br",) else 0
+            self.skip += 0 if tag in self.VOID else 1
             return
         if tag in self.BLOCKS:
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID:
+            return
         if self.skip:
             self.skip -= 1
         elif tag in self.BLOCKS:

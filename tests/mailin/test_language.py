@@ -105,3 +105,10 @@ def test_turn_text_names_state_and_moves() -> None:
     assert "Stock round" in text or "round" in text
     assert "cash" in text and "Your moves:" in text and "    1  " not in text and "  1  " in text
     assert "Page: http://x/games/5" in text and "moves+t@x" in text
+
+
+def test_html_quotes_are_left_out() -> None:
+    from services.mailin.message import html_text
+
+    html = '<div>pass</div><blockquote><img src="x"><p>1 old</p><br></blockquote><div>buy LNWR</div>'
+    assert language.lines_of(html_text(html)) == ["pass", "buy LNWR"]
