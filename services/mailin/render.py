@@ -14,7 +14,7 @@ from typing import Any
 
 from services.gateway.web.describe import describe, describe_choice
 from services.gateway.web.summary import acting_name, name_of, round_label, share_sources
-from services.play.bids import annotate_bids
+from services.play.legal import seat_actions
 from shared.engine import GameSession
 from shared.engine.game import Game
 
@@ -32,12 +32,8 @@ class TurnText:
 
 
 def seat_moves(session: GameSession, player_id: int) -> list[dict[str, Any]]:
-    """What this seat may do now: the legal actions of the entities its player controls (what the REST
-    `legal-actions` answers a seat token)."""
-    if session.finished:
-        return []
-    actions = [a for a in session.legal_actions(None) if session.controller(a.get("entity")) == player_id]
-    return annotate_bids(session.game, actions)
+    """What this seat may do now: exactly what the REST `legal-actions` answers its seat token."""
+    return seat_actions(session, player_id)
 
 
 def _money(game: Game, amount: Any) -> str:
