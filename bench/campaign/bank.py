@@ -1,0 +1,75 @@
+"""Fill a bank of fresh bot-played games: the oracle bot plays each spec of the plan against the reference.
+
+One game at a time (the bot is one core for up to ten minutes), each written as NAME.json,
+NAME.trace.jsonl.gz, NAME.setup.json and NAME.refusals.jsonl.gz into BANK/<title>/. A spec is skipped when
+its trace is already there or when an earlier attempt failed (the bot ran out of time, or the reference's
+validation did not reach the record's result): attempts are logged to BANK/attempts.jsonl so a restarted
+filler neither repeats a failure nor loses its place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from bench.campaign.env import Oracle
+from bench.campaign.plan import RECORD_TITLE, Spec
+
+
+def time_limit(spec: Spec) -> int:
+    """Seconds the bot may spend on one game: large 1825 maps need far more than the rest."""
+    if spec.title != "1825":
+        return 420
+    if "unit_123" in spec.options:
+        return 1000
+    if {"unit_12", "unit_23"} & set(spec.options):
+        return 720
+    return 420
+
+
+def banked(bank: Path, spec: Spec) -> Path | None:
+    """The spec's record in the bank, if the bot finished it."""
+    record = bank / spec.title / f"{spec.name}.json"
+    return record if (bank / spec.title / f"{spec.name}.trace.jsonl.gz").exists() else None
+
+
+def attempted(bank: Path) -> set[str]:
+    """Names of the specs already tried (finished or failed)."""
+    log = bank / "attempts.jsonl"
+    if not log.exists():
+        return set()
+    return {json.loads(line)["name"] for line in log.read_text().splitlines() if line.strip()}
+
+
+def fill(oracle: Oracle, bank: Path, specs: list[Spec], work: Path, until: float | None = None) -> None:
+    """Play every spec not yet banked or tried, in order, until the plan or the time (epoch s) runs out."""
+    done = attempted(bank)
+    todo = [s for s in specs if s.name not in done and not banked(bank, s)]
+    print(f"bank {bank}: {len(specs) - len(todo)} of {len(specs)} specs done or tried", flush=True)
+    for i, spec in enumerate(todo, 1):
+        limit = time_limit(spec)
+        if until is not None and time.time() + limit > until:
+            print("bank: stopping, the next game might not finish before the deadline", flush=True)
+            return
+        (bank / spec.title).mkdir(parents=True, exist_ok=True)
+        start = time.time()
+        env = {**oracle.env(), "OUTROOT": str(bank), "ORACLE_WORK": str(work), "BOT_TIME_LIMIT": str(limit)}
+        cmd = ["bash", str(oracle.dir / "bot" / "make_game.sh"), RECORD_TITLE[spec.title], spec.title,
+               str(spec.players), str(spec.seed), spec.opts, spec.name]
+        rc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        ok = rc == 0 and banked(bank, spec) is not None
+        line = {"name": spec.name, "key": spec.key, "ok": ok, "rc": rc, "seconds": round(time.time() - start)}
+        with (bank / "attempts.jsonl").open("a") as fh:
+            fh.write(json.dumps(line) + "\n")
+        print(f"[{i}/{len(todo)}] {spec.key} {'banked' if ok else 'FAILED'} in {line['seconds']} s", flush=True)
+
+
+def nice() -> None:
+    """Run at low priority: the machine is shared and the bank is background work."""
+    try:
+        os.nice(max(0, 15 - os.nice(0)))
+    except OSError:
+        pass
