@@ -39,7 +39,8 @@ CAMPAIGN_BANK ?= var/campaign/bank
 campaign: venv ## differential campaign against the reference (needs Ruby + REF_18XX; never CI): docs/conformance.md
 	$(BIN)/python -m bench.campaign forward --bank $(CAMPAIGN_BANK) --games $(CAMPAIGN_GAMES)
 	$(BIN)/python -m bench.campaign reverse --games $(CAMPAIGN_GAMES)
-	$(BIN)/python -m bench.campaign table --write
+	-$(BIN)/python -m bench.conformance_table > var/campaign/corpus.md
+	$(BIN)/python -m bench.campaign table --write --corpus var/campaign/corpus.md
 
 soak: venv ## the random-play soaks at full size (200 games per title; make test plays fewer)
 	SOAK_1825=200 SOAK_1828=200 SOAK_1840=200 SOAK_1833NE=200 $(BIN)/pytest -q -k soak tests/engine

@@ -75,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--forward-results", type=Path, default=DEFAULT_VAR / "forward.jsonl")
     t.add_argument("--reverse-results", type=Path, default=DEFAULT_VAR / "reverse.jsonl")
     t.add_argument("--rev", help="only results of this code revision (default: the latest per game)")
+    t.add_argument("--corpus", type=Path, help="also write this saved `python -m bench.conformance_table` output")
     t.add_argument("--write", nargs="?", type=Path, const=DOC, help=f"write them into DOC (default {DOC.name})")
     p = sub.add_parser("plan", help="print the seed plan")
     planned(p, 1)
@@ -139,6 +140,9 @@ def _table(args: argparse.Namespace) -> int:
     fwd = list(results.latest(results.load(args.forward_results), args.rev).values())
     rev = list(results.latest(results.load(args.reverse_results), args.rev).values())
     tables = {"forward": table.forward_table(fwd), "reverse": table.reverse_table(rev)}
+    if args.corpus:
+        lines = args.corpus.read_text(encoding="utf-8").splitlines()
+        tables["corpus"] = "\n".join(ln for ln in lines if ln.startswith("|"))
     if args.write:
         doc = args.write.read_text(encoding="utf-8")
         for which, text in tables.items():
@@ -148,6 +152,8 @@ def _table(args: argparse.Namespace) -> int:
     else:
         print("Forward (reference bot games replayed by Railpost)\n\n" + tables["forward"])
         print("\nReverse (Railpost's games replayed strictly by the reference)\n\n" + tables["reverse"])
+        if "corpus" in tables:
+            print("\nPublic corpus\n\n" + tables["corpus"])
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 MARKERS = {
     "forward": ("<!-- campaign:forward:start -->", "<!-- campaign:forward:end -->"),
     "reverse": ("<!-- campaign:reverse:start -->", "<!-- campaign:reverse:end -->"),
+    "corpus": ("<!-- corpus:start -->", "<!-- corpus:end -->"),
 }
 
 
