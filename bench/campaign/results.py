@@ -50,10 +50,10 @@ def append(path: Path, line: dict[str, Any]) -> None:
 
 
 def code_revision(root: Path) -> str:
-    """The commit being measured, '+dirty' when the engine has uncommitted changes (then results of a
-    dirty tree are not taken for the commit's)."""
+    """The engine being measured: the git tree id of `shared/` (a commit that changes only bench or docs
+    keeps it, so results stay valid), '+dirty' when `shared/` has uncommitted changes."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=root, capture_output=True,
+        head = subprocess.run(["git", "rev-parse", "--short=10", "HEAD:shared"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "shared"], cwd=root, capture_output=True,
                                text=True, check=True).stdout.strip()
