@@ -1,9 +1,16 @@
 """Reverse direction: games Railpost plays from its own legal actions, replayed strictly by the reference.
 
-Each spec is handed to the oracle's reverse_check.py (one spec per call): Railpost plays a seeded random
-game from `legal_actions` through `submit`, exports the record, the reference replays it with strict
-validation (tools/trace.rb --live) and the two traces are compared. Its one-line verdict is classified
-here, and whether Railpost's game reached its end is read back from the exported record.
+Two players, one verdict per game:
+
+- `reverse_check` hands the spec to the oracle's reverse_check.py (one spec per call): Railpost plays a
+  seeded random game from `legal_actions` through `submit` (non-pass moves preferred 3:1), exports it, the
+  reference replays it strictly (tools/trace.rb --live) and the traces are compared. Its one-line verdict
+  is classified here; whether Railpost's game ended is read back from the exported record.
+- `soak` plays the soak tests' weighted random player (bench/campaign/soakplay.py), which ends 1825 games
+  that pure random play does not, then asks the reference the same way (tools/trace.rb --live) and compares
+  the reference's trace with Railpost's with shared/conformance.py.
+
+`auto` (the default) uses `soak` for 1825 and `reverse_check` for the others.
 """
 
 from __future__ import annotations
@@ -56,8 +63,11 @@ def finished_of(record_path: Path) -> bool | None:
         return None
 
 
-def run_one(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: int) -> dict[str, Any]:
+def run_one(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: int,
+            driver: str = "auto") -> dict[str, Any]:
     """Play, export and have the reference judge one game; the result line (without key and revision)."""
+    if driver == "soak" or (driver == "auto" and spec.title == "1825"):
+        return run_soak(oracle, spec, out, max_actions, timeout)
     venv = Path(sys.prefix)
     arg = f"{RECORD_TITLE[spec.title]}:{spec.players}:{spec.seed}" + (f":{spec.opts}" if spec.opts else "")
     env = {**oracle.env(), "MAXA": str(max_actions)}
@@ -75,7 +85,46 @@ def run_one(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: in
     if m:
         actions = int(m.group(1))
     outcome, first = classify(verdict, finished)
-    return {"outcome": outcome, "first": first, "actions": actions, "finished": finished,
-            "record": str(record) if record.exists() else None}
+    stuck = verdict.split(" | ", 1)[1][:300] if " | " in verdict else None
+    return {"outcome": outcome, "first": first, "actions": actions, "finished": finished, "stuck": stuck,
+            "driver": "reverse_check", "record": str(record) if record.exists() else None}
+
+
+def run_soak(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: int) -> dict[str, Any]:
+    """The soak player's game, judged by the reference and compared digest by digest."""
+    from shared.conformance import check_trace
+
+    stem = f"soak_{spec.name}"
+    record = out / f"{stem}.json"
+    base = {"driver": "soak", "record": str(record), "actions": None, "finished": None, "stuck": None}
+    cmd = [sys.executable, "-m", "bench.campaign.soakplay", RECORD_TITLE[spec.title], str(spec.players),
+           str(spec.seed), spec.opts, str(record), str(max_actions)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=Path(__file__).parents[2])
+        info = json.loads(p.stdout.strip().splitlines()[-1])
+    except (subprocess.TimeoutExpired, IndexError, json.JSONDecodeError):
+        return {**base, "outcome": "error", "first": "Railpost's play gave no record"}
+    base.update(actions=info["actions"], finished=info["finished"], stuck=info["stuck"])
+    trace = out / f"{stem}.trace.jsonl.gz"
+    try:
+        r = subprocess.run([oracle.ruby, str(oracle.dir / "tools" / "trace.rb"), str(record), str(trace), "--live"],
+                           capture_output=True, text=True, timeout=timeout, env=oracle.env())
+    except subprocess.TimeoutExpired:
+        return {**base, "outcome": "error", "first": f"the reference gave no verdict within {timeout} s"}
+    try:
+        judged = json.loads(r.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {**base, "outcome": "error", "first": "the reference could not judge: " + r.stderr.strip()[-250:]}
+    if "live_failure" in judged:
+        first = f"action {judged['live_failure']} ({judged['type']}): {judged['error']}"[:300]
+        return {**base, "outcome": "refused", "first": first}
+    if info["stuck"]:
+        return {**base, "outcome": "soft-lock", "first": info["stuck"][:300]}
+    same = check_trace(record, "replay")
+    if not same.complete:
+        return {**base, "outcome": "differ", "first": same.note[:300]}
+    if not info["finished"]:
+        return {**base, "outcome": "unfinished", "first": "no end within the action limit"}
+    return {**base, "outcome": "accepted", "first": ""}
 
 
