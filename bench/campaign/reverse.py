@@ -123,6 +123,8 @@ def run_soak(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: i
     same = check_trace(record, "replay")
     if not same.complete:
         return {**base, "outcome": "differ", "first": same.note[:300]}
+    if bool(judged.get("finished")) != bool(info["finished"]):
+        return {**base, "outcome": "differ", "first": f"the reference says finished={judged.get('finished')}"}
     if not info["finished"]:
         return {**base, "outcome": "unfinished", "first": "no end within the action limit"}
     return {**base, "outcome": "accepted", "first": ""}
