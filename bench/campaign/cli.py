@@ -120,7 +120,7 @@ def _reverse(args: argparse.Namespace) -> int:
     specs = plan(args.title, args.games, args.config)
     rev = results.code_revision(ROOT)
     done = results.done_keys(args.results, rev)
-    todo = [s for s in specs if s.key not in done]
+    todo = [s for s in specs if f"{s.key}/{reverse.driver_for(s, args.driver)}" not in done]
     print(f"reverse: {len(specs)} planned games, {len(specs) - len(todo)} already checked at {rev}", flush=True)
     until = _deadline(args.until)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -130,7 +130,8 @@ def _reverse(args: argparse.Namespace) -> int:
             break
         start = time.time()
         out = reverse.run_one(oracle, spec, args.out, args.max_actions, args.timeout, args.driver)
-        results.append(args.results, {"key": spec.key, "title": spec.title, "config": spec.config,
+        key = f"{spec.key}/{reverse.driver_for(spec, args.driver)}"
+        results.append(args.results, {"key": key, "title": spec.title, "config": spec.config,
                                       "players": spec.players, "seed": spec.seed, "options": list(spec.options),
                                       "rev": rev, "at": _now(), **out})
         print(f"[{i}/{len(todo)}] {spec.key}: {out['outcome']} after {out['actions']} actions"

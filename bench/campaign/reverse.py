@@ -63,10 +63,17 @@ def finished_of(record_path: Path) -> bool | None:
         return None
 
 
+def driver_for(spec: Spec, driver: str) -> str:
+    """The player `auto` stands for: the weighted soak player for 1825, reverse_check.py's otherwise."""
+    if driver != "auto":
+        return driver
+    return "soak" if spec.title == "1825" else "reverse_check"
+
+
 def run_one(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: int,
             driver: str = "auto") -> dict[str, Any]:
     """Play, export and have the reference judge one game; the result line (without key and revision)."""
-    if driver == "soak" or (driver == "auto" and spec.title == "1825"):
+    if driver_for(spec, driver) == "soak":
         return run_soak(oracle, spec, out, max_actions, timeout)
     venv = Path(sys.prefix)
     arg = f"{RECORD_TITLE[spec.title]}:{spec.players}:{spec.seed}" + (f":{spec.opts}" if spec.opts else "")

@@ -12,6 +12,8 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from bench.campaign.plan import CONFIGS
+
 MARKERS = {
     "forward": ("<!-- campaign:forward:start -->", "<!-- campaign:forward:end -->"),
     "reverse": ("<!-- campaign:reverse:start -->", "<!-- campaign:reverse:end -->"),
@@ -28,10 +30,13 @@ def _cut(text: str, width: int = 140) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _groups(lines: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for line in sorted(lines, key=lambda ln: (ln["title"], ln["config"], ln["players"], ln["seed"])):
-        groups[(line["title"], line["config"])].append(line)
+def _groups(lines: list[dict[str, Any]], *extra: str) -> dict[tuple[str, ...], list[dict[str, Any]]]:
+    """Lines grouped by title, configuration (and the `extra` fields), in the plan's order of names."""
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+    order = {c.name: i for cfgs in CONFIGS.values() for i, c in enumerate(cfgs)}
+    for line in sorted(lines, key=lambda ln: (ln["title"], order.get(ln["config"], 999), ln["config"],
+                                              *(str(ln.get(e, "")) for e in extra), ln["players"], ln["seed"])):
+        groups[(line["title"], line["config"], *(str(line.get(e, "")) for e in extra))].append(line)
     return groups
 
 
@@ -66,20 +71,21 @@ def forward_table(lines: list[dict[str, Any]]) -> str:
 
 def reverse_table(lines: list[dict[str, Any]]) -> str:
     """title × configuration × games × accepted to the end × refused / soft-lock / other × first problem."""
-    rows = ["| title | configuration | games | accepted to the end | reference refuses | soft-lock "
-            "| other | first problem |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    rows = ["| title | configuration | player | games | accepted to the end | reference refuses | soft-lock "
+            "| other | first problem |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     totals = [0, 0, 0, 0, 0]
-    for (title, config), games in _groups(lines).items():
+    for (title, config, driver), games in _groups(lines, "driver").items():
         count = {k: sum(g["outcome"] == k for g in games) for k in ("accepted", "refused", "soft-lock")}
         other = len(games) - sum(count.values())
         bad = next((g for g in games if g["outcome"] != "accepted"), None)
         first = f"{bad['players']}p seed {bad['seed']} ({bad['outcome']}): {bad['first']}" if bad else ""
         totals = [totals[0] + len(games), totals[1] + count["accepted"], totals[2] + count["refused"],
                   totals[3] + count["soft-lock"], totals[4] + other]
-        rows.append(f"| {title} | {config} | {len(games)} | {count['accepted']} / {len(games)} | {count['refused']} "
+        rows.append(f"| {title} | {config} | {driver} | {len(games)} | {count['accepted']} / {len(games)} "
+                    f"| {count['refused']} "
                     f"| {count['soft-lock']} | {other} | {_cut(first) or '—'} |")
     n = totals[0]
-    rows.append(f"| **all** | | **{n}** | **{totals[1]} / {n}** | **{totals[2]}** | **{totals[3]}** "
+    rows.append(f"| **all** | | | **{n}** | **{totals[1]} / {n}** | **{totals[2]}** | **{totals[3]}** "
                 f"| **{totals[4]}** | |")
     return "\n".join(rows)
 

@@ -99,11 +99,14 @@ def test_reverse_table_and_verdicts() -> None:
     assert classify("rp_x: 10 actions; reference accepts every move; traces agree", True) == ("accepted", "")
     assert classify("rp_x: 10 actions; reference accepts every move; traces agree", False)[0] == "unfinished"
     assert classify("rp_x: Railpost play failed: Traceback", None)[0] == "error"
-    lines = [{"key": f"1840/base/{n}p/{n}", "title": "1840", "config": "base", "players": n, "seed": n,
-              "outcome": o, "first": f} for n, o, f in [(2, "accepted", ""), (3, "refused", "action 9 (pass): no")]]
+    lines = [{"key": f"1840/base/{n}p/{n}/{d}", "title": "1840", "config": "base", "players": n, "seed": n,
+              "outcome": o, "first": f, "driver": d}
+             for n, o, f, d in [(2, "accepted", "", "soak"), (3, "refused", "action 9 (pass): no", "soak"),
+                                (4, "soft-lock", "nobody", "reverse_check")]]
     rows = table.reverse_table(lines).splitlines()
-    assert rows[2] == "| 1840 | base | 2 | 1 / 2 | 1 | 0 | 0 | 3p seed 3 (refused): action 9 (pass): no |"
-    assert rows[-1] == "| **all** | | **2** | **1 / 2** | **1** | **0** | **0** | |"
+    assert rows[2] == "| 1840 | base | reverse_check | 1 | 0 / 1 | 0 | 1 | 0 | 4p seed 4 (soft-lock): nobody |"
+    assert rows[3] == "| 1840 | base | soak | 2 | 1 / 2 | 1 | 0 | 0 | 3p seed 3 (refused): action 9 (pass): no |"
+    assert rows[-1] == "| **all** | | | **3** | **1 / 3** | **1** | **1** | **0** | |"
 
 
 def test_tables_are_written_between_the_markers_only() -> None:
