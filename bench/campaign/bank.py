@@ -78,6 +78,8 @@ def fill(oracle: Oracle, bank: Path, specs: list[Spec], work: Path, until: float
         with (bank / "attempts.jsonl").open("a") as fh:
             fh.write(json.dumps(line) + "\n")
         print(f"[{i}/{len(todo)}] {spec.key} {'banked' if ok else 'FAILED'} in {line['seconds']} s", flush=True)
+        if ok:
+            write_index(bank)
 
 
 def nice() -> None:
@@ -86,3 +88,33 @@ def nice() -> None:
         os.nice(max(0, 15 - os.nice(0)))
     except OSError:
         pass
+
+
+def write_index(bank: Path) -> Path:
+    """BANK/INDEX.md: one row per banked game (title, configuration, players, seed, actions, standing-order
+    actions, refusals, end reason), so whoever uses the bank sees what it holds."""
+    import gzip
+
+    from bench.campaign.forward import discover, spec_of
+
+    rows = ["| title | configuration | players | seed | record | actions | standing-order actions | refusals "
+            "| end |", "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- |"]
+    counts: dict[tuple[str, str], int] = {}
+    for record_path in discover(bank):
+        spec = spec_of(record_path)
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        actions = record.get("actions") or []
+        programs = sum(str(a.get("type", "")).startswith("program_") for a in actions)
+        refusals_path = record_path.with_name(record_path.name[: -len(".json")] + ".refusals.jsonl.gz")
+        refusals = len(gzip.open(refusals_path, "rt").read().splitlines()) if refusals_path.exists() else 0
+        end = record.get("game_end_reason") or ("finished" if record.get("result") else "?")
+        rows.append(f"| {spec.title} | {spec.config} | {spec.players} | {spec.seed} | {record_path.parent.name}/"
+                    f"{record_path.stem} | {len(actions)} | {programs} | {refusals} | {end} |")
+        counts[(spec.title, spec.config)] = counts.get((spec.title, spec.config), 0) + 1
+    summary = ", ".join(f"{t} {c}: {n}" for (t, c), n in sorted(counts.items()))
+    text = ("# Bank of bot-played games\n\nMade by `python -m bench.campaign bank` (the oracle bot against the "
+            "reference; odd seeds set and clear standing orders). Per configuration: " + (summary or "none")
+            + ".\n\n" + "\n".join(rows) + "\n")
+    out = bank / "INDEX.md"
+    out.write_text(text, encoding="utf-8")
+    return out

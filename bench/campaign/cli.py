@@ -58,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     planned(b, 40)
     b.add_argument("--bank", type=Path, default=DEFAULT_VAR / "bank")
     b.add_argument("--work", type=Path, help="the bot's scratch folder (default BANK/../oracle-work)")
+    b.add_argument("--index-only", action="store_true", help="only (re)write BANK/INDEX.md (no Ruby needed)")
     f = sub.add_parser("forward", help="Railpost replays the banked games (replay, live, refusals)")
     planned(f, 1)
     f.add_argument("--bank", type=Path, default=DEFAULT_VAR / "bank")
@@ -162,6 +163,9 @@ def _table(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.cmd == "bank" and args.index_only:
+        print(f"wrote {bank.write_index(args.bank)}")
+        return 0
     if args.cmd == "bank":
         oracle = require_oracle(args.oracle)
         bank.nice()
