@@ -36,8 +36,9 @@ conformance: venv ## every public game in replay and live mode, every refusals f
 
 CAMPAIGN_GAMES ?= 1
 CAMPAIGN_BANK ?= var/campaign/bank
+CAMPAIGN_FLAGS ?=
 campaign: venv ## differential campaign against the reference (needs Ruby + REF_18XX; never CI): docs/conformance.md
-	$(BIN)/python -m bench.campaign forward --bank $(CAMPAIGN_BANK) --games $(CAMPAIGN_GAMES)
+	$(BIN)/python -m bench.campaign forward --bank $(CAMPAIGN_BANK) --games $(CAMPAIGN_GAMES) $(CAMPAIGN_FLAGS)
 	$(BIN)/python -m bench.campaign reverse --games $(CAMPAIGN_GAMES)
 	-$(BIN)/python -m bench.conformance_table > var/campaign/corpus.md
 	$(BIN)/python -m bench.campaign table --write --corpus var/campaign/corpus.md
