@@ -19,15 +19,17 @@ from ..core.operating import (
     HomeToken,
     OperatingRound,
     RunRoutes,
+    TrackAndToken,
 )
 from ..core.rounds import Round
 from ..core.stock import PURCHASES, StockRound
 from ..errors import IllegalAction, MalformedAction
+from ..legal import ENUMERATORS
 from ..model import Company, Corporation, Player, Train
 from ..titledata import options_for_players
 from .base import TitleRules
 from .g1825_compose import compose
-from .g1825_credit import TrackAndToken1825, check_spend, lease_repayable
+from .g1825_credit import check_spend, lease_repayable, token_options
 from .g1825_operating import OperatingRound1825, sale_options
 from .g1825_reach import reaches
 from .g1825_sales import BuySellParShares1825
@@ -134,17 +136,20 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
+        return OperatingRound1825([HomeToken(), TrackAndToken(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
                                   round_num)
 
     def enumerates_itself(self, game: Game, kind: str) -> bool:
         # a director's sale in the train step is offered by the operating round, not the stock round's step
-        return kind == "sell_shares" and isinstance(game.round, OperatingRound1825)
+        # so is a station, which a corporation in receivership is not offered on credit its run cannot repay
+        return kind in ("sell_shares", "place_token") and isinstance(game.round, OperatingRound1825)
 
     def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
         round_ = game.round
         if kind == "sell_shares" and isinstance(round_, OperatingRound1825) and isinstance(entity, int):
             return sale_options(game, round_, game.player(entity))
+        if kind == "place_token" and isinstance(round_, OperatingRound1825) and isinstance(entity, str):
+            return token_options(game, round_, game.corporations[entity], ENUMERATORS[kind](game, round_, entity))
         return []
 
     # -- bands: which corporations may be started -----------------------------------------------------------
@@ -294,7 +299,9 @@ class Rules1825(TitleRules):
         return not self.silent_receivership(game, corp)
 
     def extra_track_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if self.receivership(game, corp) and round_.leased_train is None and self._leases(game, round_, corp):
+        # the lease stays among the step's actions (as the reference's); its options are only the leases a run
+        # repays (special_buy_options)
+        if self.receivership(game, corp) and round_.leased_train is None and self.leaseable_trains(game):
             return ["special_buy"]
         return []
 
@@ -438,7 +445,7 @@ class Rules1825(TitleRules):
             return []
         if self.silent_receivership(game, corp) or not self.route_available(game, corp):
             return []
-        if receivership and round_.leased_train is None and self._leases(game, round_, corp):
+        if receivership and round_.leased_train is None and self.leaseable_trains(game):
             return ["run_routes", "special_buy"]
         return ["run_routes"]
 

@@ -10,9 +10,9 @@ reaches its run with no run that may be made and nobody has a move (the referenc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..core.operating import OperatingRound, TrackAndToken
+from ..core.operating import OperatingRound
 from ..errors import IllegalAction
 from ..model import Corporation, Train
 
@@ -73,13 +73,12 @@ def check_spend(game: Game, round_: OperatingRound, corp: Corporation, cost: int
                             "spent on credit this turn is more than its best run can repay", "credit")
 
 
-class TrackAndToken1825(TrackAndToken):
-    """The shared track-and-station step; a station bought on credit needs a run that repays it."""
-
-    def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
-        if not super().can_place_token(game, round_, corp):
-            return False
-        price = corp.next_token_price()
-        if price is None or price <= corp.cash or not game.rules.receivership(game, corp):
-            return True
-        return repayable(game, round_, corp, round_.receivership_loan + price - corp.cash, 0)
+def token_options(game: Game, round_: OperatingRound, corp: Corporation, options: list[dict[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """The stations a corporation is offered: none while the next one would be bought on credit its run
+    cannot repay (the step stays open, as the reference's, with its pass)."""
+    price = corp.next_token_price()
+    if (price is None or price <= corp.cash or not game.rules.receivership(game, corp)
+            or round_.pending_homes and round_.pending_homes[0] == corp.sym):
+        return options
+    return options if repayable(game, round_, corp, round_.receivership_loan + price - corp.cash, 0) else []

@@ -104,3 +104,52 @@ def test_before_turn_100_the_game_goes_on() -> None:
     _pass_round(game)
     assert not game.finished
     assert game.round.kind == "Operating" and game.acting()
+
+
+# -- credit in receivership is repaid by this turn's run -------------------------------------------------
+# Unit 1, 3 players, OR: LNWR is in receivership in its track step, with no train, its one station at T16;
+# the bank's next train (a 3) leased would find no run (revenue 0). The treasury is set to the boundary.
+U1_3P = "gen1825_unit1_3p_482113"
+RECEIVERSHIP_TRACK = 228
+
+
+def test_no_lease_on_credit_that_no_run_can_repay() -> None:
+    game = position(U1_3P, RECEIVERSHIP_TRACK)
+    lnwr = game.corporations["LNWR"]
+    assert game.acting() == ["LNWR"] and game.rules.receivership(game, lnwr) and not lnwr.trains
+    lnwr.cash = 0
+    assert not [a for a in game.legal_actions("LNWR") if a["type"] == "special_buy"]
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "special_buy", "entity": "LNWR", "description": "3", "cost": 10})
+    assert caught.value.rule == "credit" and "more than its best run" in str(caught.value)
+    assert game.round.leased_train is None and game.round.receivership_loan == 0
+    # what it may do still leads on: it passes its track step and its turn goes on to the run
+    assert {"type": "pass", "entity": "LNWR", "entity_type": "corporation"} in game.legal_actions("LNWR")
+    game.process(act("pass", "LNWR"))  # type: ignore[arg-type]
+    assert game.acting() == ["LNWR"] and game.legal_actions("LNWR")
+
+
+def test_a_lease_paid_from_the_treasury_needs_no_run() -> None:
+    game = position(U1_3P, RECEIVERSHIP_TRACK)
+    lnwr = game.corporations["LNWR"]
+    lnwr.cash = 10
+    assert {"type": "special_buy", "entity": "LNWR", "entity_type": "corporation", "description": "3",
+            "cost": 10} in game.legal_actions("LNWR")
+    game.process({"type": "special_buy", "entity": "LNWR", "description": "3", "cost": 10})
+    assert lnwr.cash == 0 and game.round.receivership_loan == 0
+    assert game.round.leased_train is not None and game.round.leased_train.name == "3"
+
+
+def test_a_corporation_in_receivership_always_has_a_move() -> None:
+    """With nothing in its treasury, every move LNWR is offered is accepted and leaves someone a move, to
+    the end of its turn (before the rule, the lease on credit left it a run that could not repay it)."""
+    game = position(U1_3P, RECEIVERSHIP_TRACK)
+    game.corporations["LNWR"].cash = 0
+    for _ in range(20):
+        if game.acting() != ["LNWR"]:
+            break
+        offered = game.legal_actions("LNWR")
+        assert offered, f"LNWR is offered nothing ({game.action_types('LNWR')})"
+        move = next((a for a in offered if a["type"] != "pass"), offered[0])
+        game.process({k: v for k, v in move.items() if k != "entity_type"})
+    assert game.acting() != ["LNWR"] and game.acting()
