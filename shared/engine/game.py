@@ -335,6 +335,9 @@ class Game:
         if self.end_trigger is not None and self.rules.ends_after_round(self, previous):
             self.end_game(self.end_trigger[0])
             return
+        if self.turn >= self.rules.last_turn:
+            self.end_game("dnf")  # the turn limit (TitleRules.last_turn)
+            return
         self.round = self.rules.next_round(self, previous)
         for player in self.players:
             player.programs = [p for p in player.programs if self.rules.program_survives(self, p, self.round)]
