@@ -168,7 +168,7 @@ class Board:
             hid = raw.get("id")
             if not isinstance(hid, str) or hid in hexes:
                 raise DataError(f"map hex id {hid!r} missing or repeated")
-            tile = parse_tile(hid, raw.get("color", ""), raw.get("tile") or {}, preprinted=True)
+            tile = parse_tile(hid, raw.get("color", ""), raw.get("tile") or {}, preprinted=True, code=raw.get("code"))
             try:
                 neighbors = {int(k): v for k, v in (raw.get("neighbors") or {}).items()}
             except ValueError as err:
@@ -501,16 +501,18 @@ class Board:
         if hex_id is None:
             raise MalformedAction(f"tile {ref.tile}-{ref.copy} of city {city_id} is not on the map", "city_id")
         h = self.hexes[hex_id]
-        if not 0 <= ref.city < len(h.tokens):
+        # the id's last number is the city's place among the parts of the tile's code (tiles.Node.part)
+        ci = h.tile.part_city(ref.city)
+        if ci is None or not 0 <= ci < len(h.tokens):
             raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
-        return h, ref.city
+        return h, ci
 
     def city_hex(self, city_id: str) -> str:
         return self._city(city_id)[0].id
 
     def city_id(self, hex_id: str, city_index: int) -> str:
         h = self.hex(hex_id)
-        return f"{h.tile.name}-{h.copy}-{city_index}"
+        return f"{h.tile.name}-{h.copy}-{h.tile.city_part(city_index)}"
 
     def home_city(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
         h = self.hex(hex_id)

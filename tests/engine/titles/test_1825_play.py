@@ -71,3 +71,41 @@ def test_a_stranger_or_a_private_cannot_end_the_game() -> None:
     game.process({"type": "end_game", "entity": 1001, "entity_type": "player"})
     with pytest.raises(IllegalAction):
         game.process({"type": "end_game", "entity": 1002, "entity_type": "player"})
+
+
+# -- how records number a tile's cities ------------------------------------------------------------------
+K5 = "gen1825_unit_2_k5_3p_665169"  # GNR lays tile 119 on N18 at index 941
+U3 = "gen1825_unit_3_2p_734947"
+
+
+def test_a_city_is_numbered_by_its_place_among_the_tiles_parts() -> None:
+    game = position(K5, 942)
+    board = game.board
+    assert board.hex("N18").tile.name == "119"
+    # 119 is "stripes=color:brown;city=...": its one city is part 1 of the tile
+    assert board.city_id("N18", 0) == "119-0-1"
+    assert board.city_hex("119-0-1") == "N18"
+    with pytest.raises(EngineError):
+        board.city_hex("119-0-0")
+
+
+def test_the_cities_of_a_preprinted_hex_count_its_paths_too() -> None:
+    board = position(U3, 1).board
+    # G5 is "city;path;city;path;city;path": cities 0, 1, 2 are parts 0, 2 and 4
+    assert [board.city_id("G5", i) for i in range(3)] == ["G5-0-0", "G5-0-2", "G5-0-4"]
+    assert [board._city(f"G5-0-{p}")[1] for p in (0, 2, 4)] == [0, 1, 2]
+    with pytest.raises(EngineError):
+        board.city_hex("G5-0-1")
+
+
+def test_a_station_on_tile_119_is_offered_and_accepted_under_the_records_number() -> None:
+    game = position(K5, 942)
+    board = game.board
+    corp = "GNR"
+    h = board.hex("N18")
+    h.tokens[0] = [None] * len(h.tokens[0])
+    options = [c for c, _ in board.reachable_token_cities(corp)]
+    assert "119-0-1" in options and "119-0-0" not in options
+    board.check_token(corp, "119-0-1", 0)
+    board.place_token(corp, "119-0-1", 0)
+    assert h.tokens[0][0] == corp
