@@ -27,6 +27,9 @@ class BoardRules:
 
     layout: str = "pointy"
     extra_upgrades: dict[str, list[str]] = field(default_factory=dict)
+    # an extra upgrade given as one plain string names every tile whose name is part of it ("206": 2, 6,
+    # 20, 206), as the reference reads it and the tiles' own upgrade lists confirm (docs/board-data.md)
+    extra_upgrade_text: dict[str, str] = field(default_factory=dict)
     illegal_upgrades: dict[str, list[str]] = field(default_factory=dict)
     track_restriction: str = "permissive"  # permissive / restrictive / semi_restrictive / station_restrictive
     route_rules: str = "default"  # key into routes.ROUTE_RULES
@@ -67,6 +70,8 @@ class BoardRules:
 
         out = cls(layout=value("LAYOUT", "pointy"), track_restriction=value("TRACK_RESTRICTION", "permissive"),
                   extra_upgrades=as_lists(extras.get("extra_upgrades") or {}),
+                  extra_upgrade_text={k: v for k, v in (extras.get("extra_upgrades") or {}).items()
+                                      if isinstance(v, str)},
                   illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
         title = json.loads((title_dir / "meta.json").read_text()).get("title") if (title_dir / "meta.json").exists() else ""
         if title == "1825":
@@ -302,10 +307,17 @@ class Board:
         self._memo[key] = answer = frozenset(targets)
         return answer
 
+    def extra_upgrade(self, old: str, new: str) -> bool:
+        """`old` -> `new` is one of the title's extra upgrades (beyond the colour and track rules)."""
+        return new in self.rules.extra_upgrades.get(old, ()) or new in self.rules.extra_upgrade_text.get(old, "")
+
     def _rotation_problem(self, h: HexState, new: TileDef, rotation: int) -> str | None:
         key = ("rotation", h.id, h.tile.name, h.rotation, new.name, rotation)
         if key not in self._memo:
-            self._memo[key] = rotation_problem(h.tile, h.rotation, new, rotation, h.neighbors)
+            # an extra upgrade keeps the old track if the new tile has it between the same edges and
+            # stops, a town standing for a city and a city for a town (a yellow city 115 becomes tile 2)
+            self._memo[key] = rotation_problem(h.tile, h.rotation, new, rotation, h.neighbors,
+                                               any_stop=self.extra_upgrade(h.tile.name, new.name))
         return self._memo[key]
 
     def check_lay(self, entity: str, hex_id: str, tile_id: str, rotation: int, phase_colors: set[str] | list[str],

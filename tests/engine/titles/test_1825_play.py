@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from shared.engine import GameSession, IllegalAction
+from shared.engine.board.upgrades import rotation_problem
 from shared.engine.errors import EngineError
 from shared.engine.game import Game
 
@@ -109,3 +110,36 @@ def test_a_station_on_tile_119_is_offered_and_accepted_under_the_records_number(
     board.check_token(corp, "119-0-1", 0)
     board.place_token(corp, "119-0-1", 0)
     assert h.tokens[0][0] == corp
+
+
+# -- extra upgrades: a yellow city 115 becomes two towns ---------------------------------------------------
+def test_tile_115_may_become_tile_2_keeping_its_track_through_a_town() -> None:
+    game = position(U3, 1)
+    board = game.board
+    colors = {"yellow", "green"}
+    assert board.hex("J6").tile.preprinted and not board.hex("J6").tile.paths
+    board.lay("J6", "115-0", 4)
+    # 115's extra upgrade is given as the text "206": tiles 2, 6, 20 and 206 (tile 2 is yellow too)
+    assert {"2", "6", "20", "206"} <= board.upgrade_targets(board.hex("J6"))
+    result = board.check_lay("M&C", "J6", "2-0", 1, colors, must_connect=False)
+    assert result is not None
+    board.lay("J6", "2-0", 1)
+    assert [n.kind for n in board.hex("J6").tile.nodes] == ["town", "town"]
+
+
+def test_an_extra_upgrade_still_keeps_the_old_edges() -> None:
+    board = position(U3, 1).board
+    old, new = board.catalogue["115"], board.catalogue["2"]
+    everywhere = {e: "X" for e in range(6)}
+    # 115 in rotation 4 has track on edge 4; tile 2 in rotation 1 runs a town through edges 1-4, in
+    # rotation 0 through 0-3 and 1-2 only: the old track would be lost
+    assert rotation_problem(old, 4, new, 1, everywhere, any_stop=True) is None
+    assert rotation_problem(old, 4, new, 0, everywhere, any_stop=True) == "the new tile does not keep all existing track"
+    # without the extra upgrade a city is never replaced by a town
+    assert rotation_problem(old, 4, new, 1, everywhere) == "the new tile does not keep all existing track"
+
+
+def test_a_city_never_becomes_a_town_by_an_ordinary_upgrade() -> None:
+    board = position(U3, 1).board
+    assert not board.extra_upgrade("57", "3")
+    assert board.extra_upgrade("115", "2") and board.extra_upgrade("3", "119")
