@@ -198,7 +198,8 @@ def import_record() -> ResponseReturnValue:
     record = load(RecordIn, json_body())
     args = query(ImportQuery)
     settings = record.get("settings") or {}
-    check_setup(record["title"], list(settings.get("optional_rules") or []), len(record["players"]))
+    check_setup(record["title"], list(settings.get("optional_rules") or []), len(record["players"]),
+                option_players=False)
     caller = (imports.Caller("admin", admin=True) if who.admin
               else imports.Caller(f"p{who.player.id}", player_id=who.player.id))  # type: ignore[union-attr]
     try:

@@ -1,11 +1,10 @@
-"""`GET /titles`: what can be played and how, read from the titles' board data (their `meta.json`): every
+"""`GET /titles`: what can be played and how, from the engine's title catalogue (`titledata.meta_of`, the board data's `meta.json`): every
 title, its options with descriptions and player counts, its player range and its groups of mutually
 exclusive options. The same catalogue words every 422 about a title or an option, listing the valid values
 instead of the engine's internal configuration list."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -15,7 +14,7 @@ from flask.typing import ResponseReturnValue
 from services.gateway.errors import ApiError
 from shared.engine import EngineError
 from shared.engine.provisional import provisional_notice, provisional_values
-from shared.engine.titledata import TITLE_DIRS, title_directory
+from shared.engine.titledata import TITLE_DIRS, meta_of
 from shared.engine.titles import playable_titles
 
 bp = Blueprint("titles", __name__)
@@ -24,15 +23,18 @@ SETUP_RULES = frozenset({"title", "options", "player_count"})
 
 @cache
 def catalogue() -> dict[str, dict[str, Any]]:
-    """Title name (as games and records name it) -> its description; aliases (1828 / 1828.Games) share one."""
+    """Title name (as records name it, the board data's `title`) -> its description, one entry per title;
+    the other names a title is known by (1828 for 1828.Games) are its `aliases` (see `entry_of`)."""
     out: dict[str, dict[str, Any]] = {}
-    for title in playable_titles():
-        if title not in TITLE_DIRS:
+    names = [t for t in playable_titles() if t in TITLE_DIRS]
+    for title in names:
+        meta = meta_of(title)
+        if meta["title"] in out:
             continue
-        meta = json.loads((title_directory(title) / "meta.json").read_text(encoding="utf-8"))
         low, high = meta["player_range"]
-        out[title] = {
-            "title": title,
+        out[meta["title"]] = {
+            "title": meta["title"],
+            "aliases": [n for n in names if n != meta["title"] and TITLE_DIRS[n] == TITLE_DIRS[title]],
             "full_title": meta.get("full_title", title),
             "players": {"min": low, "max": high},
             "options": [{"name": o["sym"], "short_name": o.get("short_name", o["sym"]),
@@ -45,9 +47,15 @@ def catalogue() -> dict[str, dict[str, Any]]:
         extra = {o["sym"]: [v for v in provisional_values(title, [o["sym"]]) if v not in base]
                  for o in meta.get("optional_rules", [])}
         if base or any(extra.values()):
-            out[title]["provisional"] = {"notice": (meta.get("provisional") or {}).get("notice"), "values": base,
+            out[meta["title"]]["provisional"] = {"notice": (meta.get("provisional") or {}).get("notice"), "values": base,
                                          "with_options": {k: v for k, v in extra.items() if v}}
     return out
+
+
+def entry_of(title: str) -> dict[str, Any] | None:
+    """The catalogue entry of `title` under its own name or one of its aliases."""
+    known = catalogue()
+    return known.get(title) or next((e for e in known.values() if title in e["aliases"]), None)
 
 
 @cache
@@ -66,12 +74,15 @@ def titles() -> ResponseReturnValue:
     return {"titles": list(catalogue().values())}
 
 
-def check_setup(title: str, options: list[str], seats: int | None) -> None:
+def check_setup(title: str, options: list[str], seats: int | None, *, option_players: bool = True) -> None:
     """Refuse what the catalogue alone can tell is wrong, naming the valid values: an unknown title, an
-    unknown option, a player count out of range, two options of one exclusive group. Combinations the
-    catalogue cannot judge (1825's kits need certain Units) are left to the engine (`setup_refused`)."""
+    unknown option, a player count out of range, two options of one exclusive group, an option chosen for
+    a player count it is not played at (never substituted: the engine would drop it and play the title
+    without it). Combinations the catalogue cannot judge (1825's kits need certain Units) are left to the
+    engine (`setup_refused`). An imported record keeps the reference's reading (`option_players=False`):
+    there an option of another player count is dropped, as the game was played."""
     known = catalogue()
-    entry = known.get(title)
+    entry = entry_of(title)
     if entry is None:
         raise ApiError(422, "unknown_title", f"unknown title {title!r}; valid titles: {', '.join(known)}",
                        details={"title": [f"one of {', '.join(known)}"]}, valid=list(known))
@@ -91,16 +102,26 @@ def check_setup(title: str, options: list[str], seats: int | None) -> None:
     if seats is not None and not low <= seats <= high:
         raise ApiError(422, "player_count", f"{title} is played by {low}-{high} players, not {seats}",
                        details={"seats": [f"between {low} and {high}"]}, valid={"min": low, "max": high})
+    if seats is None or not option_players:
+        return
+    for option in entry["options"]:
+        counts = option["players"]
+        if option["name"] in options and counts and seats not in counts:
+            allowed = ", ".join(map(str, counts))
+            raise ApiError(422, "option_player_count", f"{title}: option {option['name']} "
+                           f"({option['short_name']}) is played by {allowed} players, not {seats}",
+                           details={"options": [f"{option['name']}: {allowed} players"]},
+                           valid={option["name"]: counts})
 
 
 def setup_refused(title: str, err: EngineError) -> ApiError:
     """An engine refusal of a set-up (title, options, player count) worded for a client: the engine's reason
     plus the valid values from the catalogue (the engine lists data configurations, not options)."""
-    entry = catalogue().get(title)
+    entry = entry_of(title)
     if entry is None:
         return ApiError(422, "unknown_title", f"{err.message}; valid titles: {', '.join(catalogue())}",
                         rule=err.rule, valid=list(catalogue()))
-    message = err.message.split("; available:")[0]
+    message = err.message  # the engine's `valid` lists data configurations; a client is told the options
     valid = [o["name"] for o in entry["options"]]
     return ApiError(422, "setup_refused", f"{message}; valid options: {', '.join(valid) or '(none)'}; "
                     f"players {entry['players']['min']}-{entry['players']['max']}; see GET /titles",

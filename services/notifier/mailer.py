@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -56,6 +57,16 @@ def compose(
     return msg
 
 
+def latest_per_game(items: Sequence[Any]) -> list[str]:
+    """One line per game, its latest: a batch or a digest tells where each game stands now, so three turns
+    of one game within the window are one line, not the same "your turn" three times. Lines of no game
+    stay as they are. Games keep the order in which they first appeared."""
+    latest: dict[Any, str] = {}
+    for i, item in enumerate(items):
+        latest[item.game_id if item.game_id is not None else ("line", i)] = item.line
+    return list(latest.values())
+
+
 @dataclass
 class Mailer:
     engine: sa.Engine
@@ -88,7 +99,7 @@ class Mailer:
         now = self.clock.now()
         with self.engine.begin() as conn:
             items = conn.execute(
-                sa.select(mail_queue.c.id, mail_queue.c.line)
+                sa.select(mail_queue.c.id, mail_queue.c.line, mail_queue.c.game_id)
                 .where(mail_queue.c.player_id == player_id, mail_queue.c.address == address,
                        mail_queue.c.sent_at.is_(None), mail_queue.c.due_at <= window)
                 .order_by(mail_queue.c.created_at, mail_queue.c.id)
@@ -97,7 +108,7 @@ class Mailer:
                 return 0
             token = unsubscribe.issue(conn, player_id, address, now)
         url = f"{self.settings.public_base_url}{API_PREFIX}/unsubscribe/{token}"
-        msg = compose(self.settings, address, [i.line for i in items], url, items[0].id)
+        msg = compose(self.settings, address, latest_per_game(items), url, items[0].id)
         client = self.smtp_factory(self.settings.smtp)
         try:
             client.send_message(msg)

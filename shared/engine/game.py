@@ -16,7 +16,7 @@ from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
 from .core.trains import Depot, Phase, phases_from, trains_from
 from .errors import EngineError, IllegalAction, MalformedAction
-from .model import POOL, Company, Corporation, Player, Share, Train
+from .model import Company, Corporation, Player, Share, Train
 from .rng import Rng
 from .titles import TitleRules, rules_for
 
@@ -194,9 +194,6 @@ class Game:
         return None
 
     # -- money --------------------------------------------------------------------------------------------
-    def cash_of(self, entity: Player | Corporation | None) -> int:
-        return self.bank_cash if entity is None else entity.cash
-
     def pay(self, payer: Player | Corporation | None, receiver: Player | Corporation | None, amount: int) -> None:
         """Move money; None is the bank. Players and corporations may not go below zero."""
         if amount == 0:
@@ -245,9 +242,6 @@ class Game:
     # -- trains and phases --------------------------------------------------------------------------------
     def train_limit(self, corp: Corporation) -> int:
         return self.rules.train_limit(self, corp)
-
-    def active_trains(self, corp: Corporation) -> list[Train]:
-        return [t for t in corp.trains if not t.rusted]
 
     def buy_train_from_depot(self, corp: Corporation, train: Train, price: int) -> None:
         self.pay(corp, None, price)
@@ -415,4 +409,3 @@ KNOWN_TYPES = frozenset({
     "end_game",
     "program_buy_shares", "program_share_pass", "program_disable",
 })
-POOL_OWNER = POOL

@@ -162,6 +162,10 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
         state = _check_drawn(server, page, game_id)
         page.screenshot(path=str(SHOTS / f"{title}_mid_game.png"), full_page=True)
         assert page.locator("#turn-title").inner_text() == "Your turn"
+        # the round as players count it (the set, and for operating rounds which one), and the bank
+        status = page.locator("#status").inner_text()
+        assert re.search(r"(Stock|Company|Auction) round \d+ |(Operating|Line) round \d+\.\d+ ", status), status
+        assert re.search(r"bank (unlimited|[£$]\d+)", status), status
         corp = buy["shares"][0].rsplit("_", 1)[0]
         before = state["players"][str(buy["entity"])]["shares"].get(corp, 0)
         buttons = page.locator('fieldset[data-type="buy_shares"] button')

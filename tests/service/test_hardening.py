@@ -140,6 +140,23 @@ def test_titles_and_their_options_are_listed(call: Call) -> None:
     assert all(o["description"] for o in units["options"])
     assert ["unit_1", "unit_2", "unit_3", "unit_12", "unit_23", "unit_123"] in units["exclusive_groups"]
     assert [o["name"] for o in titles["1840"]["options"]] == ["three_player_small"]
+    # one entry per title: 1828 is an alias of the title records call 1828.Games
+    assert [t["title"] for t in body["titles"]].count("1828.Games") == 1 and "1828" not in titles
+    assert titles["1828.Games"]["aliases"] == ["1828"] and titles["1840"]["aliases"] == []
+
+
+def test_an_option_is_refused_at_a_player_count_it_is_not_played_at(call: Call) -> None:
+    """Unit 2 is a 2-4 player game: asked for 5 seats it is refused, never replaced by Unit 1."""
+    status, body = call("POST", "/games", json={"title": "1825", "seats": 5, "options": ["unit_2"]})
+    assert status == 422 and body["error"] == "option_player_count", body
+    assert "unit_2" in body["message"] and "2, 3, 4" in body["message"] and body["valid"] == {"unit_2": [2, 3, 4]}
+    status, body = call("POST", "/games", json={"title": "1825", "seats": 3, "options": ["unit_3"]})
+    assert status == 422 and body["error"] == "option_player_count"
+    status, game = call("POST", "/games", json={"title": "1825", "seats": 4, "options": ["unit_2"]})
+    assert status == 201 and game["options"] == ["unit_2"]
+    # the alias creates the same title
+    status, game = call("POST", "/games", json={"title": "1828", "seats": 3})
+    assert status == 201, game
 
 
 def test_titles_and_game_creation_say_which_1833ne_values_are_provisional(call: Call) -> None:

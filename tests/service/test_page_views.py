@@ -176,6 +176,10 @@ def test_the_log_says_each_move_in_words_with_player_names() -> None:
     assert said({"type": "dividend", "entity": "PRR", "kind": "payout"}) == "PRR pays a dividend"
     assert said({"type": "program_share_pass", "entity": 7}) == "Alice sets a standing order to pass in stock rounds"
     assert said({"type": "undo", "entity": 7}) == "Alice undoes the last action"
+    # records name the sender of an undo or a chat line as `user`, not `entity`
+    assert said({"type": "undo", "user": 7, "action_id": 12}) == "Alice undoes back to action 12"
+    assert said({"type": "message", "user": 7, "message": "gg"}) == "Alice says: gg"
+    assert said({"type": "message", "message": "hi"}) == "A player says: hi"
     assert said({"type": "reassign_trains", "entity": "WT", "assignments": [
         {"train": "O1-0", "corporation": "4"}, {"train": "R1-0", "corporation": "WT"}]}) == \
         "WT assigns trains: O1-0 to 4, R1-0 to WT"
@@ -203,3 +207,29 @@ def test_corporations_a_title_adds_itself_have_their_colours_in_the_view() -> No
     assert added, "the Takeover game adds corporations"
     entities = map_view(session.game)["entities"]
     assert all(entities[sym]["color"] for sym in added)
+
+
+def test_rounds_are_numbered_as_players_count_them() -> None:
+    """A stock round by its set ("Stock round 3"), an operating round by set and place ("Operating round
+    3.2"): the engine's round_num restarts in every set, so it alone read "Operating round 1" in set 5."""
+    from services.gateway.web.summary import round_label
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "conformance"
+    for name, wanted in (("1828/1828Games_game_end_bankrupt.json", {"Stock round 3", "Operating round 3.2",
+                                                                     "Operating round 4.3"}),
+                         ("1840/2player.json", {"Stock round 2", "Line round 2.2", "Company round 3"})):
+        labels: set[str] = set()
+        GameSession.from_record(json.loads((fixtures / name).read_text()),
+                                on_action=lambda i, a, s, seen=labels: seen.add(round_label(s.game)))
+        assert wanted <= labels, (name, sorted(labels)[:20])
+        assert not any(label.startswith("Stock round") and "." in label for label in labels)
+
+
+def test_the_bank_is_shown_for_every_title() -> None:
+    """1828's and 1840's bank is unlimited by their set-up data; 1825's shows what is left, in pounds."""
+    from services.gateway.web.summary import bank_text
+
+    assert bank_text(_fresh("1828", 3).game) == "unlimited"
+    assert bank_text(_fresh("1840", 3).game) == "unlimited"
+    game = _fresh("1825", 3).game
+    assert bank_text(game) == f"£{game.bank_cash}"

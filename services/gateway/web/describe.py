@@ -68,7 +68,10 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
 def describe(action: dict[str, Any], namer: Namer) -> str:
     """One sentence: who did what."""
     kind = str(action.get("type"))
-    who = namer(action.get("entity"))
+    # undo, redo and chat are sent by a seat: records name its player as `user` (18xx.games leaves
+    # `entity` out of them), so the log reads "Alice undoes ..." and never "None undoes ..."
+    actor = action.get("entity") if action.get("entity") is not None else action.get("user")
+    who = namer(actor) if actor is not None else "A player"
     phrase = PHRASES.get(kind)
     if phrase is None:
         extras = ", ".join(f"{k} {v}" for k, v in action.items()

@@ -119,17 +119,35 @@ def share_sources(game: Game) -> dict[str, str]:
     return out
 
 
+def round_label(game: Game) -> str:
+    """The round as players count it: the set (the game's turn) and, for a kind played several times a
+    set, which one — "Stock round 3", "Operating round 3.2" (18xx numbering; `round_num` alone restarts
+    in every set)."""
+    round_ = game.round
+    number = f"{game.turn}.{round_.round_num}" if round_.several_per_set else str(game.turn)
+    return f"{round_.kind} round {number}"
+
+
+def bank_text(game: Game) -> str:
+    """What the bank holds, from the set-up data: 1828's and 1840's bank is unlimited (their digests leave it
+    out, which left the page without a bank at all)."""
+    if game.defn.data.setup["bank"]["cash"] == "unlimited":
+        return "unlimited"
+    return _money(game, game.bank_cash)
+
+
 def overview(session: GameSession) -> dict[str, Any]:
     game = session.game
     upcoming = game.depot.upcoming()
     acting = [] if game.finished else game.acting()
     return {
         "round": game.round.kind, "round_num": game.round.round_num, "turn": game.turn,
+        "round_label": round_label(game),
         "phase": game.phase.name, "phase_colors": list(game.phase.tiles), "train_limit": game.phase.train_limit,
         "finished": game.finished, "game_end_reason": game.game_end_reason,
         "acting": [acting_name(game, e) for e in acting], "acting_entities": acting,
         "acting_players": [] if game.finished else game.acting_players(),
-        "bank_cash": game.rules.digest_bank_cash(game),
+        "bank_cash": game.rules.digest_bank_cash(game), "bank": bank_text(game),
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
         "players": players_table(game), "corporations": corporations_table(game),
         "companies": companies_table(game),

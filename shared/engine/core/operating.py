@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 class OperatingRound(Round):
     kind = "Operating"
+    several_per_set = True
 
     def __init__(self, steps: list[Step], round_num: int) -> None:
         super().__init__(steps, round_num)

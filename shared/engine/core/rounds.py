@@ -47,6 +47,9 @@ class Step:
 
 class Round:
     kind = "Round"
+    # several rounds of this kind are played in one set (operating rounds): players number them by set and
+    # place, "OR 3.2"; a round played once a set is numbered by the set alone, "SR 3"
+    several_per_set = False
 
     def __init__(self, steps: list[Step], round_num: int = 1) -> None:
         self.steps = steps

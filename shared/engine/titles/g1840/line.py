@@ -25,6 +25,7 @@ class LineRound(FlowRound):
     station an orange yellow tile grants), a station, then trams run into the line's revenue box."""
 
     kind = "Line"
+    several_per_set = True
     handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "remove_token": "remove_token",
                 "pass": "pass_", "run_routes": "run_routes", "buy_company": "buy_company",
                 "scrap_train": "scrap_train"}
