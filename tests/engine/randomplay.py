@@ -7,6 +7,7 @@ corporations, build, run, pay, buy trains) so that random games reach their end.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,13 +81,17 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
 
 
 def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000,
-         weights: dict[str, float] | None = None, depot_preference: float = 0.0) -> PlayStats:
+         weights: dict[str, float] | None = None, depot_preference: float = 0.0,
+         on_start: Callable[[GameSession], None] | None = None) -> PlayStats:
     """`weights` replaces WEIGHTS for a title with action types of its own; `depot_preference` is the
-    chance that a train purchase is redrawn among the bank's trains."""
+    chance that a train purchase is redrawn among the bank's trains; `on_start` is handed the session before
+    the first move (bench.campaign exports the game, even one that stopped on a broken invariant)."""
     weights = WEIGHTS if weights is None else weights
     rng = random.Random(seed)
     session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
                               options)
+    if on_start is not None:
+        on_start(session)
     money = total_money(session)
     stats = PlayStats()
     cautious: set[Any] = set()

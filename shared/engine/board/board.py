@@ -125,6 +125,16 @@ class HexState:
                         reservations, tile_reservations, blockers, self.location)
 
 
+def _put(slots: list[str | None], pos: int | None, ent: str) -> None:
+    """Put `ent` in slot `pos`, else the first empty slot; never lose it (an overfull city keeps it)."""
+    if pos is None:
+        pos = next((i for i, s in enumerate(slots) if s is None), None)
+    if pos is None:
+        slots.append(ent)
+    else:
+        slots[pos] = ent
+
+
 def _slots_for(tile: TileDef) -> list[list[str | None]]:
     return [[None] * max(c.slots, 0) for c in tile.cities]
 
@@ -451,26 +461,32 @@ class Board:
         targets = [next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None) for ct in old_ct]
         # a city without track yet goes to the first new city no city with track went to (in order)
         free_cities = [ni for ni in range(len(new.cities)) if ni not in targets]
+        moves: list[tuple[int, int]] = []  # (old city, new city)
         for oi in range(len(old.cities)):
             target = targets[oi]
             if target is None and not old_ct[oi] and free_cities:
                 target = free_cities.pop(0)
             if target is None and oi < len(tokens):
                 target = oi
-            if target is None:
-                continue
-            for src, dst in ((h.tokens[oi], tokens[target]), (h.reservations[oi], reserved[target])):
-                for pos, ent in enumerate(src):
-                    if ent is None:
-                        continue
-                    if pos < len(dst) and dst[pos] is None:
-                        dst[pos] = ent  # keep the slot where possible
-                        continue
-                    free = next((i for i, s in enumerate(dst) if s is None), None)
-                    if free is None:
-                        dst.append(ent)  # never lose a token: an overfull city keeps it
-                    else:
-                        dst[free] = ent
+            if target is not None:
+                moves.append((oi, target))
+        for oi, target in moves:  # reservations first, in their slots where possible
+            dst = reserved[target]
+            for pos, ent in enumerate(h.reservations[oi]):
+                if ent is not None:
+                    _put(dst, pos if pos < len(dst) and dst[pos] is None else None, ent)
+        for oi, target in moves:
+            # a token moves to the slot its company has reserved, else to the first slot that is neither
+            # taken nor reserved: the tokens close up, a slot freed by a removed token is not kept
+            dst, res = tokens[target], reserved[target]
+            for ent in h.tokens[oi]:
+                if ent is None:
+                    continue
+                own = next((i for i, r in enumerate(res) if r == ent and i < len(dst) and dst[i] is None), None)
+                if own is None:
+                    own = next((i for i, t in enumerate(dst) if t is None and (i >= len(res) or res[i] is None)),
+                               None)
+                _put(dst, own, ent)
         h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
         self._where[(new.name, h.copy)] = hex_id
         self._changed()

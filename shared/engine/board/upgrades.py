@@ -14,8 +14,11 @@ COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 
 
 def path_covers(old: Path, new: Path, old_tile: TileDef, new_tile: TileDef, any_stop: bool = False) -> bool:
-    """Old path `old` is contained in new path `new`: same edges, and stations of the same kind (a town may
-    become a city; with `any_stop`, for the title's extra upgrades, a city may also become a town)."""
+    """Old path `old` is contained in new path `new`: same edges, stations of the same kind (a town may become
+    a city; with `any_stop`, for the title's extra upgrades, a city may also become a town), and the same kind
+    of track (an upgrade keeps narrow track narrow; broad track cannot stand in for it, nor the reverse)."""
+    if old.track != new.track:
+        return False
 
     def same(o: int, n: int) -> bool:
         if o < NODE_BASE or n < NODE_BASE:
