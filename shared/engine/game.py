@@ -312,12 +312,30 @@ class Game:
             if kind.startswith("program_"):
                 self._process_program(action)
                 return
+            if kind == "end_game":
+                self._process_end_game(action)
+                return
             self.round.process(self, action, trusted=trusted)
         except EngineError:
             self.action_id = previous
             raise
         self.last_action = action
         self._after_action()
+
+    def _process_end_game(self, action: dict[str, Any]) -> None:
+        """Ending the game by agreement (the rules docs, "Ending the game by agreement"): any player, or a corporation, may end it at any
+        moment, on or off turn, in any round; nothing else happens — the game is over, reason
+        `manually_ended`, and the final values are counted as usual. A private company cannot."""
+        entity = action.get("entity")
+        if isinstance(entity, int) and not isinstance(entity, bool):
+            if all(p.id != entity for p in self.players):
+                raise MalformedAction(f"unknown entity {entity!r}", "entity")
+        elif isinstance(entity, str) and entity in self.companies and entity not in self.corporations:
+            raise IllegalAction("a private company cannot end the game; its owner can", "end_game_entity")
+        elif not (isinstance(entity, str) and entity in self.corporations):
+            raise MalformedAction(f"unknown entity {entity!r}", "entity")
+        self.last_action = action
+        self.end_game("manually_ended")
 
     def _process_program(self, action: dict[str, Any]) -> None:
         from .programs import process_program
