@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: help venv run test lint bench conformance fuzz soak clean
+.PHONY: help venv run test lint bench conformance campaign fuzz soak clean
 
 help: ## show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -33,6 +33,15 @@ bench: venv ## benchmarks: replay speed, per-action latency, service load, notif
 
 conformance: venv ## every public game in replay and live mode, every refusals file: the README's table
 	$(BIN)/python -m bench.conformance_table
+
+CAMPAIGN_GAMES ?= 1
+CAMPAIGN_BANK ?= var/campaign/bank
+CAMPAIGN_FLAGS ?=
+campaign: venv ## differential campaign against the reference (needs Ruby + REF_18XX; never CI): docs/conformance.md
+	$(BIN)/python -m bench.campaign forward --bank $(CAMPAIGN_BANK) --games $(CAMPAIGN_GAMES) $(CAMPAIGN_FLAGS)
+	$(BIN)/python -m bench.campaign reverse --games $(CAMPAIGN_GAMES)
+	-$(BIN)/python -m bench.conformance_table > var/campaign/corpus.md
+	$(BIN)/python -m bench.campaign table --write --corpus var/campaign/corpus.md
 
 soak: venv ## the random-play soaks at full size (200 games per title; make test plays fewer)
 	SOAK_1825=200 SOAK_1828=200 SOAK_1840=200 SOAK_1833NE=200 $(BIN)/pytest -q -k soak tests/engine

@@ -20,4 +20,10 @@ if ! command -v chromium >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null \
     || echo "could not install chromium: the browser tests will fail; install Debian's chromium package"
 fi
+# The IMAP poller's tests run Debian's dovecot on a loopback port of their own (never a system service).
+if ! command -v dovecot >/dev/null 2>&1 && [ ! -x /usr/sbin/dovecot ]; then
+  echo "installing Debian's dovecot-imapd for the IMAP poller tests"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dovecot-imapd) >/dev/null \
+    || echo "could not install dovecot-imapd: the IMAP tests will fail; install Debian's dovecot-imapd package"
+fi
 pg_isready -h 127.0.0.1 -p 5432 && redis-cli -h 127.0.0.1 -p 6379 ping

@@ -17,12 +17,13 @@ import time
 from pathlib import Path
 
 from services.config import Config
+from services.mailin.settings import MailinSettings, ensure_secret
 from shared.eventstore import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def commands(config: Config) -> list[list[str]]:
+def commands(config: Config, mailin: bool = False) -> list[list[str]]:
     bin_dir = Path(sys.executable).parent
     gunicorn = shutil.which("gunicorn", path=str(bin_dir)) or "gunicorn"
     procs = [[gunicorn, "-c", str(ROOT / "infra" / "gunicorn.conf.py")]]
@@ -30,6 +31,8 @@ def commands(config: Config) -> list[list[str]]:
         procs += worker_commands(shutil.which("celery", path=str(bin_dir)) or "celery", config)
     if importlib.util.find_spec("services.notifier.__main__") is not None:
         procs.append([sys.executable, "-m", "services.notifier"])
+    if mailin:  # email moves: the SMTP/LMTP receiver (docs/email-moves.md)
+        procs.append([sys.executable, "-m", "services.mailin"])
     return procs
 
 
@@ -59,10 +62,17 @@ def main() -> int:
     shutil.rmtree(metrics, ignore_errors=True)
     metrics.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics.resolve()), "PORT": str(config.port)}
-    children = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands(config)]
+    if config.embedded:  # the embedded default takes email moves on a loopback port, with a kept secret
+        ensure_secret(env, Path("var"))
+    mailin = bool(env.get("MAILIN_SECRET"))
+    children = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands(config, mailin)]
     mode = "embedded SQLite + in-process queue" if config.embedded else "Celery on Redis"
     print(f"Railpost listening on http://{config.host}:{config.port}  ({mode}; links use {config.public_url}, "
           f"API docs at {config.public_url}/docs)", flush=True)
+    if mailin:
+        inbound = MailinSettings.from_env(env)
+        print(f"Email moves: {'LMTP' if inbound.lmtp else 'SMTP'} on {inbound.host}:{inbound.port} "
+              f"for {inbound.address}", flush=True)
 
     def stop(*_: object) -> None:
         for child in children:

@@ -40,8 +40,9 @@ def replay(args: argparse.Namespace) -> int:
         session = GameSession.from_record(record, progress=_progress, live=args.live,
                                           on_action=on_action if trace_file is not None else None)
     except EngineError as err:
-        print(f"cannot set up {path.name}: {err.message}", file=sys.stderr)
-        print(json.dumps({"error": err.message, "rule": err.rule}))
+        valid = f"; valid: {', '.join(map(str, err.valid))}" if err.valid else ""
+        print(f"cannot set up {path.name}: {err.message}{valid}", file=sys.stderr)
+        print(json.dumps({"error": err.message, "rule": err.rule, "valid": err.valid}))
         return 1
     except ReplayError as err:
         print(f"replay stopped: {err}", file=sys.stderr)

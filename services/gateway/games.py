@@ -33,7 +33,7 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.bids import annotate_bids
+from services.play.legal import seat_actions
 from services.tokens import hash_token
 from shared.engine import EngineError
 from shared.eventstore.records import Game
@@ -154,11 +154,8 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     if game.status != "active":
         return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": []})
     with rt().sessions.use(game) as session:
-        actions = session.legal_actions(entity)
-        if not who.admin:
-            mine = who.seat.player_id if who.seat else None
-            actions = [a for a in actions if session.controller(a.get("entity")) == mine]
-        actions = annotate_bids(session.game, actions)
+        mine = None if who.admin else (who.seat.player_id if who.seat else -1)
+        actions = seat_actions(session, mine, entity)
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions})
 
 

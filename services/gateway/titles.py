@@ -1,11 +1,10 @@
-"""`GET /titles`: what can be played and how, read from the titles' board data (their `meta.json`): every
+"""`GET /titles`: what can be played and how, from the engine's title catalogue (`titledata.meta_of`, the board data's `meta.json`): every
 title, its options with descriptions and player counts, its player range and its groups of mutually
 exclusive options. The same catalogue words every 422 about a title or an option, listing the valid values
 instead of the engine's internal configuration list."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -15,7 +14,7 @@ from flask.typing import ResponseReturnValue
 from services.gateway.errors import ApiError
 from shared.engine import EngineError
 from shared.engine.provisional import provisional_notice, provisional_values
-from shared.engine.titledata import TITLE_DIRS, title_directory
+from shared.engine.titledata import TITLE_DIRS, meta_of
 from shared.engine.titles import playable_titles
 
 bp = Blueprint("titles", __name__)
@@ -29,7 +28,7 @@ def catalogue() -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     names = [t for t in playable_titles() if t in TITLE_DIRS]
     for title in names:
-        meta = json.loads((title_directory(title) / "meta.json").read_text(encoding="utf-8"))
+        meta = meta_of(title)
         if meta["title"] in out:
             continue
         low, high = meta["player_range"]
@@ -122,7 +121,7 @@ def setup_refused(title: str, err: EngineError) -> ApiError:
     if entry is None:
         return ApiError(422, "unknown_title", f"{err.message}; valid titles: {', '.join(catalogue())}",
                         rule=err.rule, valid=list(catalogue()))
-    message = err.message.split("; available:")[0]
+    message = err.message  # the engine's `valid` lists data configurations; a client is told the options
     valid = [o["name"] for o in entry["options"]]
     return ApiError(422, "setup_refused", f"{message}; valid options: {', '.join(valid) or '(none)'}; "
                     f"players {entry['players']['min']}-{entry['players']['max']}; see GET /titles",

@@ -28,8 +28,16 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    logging.getLogger(__name__).info("notifier running")
-    Notifier(engine, settings).run_forever(stop)
+    from services.mailin.settings import MailinSettings
+
+    mailin = MailinSettings.from_env()
+    blocks = None
+    if mailin.enabled:  # email moves: turn mails list the moves and take replies
+        from services.mailin.outgoing import TurnMailer
+
+        blocks = TurnMailer.open(settings.database_url, mailin, settings.public_base_url)
+    logging.getLogger(__name__).info("notifier running", extra={"email_moves": mailin.enabled})
+    Notifier(engine, settings, blocks=blocks).run_forever(stop)
     engine.dispose()
     return 0
 

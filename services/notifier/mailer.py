@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
@@ -22,6 +23,9 @@ from . import unsubscribe
 from .clock import Clock
 from .settings import API_PREFIX, NotifierSettings, SmtpSettings
 from .tables import mail_queue
+
+if TYPE_CHECKING:
+    from services.mailin.outgoing import MailBlock, TurnBlocks
 
 log = logging.getLogger(__name__)
 # Long unfolded lines: a folded-and-encoded List-Unsubscribe URL is one that mail clients cannot use.
@@ -39,8 +43,12 @@ def connect_smtp(smtp: SmtpSettings) -> smtplib.SMTP:
 
 
 def compose(
-    settings: NotifierSettings, address: str, lines: Sequence[str], unsubscribe_url: str, first_id: int
+    settings: NotifierSettings, address: str, lines: Sequence[str], unsubscribe_url: str, first_id: int,
+    block: MailBlock | None = None,
 ) -> EmailMessage:
+    """One mail. With email moves on, a mail about one game carries that game's `block` (numbered moves,
+    state, page link), answers go to the block's signed reply address, and the mail joins the game's
+    thread."""
     msg = EmailMessage(policy=HEADER_POLICY)
     first = lines[0].splitlines()[0]
     msg["Subject"] = first if len(lines) == 1 and len(first) <= 120 else f"Railpost: {len(lines)} updates in your games"
@@ -52,8 +60,24 @@ def compose(
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg["Auto-Submitted"] = "auto-generated"
     body = "\n\n".join(lines)
+    if block is not None:
+        body = f"{body}\n\n{block.text}"
+        msg["References"] = block.thread
+        msg["In-Reply-To"] = block.thread
+        if block.reply_to:
+            msg["Reply-To"] = block.reply_to
     msg.set_content(f"{body}\n\n-- \nRailpost. Stop these emails: {unsubscribe_url}\n")
     return msg
+
+
+def latest_per_game(items: Sequence[Any]) -> list[str]:
+    """One line per game, its latest: a batch or a digest tells where each game stands now, so three turns
+    of one game within the window are one line, not the same "your turn" three times. Lines of no game
+    stay as they are. Games keep the order in which they first appeared."""
+    latest: dict[Any, str] = {}
+    for i, item in enumerate(items):
+        latest[item.game_id if item.game_id is not None else ("line", i)] = item.line
+    return list(latest.values())
 
 
 @dataclass
@@ -62,6 +86,7 @@ class Mailer:
     settings: NotifierSettings
     clock: Clock
     smtp_factory: SmtpFactory = connect_smtp
+    blocks: TurnBlocks | None = None  # email moves: each game's mail lists its moves and takes replies
 
     def flush_due(self) -> int:
         """Send every batch whose oldest line is due; returns the number of emails sent."""
@@ -84,11 +109,22 @@ class Mailer:
                 log.exception("mail to player %s failed; will retry", player_id)
         return sent
 
+    def _block(self, game_id: Any, player_id: str) -> MailBlock | None:
+        """The game's moves for this player; a failure to build them (an engine error on an odd state)
+        costs the mail its moves, never the mail itself or the notifier loop."""
+        if game_id is None or self.blocks is None:
+            return None
+        try:
+            return self.blocks.block(str(game_id), str(player_id))
+        except Exception:
+            log.exception("turn block for game %s failed; mail sent without moves", game_id)
+            return None
+
     def _send_group(self, player_id: str, address: str, window: datetime) -> int:
         now = self.clock.now()
         with self.engine.begin() as conn:
             items = conn.execute(
-                sa.select(mail_queue.c.id, mail_queue.c.line)
+                sa.select(mail_queue.c.id, mail_queue.c.line, mail_queue.c.game_id)
                 .where(mail_queue.c.player_id == player_id, mail_queue.c.address == address,
                        mail_queue.c.sent_at.is_(None), mail_queue.c.due_at <= window)
                 .order_by(mail_queue.c.created_at, mail_queue.c.id)
@@ -97,15 +133,26 @@ class Mailer:
                 return 0
             token = unsubscribe.issue(conn, player_id, address, now)
         url = f"{self.settings.public_base_url}{API_PREFIX}/unsubscribe/{token}"
-        msg = compose(self.settings, address, [i.line for i in items], url, items[0].id)
-        client = self.smtp_factory(self.settings.smtp)
-        try:
-            client.send_message(msg)
-        finally:
+        if self.blocks is None:
+            batches: list[tuple[Sequence[Any], MailBlock | None]] = [(items, None)]
+        else:  # one mail per game: each has its own reply address and thread
+            by_game: dict[Any, list[Any]] = {}
+            for item in items:
+                by_game.setdefault(item.game_id, []).append(item)
+            batches = [(group, self._block(game, player_id)) for game, group in by_game.items()]
+        sent = 0
+        for batch, block in batches:
+            msg = compose(self.settings, address, latest_per_game(batch), url, batch[0].id, block)
+            client = self.smtp_factory(self.settings.smtp)
             try:
-                client.quit()
-            except (OSError, smtplib.SMTPException):
-                pass
-        with self.engine.begin() as conn:
-            conn.execute(mail_queue.update().where(mail_queue.c.id.in_([i.id for i in items])).values(sent_at=now))
-        return 1
+                client.send_message(msg)
+            finally:
+                try:
+                    client.quit()
+                except (OSError, smtplib.SMTPException):
+                    pass
+            with self.engine.begin() as conn:
+                conn.execute(mail_queue.update().where(mail_queue.c.id.in_([i.id for i in batch]))
+                             .values(sent_at=now))
+            sent += 1
+        return sent

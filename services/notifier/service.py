@@ -10,6 +10,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
@@ -21,6 +22,9 @@ from .processor import OutboxProcessor
 from .reminders import ReminderScanner
 from .settings import NotifierSettings
 from .ssrf import Resolver, system_resolver
+
+if TYPE_CHECKING:
+    from services.mailin.outgoing import TurnBlocks
 
 log = logging.getLogger(__name__)
 MAIL_FLUSH_SECONDS = 1.0
@@ -35,11 +39,12 @@ class Notifier:
     opener: transport.SocketOpener = transport.open_socket
     smtp_factory: SmtpFactory = connect_smtp
     rng: random.Random = field(default_factory=random.Random)
+    blocks: TurnBlocks | None = None  # email moves (services.mailin.outgoing.TurnMailer)
 
     def __post_init__(self) -> None:
         self.processor = OutboxProcessor(self.engine, self.settings, self.clock)
         self.sender = WebhookSender(self.engine, self.settings, self.clock, self.resolver, self.opener, self.rng)
-        self.mailer = Mailer(self.engine, self.settings, self.clock, self.smtp_factory)
+        self.mailer = Mailer(self.engine, self.settings, self.clock, self.smtp_factory, self.blocks)
         self.reminders = ReminderScanner(self.engine, self.settings, self.clock)
 
     def step(self) -> int:

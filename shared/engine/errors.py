@@ -8,12 +8,14 @@ from typing import Any
 
 
 class EngineError(Exception):
-    """Base of every refusal. `rule` is a short stable code naming the rule, for clients and tests."""
+    """Base of every refusal. `rule` is a short stable code naming the rule, for clients and tests; `valid`,
+    where the engine knows them, the values that would have been accepted (so no caller parses the text)."""
 
-    def __init__(self, message: str, rule: str = "rule") -> None:
+    def __init__(self, message: str, rule: str = "rule", valid: Any = None) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
+        self.valid = valid
 
     def to_dict(self) -> dict[str, str]:
         return {"error": type(self).__name__, "rule": self.rule, "message": self.message}

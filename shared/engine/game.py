@@ -16,7 +16,7 @@ from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
 from .core.trains import Depot, Phase, phases_from, trains_from
 from .errors import EngineError, IllegalAction, MalformedAction
-from .model import POOL, Company, Corporation, Player, Share, Train
+from .model import Company, Corporation, Player, Share, Train
 from .rng import Rng
 from .titles import TitleRules, rules_for
 
@@ -194,9 +194,6 @@ class Game:
         return None
 
     # -- money --------------------------------------------------------------------------------------------
-    def cash_of(self, entity: Player | Corporation | None) -> int:
-        return self.bank_cash if entity is None else entity.cash
-
     def pay(self, payer: Player | Corporation | None, receiver: Player | Corporation | None, amount: int) -> None:
         """Move money; None is the bank. Players and corporations may not go below zero."""
         if amount == 0:
@@ -245,9 +242,6 @@ class Game:
     # -- trains and phases --------------------------------------------------------------------------------
     def train_limit(self, corp: Corporation) -> int:
         return self.rules.train_limit(self, corp)
-
-    def active_trains(self, corp: Corporation) -> list[Train]:
-        return [t for t in corp.trains if not t.rusted]
 
     def buy_train_from_depot(self, corp: Corporation, train: Train, price: int) -> None:
         self.pay(corp, None, price)
@@ -318,12 +312,30 @@ class Game:
             if kind.startswith("program_"):
                 self._process_program(action)
                 return
+            if kind == "end_game":
+                self._process_end_game(action)
+                return
             self.round.process(self, action, trusted=trusted)
         except EngineError:
             self.action_id = previous
             raise
         self.last_action = action
         self._after_action()
+
+    def _process_end_game(self, action: dict[str, Any]) -> None:
+        """Ending the game by agreement (the rules docs, "Ending the game by agreement"): any player, or a corporation, may end it at any
+        moment, on or off turn, in any round; nothing else happens — the game is over, reason
+        `manually_ended`, and the final values are counted as usual. A private company cannot."""
+        entity = action.get("entity")
+        if isinstance(entity, int) and not isinstance(entity, bool):
+            if all(p.id != entity for p in self.players):
+                raise MalformedAction(f"unknown entity {entity!r}", "entity")
+        elif isinstance(entity, str) and entity in self.companies and entity not in self.corporations:
+            raise IllegalAction("a private company cannot end the game; its owner can", "end_game_entity")
+        elif not (isinstance(entity, str) and entity in self.corporations):
+            raise MalformedAction(f"unknown entity {entity!r}", "entity")
+        self.last_action = action
+        self.end_game("manually_ended")
 
     def _process_program(self, action: dict[str, Any]) -> None:
         from .programs import process_program
@@ -340,6 +352,9 @@ class Game:
         previous = self.round
         if self.end_trigger is not None and self.rules.ends_after_round(self, previous):
             self.end_game(self.end_trigger[0])
+            return
+        if self.turn >= self.rules.last_turn:
+            self.end_game("dnf")  # the turn limit (TitleRules.last_turn)
             return
         self.round = self.rules.next_round(self, previous)
         for player in self.players:
@@ -397,4 +412,3 @@ KNOWN_TYPES = frozenset({
     "end_game",
     "program_buy_shares", "program_share_pass", "program_disable",
 })
-POOL_OWNER = POOL

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 POOL = "pool"  # the open market (bank pool)
-DEPOT = "depot"
 Owner = int | str | None
 
 

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from .model import Corporation, Player, Share
 
 MAX_AUTO = 64  # a bound on one cascade: every auto action is a pass, one purchase or one order change
-PROGRAM_TYPES = ("program_buy_shares", "program_share_pass")
 # S7: the moves of other players an order watches. The reference records only these in a stock round:
 # the share moves, 1825's sale of a private to the bank and 1828's `choose` that starts a merger; passing,
 # buying a private and 1828's `failed_merge` are not recorded (gen1828_4p_612537 id 173: a pass order

@@ -55,10 +55,16 @@ def title_directory(title: str) -> Path:
         raise MalformedAction(f"unknown title {title!r}; known: {sorted(set(TITLE_DIRS))}", "title") from None
 
 
+def meta_of(title: str) -> dict[str, Any]:
+    """A title's catalogue entry as its board data states it (`meta.json`: options, player range,
+    configurations); callers outside the engine ask here rather than read the data files themselves."""
+    return _read(title_directory(title) / "meta.json")  # type: ignore[no-any-return]
+
+
 def options_for_players(title: str, options: list[str], players: int) -> list[str]:
     """An option that declares the player counts it allows is dropped, silently, from a game of another
     player count (the reference's rule for every title; conformance README: "e.g. the 1825 map units")."""
-    meta = _read(title_directory(title) / "meta.json")
+    meta = meta_of(title)
     allowed = {o["sym"]: o.get("players") for o in meta.get("optional_rules") or []}
     return [o for o in options if not allowed.get(o) or players in allowed[o]]
 
@@ -68,10 +74,9 @@ def find_configuration(meta: dict[str, Any], options: list[str], players: int) -
     wanted = sorted(set(options))
     candidates = [c for c in meta["configurations"] if sorted(c["optional_rules"]) == wanted]
     if not candidates:
-        known = ", ".join("+".join(c["optional_rules"]) or "(none)" for c in meta["configurations"])
-        raise MalformedAction(
-            f"{meta['title']}: no board data for options {wanted or '(none)'}; available: {known}", "options"
-        )
+        known = ["+".join(c["optional_rules"]) or "(none)" for c in meta["configurations"]]
+        raise MalformedAction(f"{meta['title']}: no board data for options {wanted or '(none)'}", "options",
+                              valid=known)
     exact = [c for c in candidates if c.get("players_used_for_dump") == players]
     return (exact or candidates)[0]
 

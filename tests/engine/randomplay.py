@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,13 +99,17 @@ def export_game(session: GameSession, title: str, options: list[str], players: i
 
 
 def play(title: str, options: list[str], players: int, seed: int, max_actions: int = 4000,
-         weights: dict[str, float] | None = None, depot_preference: float = 0.0) -> PlayStats:
+         weights: dict[str, float] | None = None, depot_preference: float = 0.0,
+         on_start: Callable[[GameSession], None] | None = None) -> PlayStats:
     """`weights` replaces WEIGHTS for a title with action types of its own; `depot_preference` is the
-    chance that a train purchase is redrawn among the bank's trains. After every move of a game that goes on
-    someone must be offered a legal move (else SoftLock); with SOAK_EXPORT_DIR set the game's record is
-    written there, also when the game fails."""
+    chance that a train purchase is redrawn among the bank's trains; `on_start` is handed the session before
+    the first move (bench.campaign exports the game, even one that stopped on a broken invariant). After every
+    move of a game that goes on someone must be offered a legal move (else SoftLock); with SOAK_EXPORT_DIR set
+    the game's record is written there, also when the game fails."""
     session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
                               options)
+    if on_start is not None:
+        on_start(session)
     try:
         return _play(session, title, options, players, seed, max_actions, weights, depot_preference)
     finally:

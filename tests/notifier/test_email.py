@@ -38,9 +38,10 @@ def test_turns_within_a_minute_become_one_mail(recorder, engine, clock, smtp, ma
     rcpts, raw = inbox.messages[0]
     msg = _parse(raw)
     assert rcpts == ["bob@example.test"]
-    assert msg["Subject"] == "Railpost: 2 updates in your games"
+    # one game, one line: where it stands now (its latest turn), not every turn of the window
     body = msg.get_payload(decode=True).decode()
-    assert "Stock Round 1" in body and "Operating Round 1" in body
+    assert "Operating Round 1" in msg["Subject"] and "Stock Round 1" not in body, (msg["Subject"], body)
+    assert body.count(f"{BASE_URL}/games/{table.game_id}") == 1
     assert f"{BASE_URL}/games/{table.game_id}" in body
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert msg["List-Unsubscribe"].startswith(f"<{BASE_URL}/notifier/unsubscribe/")
@@ -94,13 +95,20 @@ def test_daily_digest_collects_the_day(recorder, engine, clock, smtp, make_notif
     notifier = make_notifier(port, digest_hour_utc=(clock.now().hour + 2) % 24)
     notifier.step()
     subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test", email_mode="daily")
+    other = seat_game(recorder, ["Cy", "Bob"], known=table)
     for _ in range(3):
         table.turn("Bob")
         table.turn("Ann")
+        other.turn("Bob")
+        other.turn("Cy")
         notifier.step()
         clock.advance(600)
     assert inbox.messages == []
     clock.advance(2 * 3600)
     notifier.step()
     assert len(inbox.messages) == 1
-    assert "3 updates" in _parse(inbox.messages[0][1])["Subject"]
+    # six turns in two games: each game listed once
+    msg = _parse(inbox.messages[0][1])
+    assert "2 updates" in msg["Subject"], msg["Subject"]
+    body = msg.get_payload(decode=True).decode().replace("\r\n", "\n")
+    assert body.count(f"/games/{table.game_id}\n") == 1 and body.count(f"/games/{other.game_id}\n") == 1, body

@@ -27,6 +27,9 @@ class BoardRules:
 
     layout: str = "pointy"
     extra_upgrades: dict[str, list[str]] = field(default_factory=dict)
+    # an extra upgrade given as one plain string names every tile whose name is part of it ("206": 2, 6,
+    # 20, 206), as the reference reads it and the tiles' own upgrade lists confirm (docs/board-data.md)
+    extra_upgrade_text: dict[str, str] = field(default_factory=dict)
     illegal_upgrades: dict[str, list[str]] = field(default_factory=dict)
     track_restriction: str = "permissive"  # permissive / restrictive / semi_restrictive / station_restrictive
     route_rules: str = "default"  # key into routes.ROUTE_RULES
@@ -67,6 +70,8 @@ class BoardRules:
 
         out = cls(layout=value("LAYOUT", "pointy"), track_restriction=value("TRACK_RESTRICTION", "permissive"),
                   extra_upgrades=as_lists(extras.get("extra_upgrades") or {}),
+                  extra_upgrade_text={k: v for k, v in (extras.get("extra_upgrades") or {}).items()
+                                      if isinstance(v, str)},
                   illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
         title = json.loads((title_dir / "meta.json").read_text()).get("title") if (title_dir / "meta.json").exists() else ""
         if title == "1825":
@@ -120,6 +125,16 @@ class HexState:
                         reservations, tile_reservations, blockers, self.location)
 
 
+def _put(slots: list[str | None], pos: int | None, ent: str) -> None:
+    """Put `ent` in slot `pos`, else the first empty slot; never lose it (an overfull city keeps it)."""
+    if pos is None:
+        pos = next((i for i, s in enumerate(slots) if s is None), None)
+    if pos is None:
+        slots.append(ent)
+    else:
+        slots[pos] = ent
+
+
 def _slots_for(tile: TileDef) -> list[list[str | None]]:
     return [[None] * max(c.slots, 0) for c in tile.cities]
 
@@ -168,7 +183,7 @@ class Board:
             hid = raw.get("id")
             if not isinstance(hid, str) or hid in hexes:
                 raise DataError(f"map hex id {hid!r} missing or repeated")
-            tile = parse_tile(hid, raw.get("color", ""), raw.get("tile") or {}, preprinted=True)
+            tile = parse_tile(hid, raw.get("color", ""), raw.get("tile") or {}, preprinted=True, code=raw.get("code"))
             try:
                 neighbors = {int(k): v for k, v in (raw.get("neighbors") or {}).items()}
             except ValueError as err:
@@ -302,10 +317,17 @@ class Board:
         self._memo[key] = answer = frozenset(targets)
         return answer
 
+    def extra_upgrade(self, old: str, new: str) -> bool:
+        """`old` -> `new` is one of the title's extra upgrades (beyond the colour and track rules)."""
+        return new in self.rules.extra_upgrades.get(old, ()) or new in self.rules.extra_upgrade_text.get(old, "")
+
     def _rotation_problem(self, h: HexState, new: TileDef, rotation: int) -> str | None:
         key = ("rotation", h.id, h.tile.name, h.rotation, new.name, rotation)
         if key not in self._memo:
-            self._memo[key] = rotation_problem(h.tile, h.rotation, new, rotation, h.neighbors)
+            # an extra upgrade keeps the old track if the new tile has it between the same edges and
+            # stops, a town standing for a city and a city for a town (a yellow city 115 becomes tile 2)
+            self._memo[key] = rotation_problem(h.tile, h.rotation, new, rotation, h.neighbors,
+                                               any_stop=self.extra_upgrade(h.tile.name, new.name))
         return self._memo[key]
 
     def check_lay(self, entity: str, hex_id: str, tile_id: str, rotation: int, phase_colors: set[str] | list[str],
@@ -439,26 +461,32 @@ class Board:
         targets = [next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None) for ct in old_ct]
         # a city without track yet goes to the first new city no city with track went to (in order)
         free_cities = [ni for ni in range(len(new.cities)) if ni not in targets]
+        moves: list[tuple[int, int]] = []  # (old city, new city)
         for oi in range(len(old.cities)):
             target = targets[oi]
             if target is None and not old_ct[oi] and free_cities:
                 target = free_cities.pop(0)
             if target is None and oi < len(tokens):
                 target = oi
-            if target is None:
-                continue
-            for src, dst in ((h.tokens[oi], tokens[target]), (h.reservations[oi], reserved[target])):
-                for pos, ent in enumerate(src):
-                    if ent is None:
-                        continue
-                    if pos < len(dst) and dst[pos] is None:
-                        dst[pos] = ent  # keep the slot where possible
-                        continue
-                    free = next((i for i, s in enumerate(dst) if s is None), None)
-                    if free is None:
-                        dst.append(ent)  # never lose a token: an overfull city keeps it
-                    else:
-                        dst[free] = ent
+            if target is not None:
+                moves.append((oi, target))
+        for oi, target in moves:  # reservations first, in their slots where possible
+            dst = reserved[target]
+            for pos, ent in enumerate(h.reservations[oi]):
+                if ent is not None:
+                    _put(dst, pos if pos < len(dst) and dst[pos] is None else None, ent)
+        for oi, target in moves:
+            # a token moves to the slot its company has reserved, else to the first slot that is neither
+            # taken nor reserved: the tokens close up, a slot freed by a removed token is not kept
+            dst, res = tokens[target], reserved[target]
+            for ent in h.tokens[oi]:
+                if ent is None:
+                    continue
+                own = next((i for i, r in enumerate(res) if r == ent and i < len(dst) and dst[i] is None), None)
+                if own is None:
+                    own = next((i for i, t in enumerate(dst) if t is None and (i >= len(res) or res[i] is None)),
+                               None)
+                _put(dst, own, ent)
         h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
         self._where[(new.name, h.copy)] = hex_id
         self._changed()
@@ -501,16 +529,18 @@ class Board:
         if hex_id is None:
             raise MalformedAction(f"tile {ref.tile}-{ref.copy} of city {city_id} is not on the map", "city_id")
         h = self.hexes[hex_id]
-        if not 0 <= ref.city < len(h.tokens):
+        # the id's last number is the city's place among the parts of the tile's code (tiles.Node.part)
+        ci = h.tile.part_city(ref.city)
+        if ci is None or not 0 <= ci < len(h.tokens):
             raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
-        return h, ref.city
+        return h, ci
 
     def city_hex(self, city_id: str) -> str:
         return self._city(city_id)[0].id
 
     def city_id(self, hex_id: str, city_index: int) -> str:
         h = self.hex(hex_id)
-        return f"{h.tile.name}-{h.copy}-{city_index}"
+        return f"{h.tile.name}-{h.copy}-{h.tile.city_part(city_index)}"
 
     def home_city(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
         h = self.hex(hex_id)

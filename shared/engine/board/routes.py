@@ -63,7 +63,7 @@ class RouteContext:
 
     def name(self, ref: NodeRef) -> str:
         n = self.node(ref)
-        return f"{ref[0]}-{n.index}"
+        return f"{ref[0]}-{n.part}"
 
     def tokened(self, ref: NodeRef) -> bool:
         return self.board.has_token(ref[0], ref[1], self.entity)
@@ -159,9 +159,7 @@ def _node_from_name(board: Board, name: str) -> NodeRef:
     if not sep or not idx.isdigit() or hex_id not in board.hexes:
         raise MalformedAction(f"route node {name!r} is not '<hex>-<index>'", "route_shape")
     tile = board.hexes[hex_id].tile
-    code = tile.node_code(int(idx))
-    if code is None and tile.stripes and int(idx) > 0:
-        code = tile.node_code(int(idx) - 1)  # the reference counts a two-colour tile's stripes part (1825 119)
+    code = tile.part_node_code(int(idx))  # a stop's number is its place among the tile's parts (Node.part)
     if code is None:
         raise IllegalAction(f"there is no stop {name} on the map", "route_node")
     return (hex_id, code)

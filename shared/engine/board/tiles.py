@@ -22,7 +22,9 @@ COLORS = frozenset(
 
 @dataclass(frozen=True)
 class Node:
-    """A stop (or junction) on a tile. `index` counts within its kind, as city ids and node names do."""
+    """A stop (or junction) on a tile. `index` counts within its kind (our city number); `part` is the
+    node's position among all the parts of the tile's code (stripes, borders, cities, towns, paths, ...),
+    which is the number record city ids ("119-0-1") and route node names ("G5-4") use."""
 
     kind: str
     index: int
@@ -30,6 +32,7 @@ class Node:
     slots: int = 0
     visit_cost: int = 1
     groups: tuple[str, ...] = ()
+    part: int = -1
 
     @property
     def is_city(self) -> bool:
@@ -117,6 +120,18 @@ class TileDef:
                 return NODE_BASE + i
         raise KeyError(city_index)
 
+    def city_part(self, city_index: int) -> int:
+        """The record number of city `city_index` (its part position in the tile's code)."""
+        return self.cities[city_index].part
+
+    def part_city(self, part: int) -> int | None:
+        """Our city number of the city whose record number is `part` (None: no city has it)."""
+        return next((n.index for n in self.nodes if n.is_city and n.part == part), None)
+
+    def part_node_code(self, part: int) -> int | None:
+        """The node code of the stop whose record number is `part` (None: no stop has it)."""
+        return next((NODE_BASE + i for i, n in enumerate(self.nodes) if n.is_stop and n.part == part), None)
+
     def node_code(self, kind_index: int, prefer: str | None = None) -> int | None:
         """Resolve a node name's index ("W11-1"): cities if the tile has any, else towns, else off-boards."""
         for kind in ((prefer,) if prefer else ()) + NODE_KINDS:
@@ -151,24 +166,45 @@ def _rot(end: int, rot: int) -> int:
     return end if end >= NODE_BASE else (end + rot) % 6
 
 
+def code_parts(code: str | None) -> dict[str, list[int]]:
+    """Where each city, town and off-board stands among the parts of a tile's code: every `;` segment is
+    one part, a path with `lanes:N` is N. Record ids number a tile's stops by this position (tile 119,
+    "stripes=...;city=...", has its city at 1; a map hex "city;path;city;path;city" at 0, 2 and 4)."""
+    out: dict[str, list[int]] = {"city": [], "town": [], "offboard": []}
+    position = 0
+    for segment in (code or "").split(";"):
+        if not segment:
+            continue
+        kind, _, params = segment.partition("=")
+        if kind in out:
+            out[kind].append(position)
+        lanes = next((p.split(":", 1)[1] for p in params.split(",") if p.startswith("lanes:")), None)
+        position += int(lanes) if kind == "path" and lanes and lanes.isdigit() else 1
+    return out
+
+
 def parse_tile(name: str, color: str, parse: dict[str, Any], *, preprinted: bool = False,
-               upgrades_to: tuple[str, ...] = ()) -> TileDef:
-    """Build a TileDef from the structured parse in the map/tile files; raise DataError on bad data."""
+               upgrades_to: tuple[str, ...] = (), code: str | None = None) -> TileDef:
+    """Build a TileDef from the structured parse in the map/tile files; raise DataError on bad data.
+    `code` (the tile's code string) gives the stops' record numbers; without it they are counted per kind."""
     if color not in COLORS:
         raise DataError(f"tile {name}: unknown colour {color!r}")
+    positions = code_parts(code)
     try:
         nodes: list[Node] = []
         first: dict[str, int] = {}
         for kind, key in (("city", "cities"), ("town", "towns"), ("offboard", "offboards")):
             first[kind] = len(nodes)
-            for i, raw in enumerate(parse.get(key) or []):
+            raws = parse.get(key) or []
+            parts = positions[kind] if len(positions[kind]) == len(raws) else list(range(len(raws)))
+            for i, raw in enumerate(raws):
                 if raw.get("index", i) != i:
                     raise DataError(f"tile {name}: {kind} {i} has index {raw.get('index')}")
                 rev = raw.get("revenue", 0)
                 if not isinstance(rev, (int, dict)):
                     raise DataError(f"tile {name}: bad revenue {rev!r}")
                 nodes.append(Node(kind, i, rev, int(raw.get("slots", 1 if kind == "city" else 0)),
-                                  int(raw.get("visit_cost", 1)), tuple(raw.get("groups") or ())))
+                                  int(raw.get("visit_cost", 1)), tuple(raw.get("groups") or ()), parts[i]))
         first["junction"] = len(nodes)
         if parse.get("junction"):
             nodes.append(Node("junction", 0, 0, 0, 0))
@@ -214,7 +250,8 @@ def load_catalogue(raw: dict[str, Any]) -> dict[str, TileDef]:
         upg = entry.get("upgrades_to") or []
         if isinstance(upg, str):
             upg = [upg]
-        out[name] = parse_tile(name, entry.get("color", ""), entry.get("tile") or {}, upgrades_to=tuple(upg))
+        out[name] = parse_tile(name, entry.get("color", ""), entry.get("tile") or {}, upgrades_to=tuple(upg),
+                               code=entry.get("code"))
     return out
 
 

@@ -13,13 +13,19 @@ from .tiles import NODE_BASE, Path, TileDef
 COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
 
 
-def path_covers(old: Path, new: Path, old_tile: TileDef, new_tile: TileDef) -> bool:
-    """Old path `old` is contained in new path `new`: same edges, and stations of the same kind."""
+def path_covers(old: Path, new: Path, old_tile: TileDef, new_tile: TileDef, any_stop: bool = False) -> bool:
+    """Old path `old` is contained in new path `new`: same edges, stations of the same kind (a town may become
+    a city; with `any_stop`, for the title's extra upgrades, a city may also become a town), and the same kind
+    of track (an upgrade keeps narrow track narrow; broad track cannot stand in for it, nor the reverse)."""
+    if old.track != new.track:
+        return False
 
     def same(o: int, n: int) -> bool:
         if o < NODE_BASE or n < NODE_BASE:
             return o == n
         ok, nk = old_tile.nodes[o - NODE_BASE].kind, new_tile.nodes[n - NODE_BASE].kind
+        if any_stop and {ok, nk} <= {"town", "city"}:
+            return True
         return ok == nk or (ok == "town" and nk == "city")
 
     return (same(old.a, new.a) and same(old.b, new.b)) or (same(old.a, new.b) and same(old.b, new.a))
@@ -38,7 +44,8 @@ def _through_junction(old: Path, new_tile: TileDef, new_paths: list[Path]) -> bo
     return False
 
 
-def rotation_problem(old: TileDef, old_rot: int, new: TileDef, rot: int, neighbors: dict[int, str]) -> str | None:
+def rotation_problem(old: TileDef, old_rot: int, new: TileDef, rot: int, neighbors: dict[int, str],
+                     any_stop: bool = False) -> str | None:
     """Why `new` in rotation `rot` cannot replace `old` on a hex with these neighbours, or None."""
     exits = new.rexits[rot]
     missing = sorted(e for e in exits if e not in neighbors)
@@ -46,7 +53,8 @@ def rotation_problem(old: TileDef, old_rot: int, new: TileDef, rot: int, neighbo
         return f"exit(s) {missing} lead off the map or into an impassable side"
     new_paths = new.rpaths[rot]
     for op in old.rpaths[old_rot]:
-        if not any(path_covers(op, np, old, new) for np in new_paths) and not _through_junction(op, new, new_paths):
+        if not any(path_covers(op, np, old, new, any_stop) for np in new_paths) \
+                and not _through_junction(op, new, new_paths):
             return "the new tile does not keep all existing track"
     old_ct = [c for c in old.rctedges[old_rot] if c]  # stations without track yet do not pin any exits
     new_ct = [c for c in new.rctedges[rot] if c]

@@ -70,6 +70,12 @@ class TitleRules:
         return int(self.rule(game, "MARKET_SHARE_LIMIT", 50))
 
     # -- flow -----------------------------------------------------------------------------------------------
+    # A game still running when a round ends in this turn (or later) ends there, as not finished ("dnf"):
+    # a game nobody can bring to its title's own end (every corporation closed, the bank never breaking)
+    # must still end (docs/rules-1825.md, "A game that cannot end ends after turn 100"; the reference's
+    # engine ends every title's game so).
+    last_turn = 100
+
     def next_round(self, game: Game, previous: Round) -> Round:
         if isinstance(previous, StockRound):
             game.operating_rounds = game.phase.operating_rounds

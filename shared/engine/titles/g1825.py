@@ -24,10 +24,12 @@ from ..core.operating import (
 from ..core.rounds import Round
 from ..core.stock import PURCHASES, StockRound
 from ..errors import IllegalAction, MalformedAction
+from ..legal import ENUMERATORS
 from ..model import Company, Corporation, Player, Train
 from ..titledata import options_for_players
 from .base import TitleRules
 from .g1825_compose import compose
+from .g1825_credit import check_spend, lease_repayable, token_options
 from .g1825_operating import OperatingRound1825, sale_options
 from .g1825_reach import reaches
 from .g1825_sales import BuySellParShares1825
@@ -139,12 +141,15 @@ class Rules1825(TitleRules):
 
     def enumerates_itself(self, game: Game, kind: str) -> bool:
         # a director's sale in the train step is offered by the operating round, not the stock round's step
-        return kind == "sell_shares" and isinstance(game.round, OperatingRound1825)
+        # so is a station, which a corporation in receivership is not offered on credit its run cannot repay
+        return kind in ("sell_shares", "place_token") and isinstance(game.round, OperatingRound1825)
 
     def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
         round_ = game.round
         if kind == "sell_shares" and isinstance(round_, OperatingRound1825) and isinstance(entity, int):
             return sale_options(game, round_, game.player(entity))
+        if kind == "place_token" and isinstance(round_, OperatingRound1825) and isinstance(entity, str):
+            return token_options(game, round_, game.corporations[entity], ENUMERATORS[kind](game, round_, entity))
         return []
 
     # -- bands: which corporations may be started -----------------------------------------------------------
@@ -202,8 +207,12 @@ class Rules1825(TitleRules):
     def company_purchase_open(self, game: Game, stock: StockRound, player: Player, step: Any) -> bool:
         # The option stays open while any private is unsold, whatever the player's cash (so such a player
         # keeps his turn and must pass); which private and at what price is checked when he buys.
+        # A private the player sold to the bank this round does not count (docs/rules-1825.md, "No buying back
+        # a private sold this round").
+        sold = getattr(step, "sold_company", None)
         return (not stock.bought() and player.cash > 0 and game.num_certs(player) < self.cert_limit(game)
-                and any(c.owner in (None, "bank") and not c.closed for c in game.companies.values()))
+                and any(c.owner in (None, "bank") and not c.closed and not (sold and sold(player, c.sym))
+                        for c in game.companies.values()))
 
     def can_sell_companies(self, game: Game, player: Player) -> bool:
         return game.turn > 1 and bool(player.companies) and not self._bought_this_turn(game)
@@ -290,6 +299,8 @@ class Rules1825(TitleRules):
         return not self.silent_receivership(game, corp)
 
     def extra_track_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        # the lease stays among the step's actions (as the reference's); its options are only the leases a run
+        # repays (special_buy_options)
         if self.receivership(game, corp) and round_.leased_train is None and self.leaseable_trains(game):
             return ["special_buy"]
         return []
@@ -314,10 +325,12 @@ class Rules1825(TitleRules):
         """An upgraded station tile must lie within reach of one of the corporation's trains; a minor
         building its own home hex before its home station is down is exempt (rules-1825.md)."""
         board = game.board
+        new = board.catalogue[result.new_tile]
+        if self.receivership(game, corp):  # docs/rules-1825.md, "Credit in receivership is repaid by ..."
+            check_spend(game, round_, corp, result.cost, "the terrain", (hex_id, new, rotation))
         if corp.kind == "minor" and not corp.tokens_placed and hex_id == corp.home:
             return
         h = board.hex(hex_id)
-        new = board.catalogue[result.new_tile]
         if h.tile.preprinted or not any(n.is_stop for n in new.nodes):  # a junction (tile 60) is no station
             return
         trains = self.route_trains(game, round_, corp)
@@ -369,6 +382,8 @@ class Rules1825(TitleRules):
             return
         if not self.receivership(game, corp) or cost > corp.cash + RECEIVERSHIP_CREDIT:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, {what} costs {cost}", "cash")
+        if what != "the terrain":  # track was checked with its tile laid (check_track_restrictions)
+            check_spend(game, round_, corp, cost, what)
         round_.receivership_loan += cost - corp.cash
         game.pay(corp, None, corp.cash)
 
@@ -392,11 +407,22 @@ class Rules1825(TitleRules):
         train = next((t for t in trains if t.name == action.get("description")), None)
         if train is None:
             raise IllegalAction(f"no {action.get('description')!r} train can be leased now", "lease_train")
+        if not lease_repayable(game, round_, corp, train):
+            raise IllegalAction(f"{corp.sym} is in receivership with {corp.cash}: a lease of a {train.name} on credit "
+                                "is more than its best run this turn can repay", "credit")
         round_.leased_train = train
-        self._pay_or_borrow(game, round_, corp, LEASE_COST, "the lease")
+        if corp.cash < LEASE_COST:
+            round_.receivership_loan += LEASE_COST - corp.cash
+            game.pay(corp, None, corp.cash)
+        else:
+            game.pay(corp, None, LEASE_COST)
 
     def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
-        return [{"description": t.name, "cost": LEASE_COST} for t in self.leaseable_trains(game)]
+        return [{"description": t.name, "cost": LEASE_COST} for t in self._leases(game, round_, corp)]
+
+    def _leases(self, game: Game, round_: Any, corp: Corporation) -> list[Train]:
+        """The trains the corporation may lease now: those whose run repays what it spent on credit."""
+        return [t for t in self.leaseable_trains(game) if lease_repayable(game, round_, corp, t)]
 
     def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
         return self.receivership(game, corp)

@@ -10,10 +10,10 @@ takes over, the pool swaps the unsold part back in ordinary shares (the shared c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.shares import Bundle, player_percent
-from ..core.stock import BuySellParShares
+from ..core.stock import BuySellParShares, StockRound
 from ..errors import IllegalAction
 from ..model import POOL, Corporation, Player
 
@@ -68,7 +68,33 @@ def sell_to_pool(game: Game, player: Player, bundle: Bundle) -> None:
 
 
 class BuySellParShares1825(BuySellParShares):
-    """The shared stock-round step, selling through `sell_to_pool`."""
+    """The shared stock-round step, selling through `sell_to_pool`.
+
+    Rule (docs/rules-1825.md, "No buying back a private sold this round"): a private a player sells to the
+    bank in a stock round is not for sale to him again until the next stock round (others may buy it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # player -> privates he sold to the bank in this stock round (a new step serves each stock round)
+        self.sold_companies: dict[int, set[str]] = {}
+
+    def sold_company(self, player: Player, sym: str) -> bool:
+        return sym in self.sold_companies.get(player.id, ())
+
+    def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
+        return [c for c in super().buyable_companies(game, round_, player) if not self.sold_company(player, c.sym)]
+
+    def buy_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        sym = action.get("company")
+        player = game.player(action["entity"])
+        if isinstance(sym, str) and self.sold_company(player, sym):
+            raise IllegalAction(f"{player.name} sold {sym} in this stock round and may not buy it back before "
+                                "the next one", "buy_back_company")
+        super().buy_company(game, round_, action, trusted)
+
+    def sell_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        super().sell_company(game, round_, action, trusted)
+        self.sold_companies.setdefault(action["entity"], set()).add(str(action.get("company")))
 
     def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         sell_to_pool(game, player, bundle)

@@ -52,7 +52,7 @@ def test_purchase_step_ends_when_no_variant_is_affordable() -> None:
     buy(game, "SJE", "Y1-2", 100, "Y1")
     # the purchase step is over: the reassignment (SJE has one line and two trams) follows at once
     assert game.round.current_entity(game) == "SJE"
-    assert sorted(game.round.options(game)) == ["pass", "reassign_trains"]
+    assert game.round.options(game) == ["reassign_trains"]
 
 
 def test_a_major_that_scraps_every_tram_must_buy_again() -> None:
@@ -73,8 +73,9 @@ def test_the_acquisition_round_ends_when_a_scrap_finishes_the_last_tram_turn() -
     round must end there (it used to stay open, offering a bid that changed nothing)."""
     game = session_at(*POSITION).game
     game.corporations["SJE"].cash = 100
-    buy(game, "SJE", "Y1-2", 100, "Y1")  # SJE's cash is spent: its purchases end, it keeps its trams
-    game.process({"type": "pass", "entity": "SJE"})
+    buy(game, "SJE", "Y1-2", 100, "Y1")  # SJE's cash is spent: its purchases end
+    line = game.rules.lines_of(game, game.corporations["SJE"])[0].sym  # its line must run a tram
+    game.process({"type": "reassign_trains", "entity": "SJE", "assignments": [{"train": "O1-0", "corporation": line}]})
     for train in game.depot.trains:  # nothing left on sale: a major without trams cannot be made to buy
         if train.owner is None:
             train.rusted = True

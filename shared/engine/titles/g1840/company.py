@@ -100,7 +100,7 @@ class CompanyRound(FlowRound):
             raise IllegalAction(f"pay a multiple of 10 between 0 and {revenue}", "dividend_amount")
         for line in lines:
             game.pay(line, None, line.cash)  # the revenue boxes empty into the bank, which pays it all out
-        pay_shareholders(game, corp, amount)
+        pay_shareholders(game, corp, amount, pool_pays_company=False)
         game.pay(None, corp, revenue - amount)
         rules.move_by_dividend(game, corp, amount)
         self.next_entity(game)
@@ -122,7 +122,11 @@ class CompanyRound(FlowRound):
                 self.next_entity(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A scrap that leaves nothing to buy or scrap ends the purchase step, not the tram turn: the
+        reassignment step still follows (rules-1840 *Tram turn*, a major with lines but no tram left)."""
         scrap_tram(game, self.corp(game), action)
+        if self.sub == "buy" and not self.options(game):
+            self.sub = "reassign"
         if not self.options(game):
             self.next_entity(game)
 
@@ -138,14 +142,16 @@ class CompanyRound(FlowRound):
         self.next_entity(game)
 
 
-def pay_shareholders(game: Game, corp: Corporation, amount: int) -> None:
-    """Each player gets their percentage of `amount`; shares in the market pay the company itself."""
+def pay_shareholders(game: Game, corp: Corporation, amount: int, pool_pays_company: bool = True) -> None:
+    """Each player gets their percentage of `amount`. A Stadtbahn's shares in the market pay the Stadtbahn
+    itself; a Tram Company's earn nothing (rules-1840 *Tram Company payout*: the bank pays dividends to
+    players only, the company keeps just what it withholds)."""
     for player in game.players:
         pct = corp.percent_owned_by(player.id)
         if pct:
             game.pay(None, player, amount * pct // 100)
     pooled = corp.percent_owned_by(POOL)
-    if pooled:
+    if pooled and pool_pays_company:
         game.pay(None, corp, amount * pooled // 100)
 
 

@@ -23,7 +23,7 @@ from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rul
 from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, framed_tiles, is_orange
 from .routes import best_run, stadtbahn_run
 from .rules import CITY
-from .trams import buyable_trams, scrappable
+from .trams import buyable_trams, manned_first, scrappable
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -80,7 +80,7 @@ def _reassign(game: Game, round_: Any, entity: Any) -> list[Option]:
     trams = scrappable(game, major)
     out = []
     for targets in itertools.product([major.sym, *lines], repeat=len(trams)):
-        if any(targets.count(sym) > 1 for sym in lines):
+        if any(targets.count(sym) > 1 for sym in lines) or not manned_first(major.sym, lines, list(targets)):
             continue
         out.append({"assignments": [{"train": t.id, "corporation": sym} for t, sym in zip(trams, targets, strict=True)]})
     return out

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...board.hexes import invert
-from ...board.tiles import NODE_BASE, parse_tile_id
+from ...board.tiles import parse_tile_id
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
 from .flow import MAX_LAYS, ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
@@ -16,6 +15,7 @@ from .rules import CITY
 from .trams import scrap_tram
 
 if TYPE_CHECKING:
+    from ...board.tiles import TileDef
     from ...game import Game
 
 
@@ -69,13 +69,15 @@ class LineRound(FlowRound):
             self.pending.pop(0)
 
     def options(self, game: Game) -> list[str]:
-        """A line may buy a private for its major at any moment of its turn (rules-1840 *Buying a
-        private*); after its run it gets one last chance, which it must pass to end the turn."""
+        """A line may buy a private for its major at any moment of its turn except while an extra lay or
+        station is pending (rules-1840 *Buying a private*); after its run it gets one last chance, which it
+        must pass to end the turn."""
         buy = ["buy_company"] if self.may_buy_company(game) else []
         if self.pending:
             if self.pending[0] == "home":
                 return [*buy, "place_token"]
-            return [*buy, "place_token", "pass"] if self.pending[0] == "token" else [*buy, "lay_tile", "pass"]
+            # an extra lay or station a Stadtbahn tile granted comes first: no purchase until it is made
+            return ["place_token", "pass"] if self.pending[0] == "token" else ["lay_tile", "pass"]
         if self.stage == "track":
             out = [*buy, "lay_tile"]
             if not self.tokened:
@@ -223,6 +225,10 @@ class LineRound(FlowRound):
             else:
                 if h.tile.color != "purple":
                     raise IllegalAction("purple tiles go on purple hexes", "special_lay")
+            if h.tile is not h.preprinted:
+                raise IllegalAction(f"{hex_id} already has its {color} tile", "special_lay")
+            if not trusted:
+                check_centre_lay(game, corp, hex_id, tile, rotation, color)
                 special = extras["purple_special_tiles"].get(hex_id)
                 fixed = extras["tiles_fixed_rotation"]
                 if special is not None and (name not in special or rotation != 0):
@@ -368,6 +374,26 @@ def check_frame(game: Game, hex_id: str, name: str) -> None:
                             "hexes only, and only they do", "tile_frame")
 
 
+def check_centre_lay(game: Game, corp: Corporation, hex_id: str, tile: TileDef, rotation: int,
+                     color: str) -> None:
+    """The red and purple extra lays (rules-1840 *Red and purple tiles*): the hex must be connected to the
+    line's track; a red tile must not point track across an impassable side, and one of its exits must
+    meet the line's track. Purple tiles may face any way (the fixed ones are checked by the caller)."""
+    edges = game.board.reach(corp.sym).edges.get(hex_id)
+    if not edges:
+        raise IllegalAction(f"{hex_id} is not connected to {corp.sym}'s track", "special_lay_connect")
+    if color != "red":
+        return
+    exits = set(tile.rexits[rotation])
+    blocked = sorted(e for e in exits if e not in game.board.hex(hex_id).neighbors)
+    if blocked:
+        raise IllegalAction(f"{tile.name} in rotation {rotation} leads track across {hex_id}'s impassable "
+                            f"side(s) {blocked}", "special_lay_rotation")
+    if not exits & edges:
+        raise IllegalAction(f"{tile.name} in rotation {rotation} does not meet {corp.sym}'s track",
+                            "special_lay_rotation")
+
+
 def check_stadtbahn_exits(game: Game, hex_id: str, tile_id: str, rotation: int) -> None:
     """A Stadtbahn tile joins the hex's required exits (`stadtbahn.track_exits`)."""
     needed = set(rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or [])
@@ -384,58 +410,19 @@ def stadtbahn_of(game: Game, hex_id: str) -> str | None:
     return None
 
 
-def stadtbahn_reach(game: Game, sym: str) -> set[tuple[str, int]]:
-    """(hex, edge) pairs the Stadtbahn's narrow track reaches from its stations and its fixed starting
-    cities (a starting city counts even after a line removed the station there)."""
-    board = game.board
-    key = ("1840 stadtbahn", sym)  # kept with the board's reach cache, which every board change clears
-    cached = board._reach.get(key)  # type: ignore[call-overload]
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    seeds: set[tuple[str, int]] = set()
-    for hex_id, h in board.hexes.items():
-        for ci, slots in enumerate(h.tokens):
-            if sym in slots:
-                seeds.add((hex_id, h.tile.city_code(ci)))
-    for node in stadtbahn_config(game, sym).get("starting_nodes") or []:
-        h = board.hexes.get(node["hex"])
-        if h is not None and node["city"] < len(h.tile.cities):
-            seeds.add((node["hex"], h.tile.city_code(node["city"])))
-    reached: set[tuple[str, int]] = set()
-    stack, seen = list(seeds), set(seeds)
-    while stack:
-        hex_id, end = stack.pop()
-        h = board.hexes[hex_id]
-        paths = h.tile.rpaths[h.rotation]
-        for pi in h.tile.by_end[h.rotation].get(end, ()):
-            if paths[pi].track != "narrow":
-                continue
-            other = paths[pi].other(end)
-            if other >= NODE_BASE:
-                step = (hex_id, other)
-            else:
-                reached.add((hex_id, other))
-                nb = h.neighbors.get(other)
-                if nb is None:
-                    continue
-                step = (nb, invert(other))
-            if step not in seen:
-                seen.add(step)
-                stack.append(step)
-    board._reach[key] = reached  # type: ignore[index]
-    return reached
-
-
 def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
-    """A Stadtbahn tile continues its Stadtbahn's narrow track (rules-1840 *Tile lays*): across one of the
-    hex's required exits, that Stadtbahn's track — from its stations or fixed starting cities — already
-    arrives. Its own station in the hex does not count; a line's broad track is irrelevant."""
+    """A Stadtbahn tile continues its Stadtbahn's track (rules-1840 *Tile lays*): the Stadtbahn's hexes
+    (`track_hexes`, in order from one starting city to the other) are built from both ends inwards, so the
+    tile goes on the first or the last of them still without its tile. A line's broad track is irrelevant,
+    and so is a station of the Stadtbahn half-way along."""
     sym = stadtbahn_of(game, hex_id)
-    needed = rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or []
-    reached = stadtbahn_reach(game, sym) if sym is not None else set()
-    h = game.board.hex(hex_id)
-    if not any(h.neighbors.get(e) is not None and (h.neighbors[e], invert(e)) in reached for e in needed):
-        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track", "stadtbahn_track")
+    chain = (stadtbahn_config(game, sym).get("track_hexes") or []) if sym is not None else []
+    board = game.board
+    open_hexes = [h for h in chain if board.hex(h).tile is board.hex(h).preprinted]
+    if not open_hexes or hex_id not in (open_hexes[0], open_hexes[-1]):
+        ends = " or ".join(dict.fromkeys(open_hexes[:1] + open_hexes[-1:])) or "none"
+        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track (next: {ends})",
+                            "stadtbahn_track")
 
 
 def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:

@@ -16,8 +16,10 @@ from ...model import POOL, Corporation, Player, Train
 from ..base import TitleRules
 
 if TYPE_CHECKING:
+    from ...board import Board
     from ...core.shares import Bundle
     from ...game import Game
+    from ...titledata import TitleData
 
 MAJOR, LINE, CITY = "major", "minor", "city"
 
@@ -28,6 +30,13 @@ class Rules1840(TitleRules):
     # -- set-up -------------------------------------------------------------------------------------------
     def initial_bank_cash(self, game: Game) -> int:
         return 10**9
+
+    def load_board(self, data: TitleData) -> Board:
+        """Track ends at an off-board area (rules-1840 *Off-board areas end track*): the red terminals and
+        the unbuilt centre hexes are reached, but a line's network does not run on through them."""
+        board = super().load_board(data)
+        board.rules.offboards_end_track = True
+        return board
 
     def corporation_kind(self, raw: dict[str, Any]) -> str:
         return str(raw.get("type") or MAJOR)

@@ -30,6 +30,8 @@ class BuySellParShares1840(BuySellParShares):
         out = super().actions(game, round_, entity)
         if not rules_of(game).all_majors_started(game) and "pass" in out:
             out.remove("pass")
+        if not out and line_certificate_in_reach(game, game.player(entity)):
+            out = ["pass"]  # rules-1840 *End of a stock turn*: he closes the turn himself
         return out
 
     def pass_turn(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
@@ -65,6 +67,21 @@ class BuySellParShares1840(BuySellParShares):
         if any(c.president == player.id for c in rules_of(game).majors(game)):
             return []
         return super().parable(game, round_, player)
+
+
+def line_certificate_in_reach(game: Game, player: Any) -> bool:
+    """Whether a stock turn with nothing left to do stays open (rules-1840 *End of a stock turn*): it does
+    while some Tram Company owns a line, the player is below the certificate limit and his cash reaches the
+    nominal price of a line's certificate, twice the market's lowest par price (the certificate itself is
+    never for sale; conflicts-1840 explains why the turn waits for a pass)."""
+    if not rules_of(game).all_majors_started(game):
+        return False
+    if not any(game.extra["owned_lines"].values()):
+        return False
+    if game.num_certs(player) >= game.rules.cert_limit(game):
+        return False
+    lowest = min(c["price"] for c in game.defn.data.setup["market"]["par_prices"])
+    return bool(player.cash >= 2 * lowest)
 
 
 class StockRound1840(StockRound):

@@ -23,8 +23,9 @@ def may_reassign(game: Game, major: Corporation) -> bool:
 
 
 def reassign_options(game: Game, major: Corporation) -> list[str]:
-    """The reassignment step that follows a major's purchases: distribute its trams or keep them as they are."""
-    return ["reassign_trains", "pass"] if may_reassign(game, major) else []
+    """The reassignment step that follows a major's purchases: distribute its trams; an empty reassignment
+    keeps them as they are. It has no pass (rules-1840 *Tram turn*)."""
+    return ["reassign_trains"] if may_reassign(game, major) else []
 
 
 def keeps_buying(game: Game, major: Corporation) -> bool:
@@ -138,6 +139,8 @@ def reassign_trams(game: Game, major: Corporation, action: dict[str, Any]) -> No
     for sym in targets:
         if sym != major.sym and sum(1 for s in final.values() if s == sym) > 1:
             raise IllegalAction(f"line {sym} may run only one tram", "reassign")
+    if not manned_first(major.sym, list(targets), list(final.values())):
+        raise IllegalAction(f"{major.sym} may keep a tram only when each of its lines has one", "reassign")
     for tid, sym in plan.items():
         train = trams[tid]
         if train.owner == sym:
@@ -145,6 +148,12 @@ def reassign_trams(game: Game, major: Corporation, action: dict[str, Any]) -> No
         game.corporations[str(train.owner)].trains.remove(train)
         train.owner = sym
         targets[sym].trains.append(train)
+
+
+def manned_first(major: str, targets: list[str], holders: list[str]) -> bool:
+    """A Tram Company keeps a tram for itself only when every one of its lines runs one (rules-1840
+    *Tram turn*, reassignment step): `holders` names who holds each tram after the reassignment."""
+    return major not in holders or all(sym in holders for sym in targets if sym != major)
 
 
 def only_tram_to_only_line(game: Game, major: Corporation) -> dict[str, Any] | None:

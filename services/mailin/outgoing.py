@@ -1,0 +1,73 @@
+"""What email moves add to outgoing mail: the turn block with its reply address, and one thread per game.
+
+Every mail about a game (turn mails, digests of one game, answers to replies) names the same root
+`<railpost.game.ID@DOMAIN>` in References and In-Reply-To, so mail clients show a game as one thread; an
+answer also names the reply it answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from services.play.sessions import SessionCache
+from shared.eventstore import SqlRecorder, open_recorder
+from shared.eventstore.records import ACTIVE
+
+from . import tokens
+from .render import TurnText, turn_text
+from .settings import MailinSettings
+
+
+@dataclass(frozen=True)
+class MailBlock:
+    """The part of a mail that belongs to one game: text, where replies go, the thread it belongs to."""
+
+    text: str
+    reply_to: str | None
+    thread: str
+
+
+class TurnBlocks(Protocol):
+    def block(self, game_id: str, player_id: str) -> MailBlock | None: ...
+
+
+def thread_id(settings: MailinSettings, game_id: int | str) -> str:
+    return f"<railpost.game.{game_id}@{settings.domain}>"
+
+
+def game_link(public_url: str, game_id: int | str) -> str:
+    return f"{public_url}/games/{game_id}"
+
+
+@dataclass
+class TurnMailer:
+    """Builds each game's block when the mail is sent (not when the line was queued), so the moves listed
+    and the version signed are the game's current ones even after a batching window."""
+
+    recorder: SqlRecorder
+    sessions: SessionCache
+    settings: MailinSettings
+    public_url: str
+
+    @classmethod
+    def open(cls, database_url: str, settings: MailinSettings, public_url: str) -> TurnMailer:
+        recorder = open_recorder(database_url, pool_size=2)
+        return cls(recorder, SessionCache(recorder, 64), settings, public_url)
+
+    def text(self, game_id: int, player_id: int) -> TurnText | None:
+        game = self.recorder.get_game(game_id)
+        if game is None or game.status not in (ACTIVE, "finished"):
+            return None
+        with self.sessions.use(game) as session:
+            acting = player_id in session.acting_players()
+            reply_to = tokens.reply_address(self.settings, game.id, player_id, game.version) if acting else None
+            return turn_text(session, game.id, player_id, game_link(self.public_url, game.id), reply_to)
+
+    def block(self, game_id: str, player_id: str) -> MailBlock | None:
+        if not (game_id.isdigit() and player_id.isdigit()):
+            return None
+        text = self.text(int(game_id), int(player_id))
+        if text is None:
+            return None
+        return MailBlock(text.text, text.reply_to, thread_id(self.settings, game_id))
