@@ -85,8 +85,9 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         when = "owning_corp_or_turn"
     elif company_ability(game, company, "track") and _in_track_step(game, round_):
         when = "track"
-    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []):
-        when = "teleport"
+    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []) \
+            and _in_track_step(game, round_):
+        when = "teleport"  # the D&H lay is the corporation's tile lay: in its track step only
     else:
         raise IllegalAction(f"{company.sym} has no tile lay to use now", "company_ability")
     ability = teleport if when == "teleport" else company_ability(game, company, when)
