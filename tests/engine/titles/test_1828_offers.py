@@ -128,3 +128,30 @@ def test_the_dh_lay_in_scranton_is_made_in_the_track_step() -> None:
     assert not [o for o in session.legal_actions() if o.get("entity") == "D&H"]
     assert refused(session, {"type": "lay_tile", "entity": "D&H", "entity_type": "company", "hex": "F20",
                              "tile": "57-0", "rotation": 0}) == "company_ability"
+
+
+def test_the_dh_lay_is_one_of_the_corporations_own_lays() -> None:
+    session = recorded(GEN + "gen1828_3p_136186", 159)  # MP-MC (D&H) has made the first of its two lays
+    game = session.game
+    assert [o for o in session.legal_actions() if o.get("entity") == "D&H"]
+    own = next(o for o in session.legal_actions() if o["type"] == "lay_tile" and o["entity"] == "MP-MC")
+    game.process(own)  # its second and last lay
+    assert not [o for o in session.legal_actions() if o.get("entity") == "D&H"]
+    refused_by(game, {"type": "lay_tile", "entity": "D&H", "entity_type": "company", "hex": "F20",
+                      "tile": "57-0", "rotation": 0})
+
+
+def test_a_share_of_a_corporation_not_yet_started_cannot_be_sold_to_raise_money() -> None:
+    from shared.engine.titles.g1828.operating import BuyTrain1828
+
+    session = recorded(GEN + "gen1828_5p_226194", 359)  # NYC-MP buys trains; 1004 presides it
+    game = session.game
+    bm = game.corporations["B&M"]
+    assert not bm.ipoed
+    share = next(s for s in bm.shares if not s.president)
+    bm.give(share, 1004)  # as M&H's exchange would: a share without a price
+    step = next(s for s in game.round.steps if isinstance(s, BuyTrain1828))
+    with pytest.raises(IllegalAction) as err:
+        step.emergency_sell(game, game.round, {"type": "sell_shares", "entity": 1004, "shares": [share.id],
+                                               "percent": 10})
+    assert err.value.rule == "sell_shares" and share.owner == 1004

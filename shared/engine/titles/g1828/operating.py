@@ -498,6 +498,9 @@ class BuyTrain1828(BuyTrain):
         sold = bundle.corporation
         if any(s.owner != player.id for s in bundle.shares):
             raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
+        if not sold.ipoed or game.share_price(sold) is None:
+            # a share of a corporation not yet started (M&H's exchange) has no price: it cannot be sold
+            raise IllegalAction(f"{sold.sym} has no share price yet", "sell_shares")
         if bundle.includes_president:
             # another corporation's certificate may go when another player can take the presidency over
             # (gen1828_3p_544675 index 344); the train buyer's presidency is kept below
