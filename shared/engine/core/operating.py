@@ -182,8 +182,10 @@ class TrackAndToken(SpecialBuy):
         if count >= len(lays):
             return None
         lay = dict(lays[count])
-        if lay.get("lay") == "not_if_upgraded":
-            lay["lay"] = not round_.upgraded
+        # the data's "not_if_upgraded": this lay (or upgrade) is allowed only if no upgrade came before it
+        for part in ("lay", "upgrade"):
+            if lay.get(part) == "not_if_upgraded":
+                lay[part] = not round_.upgraded
         if not lay.get("lay") and not lay.get("upgrade"):
             return None
         return lay

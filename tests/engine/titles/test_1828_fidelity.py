@@ -112,8 +112,8 @@ def test_the_cp_minor_runs_anywhere_on_its_network_over_the_tile_it_laid() -> No
     game = session.game
     run = {k: v for k, v in record["actions"][89].items() if k not in ("id", "created_at")}
     # Ottawa-Kingston does not touch the C&P token in Peterborough, but lies on its network and uses B20
-    other = dict(run, routes=[dict(run["routes"][0], connections=[["C15", "C17", "B16", "A15"]],
-                                   hexes=["C15", "A15"], nodes=["C15-0", "A15-0"], revenue_str="C15-A15")])
+    other = dict(run, routes=[dict(run["routes"][0], connections=[["C15", "C17", "C19"]],
+                                   hexes=["C15", "C19"], nodes=["C15-0", "C19-0"], revenue_str="C15-C19")])
     assert refused(session, other) == "route_laid_tile"  # a run away from the new tile
     game = session.game  # a refusal leaves the state as it was, rebuilt
     cash, owner_cash = game.corporations["C&P"].cash, game.player(1005).cash

@@ -202,6 +202,8 @@ class PendingPar(Step):
         corp.par_price = cell.price
         corp.share_cell = (cell.row, cell.column)
         corp.ipoed = True
+        # it arrives in its cell now: among corporations of one cell the first to arrive operates first
+        game.rules.arrival(game, corp)  # type: ignore[attr-defined]
         corp.give(corp.shares[0], player.id)
         round_.pending_par.pop(0)
 

@@ -111,7 +111,11 @@ def _stock(game: Game, round_: StockRound1828, kind: str, entity: Any) -> list[O
                 if any(merge_candidate(game, round_, entity, c, other)
                        and _merger_completes(game, entity, c.sym, other.sym) for other in corps)]
     if kind == "failed_merge":  # a declared failure (a turn's purchase); never the answer to a real one
-        return [{}] if merger is None else []
+        if merger is not None:
+            return []
+        corps = [c for c in game.corporations.values() if c.kind == "major"]
+        return [{"corporations": [c.sym, other.sym]} for c in corps for other in corps
+                if merge_candidate(game, round_, entity, c, other)]
     if kind == "merge":
         if merger is None:
             return []
@@ -178,6 +182,17 @@ def _operating(game: Game, round_: OperatingRound1828, kind: str, entity: Any) -
     company = pending_company(game, entity)
     if company is not None:
         return _company_turn(game, round_, kind, company)
+    options = _corporation_turn(game, round_, kind, entity)
+    # The C&P minor and the majors of the founding privates share their names with privates: the moves name
+    # them as the minor or corporation they are, or a record would have the private act (which the
+    # reference refuses: 'Blocking step Lay/Upgrade Track cannot process action lay_tile').
+    own_type = "minor" if game.corporations[entity].kind == "minor" else "corporation"
+    for option in options:
+        option.setdefault("entity_type", own_type)
+    return options
+
+
+def _corporation_turn(game: Game, round_: OperatingRound1828, kind: str, entity: Any) -> list[Option]:
     corp = game.corporations[entity]
     if kind == "lay_tile":
         return _lay_tile(game, round_, corp) + _private_lays(game, round_, corp)
@@ -304,7 +319,7 @@ def _ability_lays(game: Game, company: Company, ability: dict[str, Any]) -> list
 
 def _private_lays(game: Game, round_: OperatingRound1828, corp: Corporation) -> list[Option]:
     """Lays by the corporation's privates: E&K's extra yellow tile in the track step, C&St.L's free tile
-    at any time, D&H's tile on F20."""
+    at any time, D&H's tile on F20 (the corporation's own lay, so in the track step)."""
     out: list[Option] = []
     for sym in corp.companies:
         company = game.companies[sym]
@@ -314,7 +329,7 @@ def _private_lays(game: Game, round_: OperatingRound1828, corp: Corporation) -> 
         if ability is None and company is track_ability(game, corp) and _in_track_step(game, round_):
             ability = company_ability(game, company, "track")
         teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
-        if ability is None and teleport is not None \
+        if ability is None and teleport is not None and _in_track_step(game, round_) \
                 and f"{sym}/teleport" not in game.extra.get("used_abilities", []):
             ability = teleport
         if ability is not None:

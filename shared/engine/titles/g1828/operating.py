@@ -6,12 +6,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ...board.routes import lookup_train, resolve_route
 from ...board.tiles import NODE_BASE
 from ...board.tokens import free_slot
 from ...core.operating import BuyTrain, DiscardTrain, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
 from ...core.shares import parse_bundle
-from ...errors import IllegalAction, MalformedAction
+from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL
 from . import coal
 from .stock import sell_to_market
@@ -108,12 +109,9 @@ def pending_company(game: Game, entity: Any) -> Any:
 
 
 def may_lay_with_private(game: Game, corp: Corporation) -> bool:
-    """A private of `corp` could lay a tile now outside the track step (C&St.L, D&H)."""
-    if any_time_ability(game, corp) is not None:
-        return True
-    return any(a.get("type") == "teleport" and f"{c.sym}/teleport" not in game.extra.get("used_abilities", [])
-               for c in (game.companies[s] for s in corp.companies if not game.companies[s].closed)
-               for a in c.abilities)
+    """A private of `corp` could lay a tile now outside the track step (C&St.L; D&H's lay in Scranton is
+    the corporation's own tile lay and waits for its track step)."""
+    return any_time_ability(game, corp) is not None
 
 
 def may_sell_in_emergency(game: Game, round_: OperatingRound, corp: Corporation) -> bool:
@@ -416,12 +414,18 @@ class BuyTrain1828(BuyTrain):
             return False
         return game.rules.route_available(game, corp)
 
-    def may_contribute(self, game: Game, corp: Any) -> bool:
-        """The president may pay towards a train when the corporation must buy one, or when a System has
-        a shell without a train."""
+    def may_contribute(self, game: Game, corp: Any, shell: str | None = None) -> bool:
+        """The president may pay towards a train when the corporation must buy one, or when a System buys
+        for a shell without a train (`shell`: the one the train goes into; None: any), and only while the
+        treasury cannot pay for the cheapest depot train."""
+        if corp.cash >= self.cheapest(game, corp) and game.depot.upcoming():
+            return False
         if self.must_buy(game, corp):
             return True
-        return is_system(game, corp) and not all(shells(game, corp).values()) and bool(game.depot.upcoming())
+        if not is_system(game, corp) or not game.depot.upcoming():
+            return False
+        fleets = shells(game, corp)
+        return not fleets.get(shell) if shell is not None else not all(fleets.values())
 
     def within_reach(self, game: Game, corp: Any, helped: bool = True) -> bool:
         """The treasury (with the president's money when `helped`) can pay for the cheapest depot train, or
@@ -445,7 +449,8 @@ class BuyTrain1828(BuyTrain):
         train = game.depot.by_id(str(action.get("train")))
         price = action.get("price")
         if purse is None and train is not None and isinstance(price, int) and price > corp.cash:
-            purse = corp.cash + self._contribution(game, corp, train, price)
+            shell = self.shell(game, corp, action) if is_system(game, corp) else None
+            purse = corp.cash + self._contribution(game, corp, train, price, shell)
         return super().check_purchase(game, round_, corp, action, purse)
 
     @staticmethod
@@ -469,10 +474,11 @@ class BuyTrain1828(BuyTrain):
             add_to_shell(game, corp, shell, train.id)
         self.passed = not self.own_actions(game, round_, corp)
 
-    def _contribution(self, game: Game, corp: Any, train: Any, price: int) -> int:
+    def _contribution(self, game: Game, corp: Any, train: Any, price: int, shell: str | None = None) -> int:
         """What the president must pay towards `price`, or why they may not."""
-        if not self.may_contribute(game, corp):
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train.id} costs {price}", "cash")
+        if not self.may_contribute(game, corp, shell):
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, train {train.id} costs {price}; its president "
+                                "pays only for a train it must have (a System: for a shell without one)", "cash")
         if train.owner is None and price != self.cheapest(game, corp):
             raise IllegalAction("with the president's money only the cheapest train may be bought", "ebuy_cheapest")
         if train.owner is not None and price > train.price:
@@ -492,6 +498,9 @@ class BuyTrain1828(BuyTrain):
         sold = bundle.corporation
         if any(s.owner != player.id for s in bundle.shares):
             raise IllegalAction(f"{player.name} does not hold all of {action.get('shares')}", "sell_not_owned")
+        if not sold.ipoed or game.share_price(sold) is None:
+            # a share of a corporation not yet started (M&H's exchange) has no price: it cannot be sold
+            raise IllegalAction(f"{sold.sym} has no share price yet", "sell_shares")
         if bundle.includes_president:
             # another corporation's certificate may go when another player can take the presidency over
             # (gen1828_3p_544675 index 344); the train buyer's presidency is kept below
@@ -600,11 +609,18 @@ def check_uses_laid_tile(game: Game, round_: OperatingRound, corp: Any, routes: 
     """The C&P's run must use the tile it laid this turn: one of its stops is on that tile or, for plain
     track, at an end of the track the tile is part of (bankrupt index 271: a tile in C13 leading to
     Peterborough; the run C15-A15 passes elsewhere)."""
-    if not isinstance(routes, list) or not routes or not round_.laid_hexes:
+    if not isinstance(routes, list) or not routes or not round_.laid_hexes or not isinstance(routes[0], dict):
         return
     hex_id = round_.laid_hexes[0]
     served = stops_by_tile(game, hex_id)
-    route = routes[0]
-    if isinstance(route, dict) and served & {str(n) for n in route.get("nodes") or []}:
+    record = routes[0]
+    # the stops the run visits, as its track says: a record need not list them ("nodes" is optional and
+    # only a hint), so they are read off the route itself
+    try:
+        kind = lookup_train(game.rules.train_kinds(game), str(record.get("train")))
+        route = resolve_route(game.board, record, kind, set())
+    except EngineError:
+        return  # a run that does not fit the track is refused by the run's own checks, with their reason
+    if served & {f"{hex_}-{code - NODE_BASE}" for hex_, code in route.stops}:
         return
     raise IllegalAction(f"{corp.sym}'s run must use the tile it laid in {hex_id}", "route_laid_tile")

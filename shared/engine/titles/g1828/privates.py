@@ -85,8 +85,9 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         when = "owning_corp_or_turn"
     elif company_ability(game, company, "track") and _in_track_step(game, round_):
         when = "track"
-    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []):
-        when = "teleport"
+    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []) \
+            and _in_track_step(game, round_):
+        when = "teleport"  # the D&H lay is the corporation's tile lay: in its track step only
     else:
         raise IllegalAction(f"{company.sym} has no tile lay to use now", "company_ability")
     ability = teleport if when == "teleport" else company_ability(game, company, when)
@@ -105,8 +106,15 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         cost = game.rules.track_cost(game, round_, EK_EXTRA_COST + result.cost)  # type: ignore[attr-defined]
         if cost > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
-    elif when == "teleport" and corp.cash < DH_COST:
-        raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
+    elif when == "teleport":
+        if corp.cash < DH_COST:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
+        # the lay in Scranton is one of the corporation's own lays: one must be left, of the right kind
+        step = next(s for s in round_.steps if isinstance(s, Track1828))
+        lay = step.next_lay(game, round_)
+        if lay is None or not lay.get("upgrade" if result.upgrade else "lay"):
+            raise IllegalAction(f"{company.sym}'s tile is {corp.sym}'s own lay, and it has no such lay left "
+                                "this turn", "tile_lays")
     return when, result
 
 

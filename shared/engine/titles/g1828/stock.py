@@ -88,6 +88,10 @@ class BuySellParShares1828(BuySellParShares):
             raise IllegalAction("a failed merger replaces the turn's purchase", "merge")
         if not can_merge_any(game, round_, action["entity"]):
             raise IllegalAction("no merger to fail: the player could not merge", "merge")
+        named = action.get("corporations")
+        if (not isinstance(named, list) or len(named) != 2 or len(set(map(str, named))) != 2
+                or any(not isinstance(sym, str) or sym not in game.corporations for sym in named)):
+            raise IllegalAction("a failed merger names the two corporations that failed to merge", "merge")
 
     def start_merger(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         """`choose` names the corporation that starts a merger; the Merger step takes over."""
@@ -108,9 +112,10 @@ class BuySellParShares1828(BuySellParShares):
             return "the share the president gave to the System's treasury cannot be bought"  # rules: the gift
         if round_.bought() and not self.may_buy_another(game, round_, player, corp):
             return "only one purchase per turn"
-        # the base check refuses any second purchase; lift it for a permitted double buy
+        # the base check refuses any second purchase; lift it for a permitted double buy, which counts only
+        # the president's purchases of this corporation: a declared failed merger before it is no obstacle
         saved, limit = round_.turn_actions, corp.max_ownership_percent
-        round_.turn_actions = [a for a in saved if a["type"] not in ("buy_shares", "par")]
+        round_.turn_actions = [a for a in saved if a["type"] not in ("buy_shares", "par", "failed_merge", "choose")]
         corp.max_ownership_percent = holding_limit(game, corp)
         try:
             reason = super().can_buy(game, round_, player, share)
