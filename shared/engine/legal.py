@@ -196,10 +196,11 @@ def _buy_train(game: Game, round_: OperatingRound, entity: str) -> list[dict[str
             out.append({"train": train.id, "price": train.price, "variant": train.name})
     if not game.rules.receivership_blocks_other_trains(game, corp):
         low = game.rules.min_train_price_from_corporation(game)
+        step = game.rules.train_price_multiple(game)
         for train in game.rules.other_trains(game, corp):
             seller = game.corporations[train.owner]  # type: ignore[index]
             if game.rules.may_buy_from(game, corp, seller):
-                for price in sorted({low, min(train.price, corp.cash), corp.cash}):
+                for price in sorted({p - p % step for p in (low, min(train.price, corp.cash), corp.cash)}):
                     if low <= price <= corp.cash:
                         out.append({"train": train.id, "price": price})
     return out

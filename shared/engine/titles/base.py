@@ -397,6 +397,18 @@ class TitleRules:
         """`purse`: what the buyer may spend (its treasury, or more where a title lets its president help)."""
         if price < 1 or price > purse:
             raise IllegalAction(f"price {price} must be between 1 and {purse}", "train_price")
+        self.check_train_price_multiple(game, price)
+
+    def train_price_multiple(self, game: Game) -> int:
+        """Trains change hands between corporations only at multiples of this (the data's
+        TRAIN_PRICE_MULTIPLE: 1825 deals in whole £10s)."""
+        return int(self.rule(game, "TRAIN_PRICE_MULTIPLE", 1))
+
+    def check_train_price_multiple(self, game: Game, price: int) -> None:
+        step = self.train_price_multiple(game)
+        if price % step:
+            raise IllegalAction(f"a train changes hands between corporations only at a multiple of {step}, "
+                                f"not {price}", "train_price_multiple")
 
     def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
         return False

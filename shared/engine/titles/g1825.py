@@ -541,6 +541,7 @@ class Rules1825(TitleRules):
         low = int(self.rule(game, "TRAIN_PRICE_MIN", 10))
         if not low <= price <= purse:
             raise IllegalAction(f"price must be between {low} and {purse}", "train_price")
+        self.check_train_price_multiple(game, price)
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:

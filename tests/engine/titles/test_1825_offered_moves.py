@@ -153,3 +153,25 @@ def test_a_corporation_in_receivership_always_has_a_move() -> None:
         move = next((a for a in offered if a["type"] != "pass"), offered[0])
         game.process({k: v for k, v in move.items() if k != "entity_type"})
     assert game.acting() != ["LNWR"] and game.acting()
+
+
+# -- trains change hands between corporations in whole £10s ----------------------------------------------
+# Unit 1, 2 players, OR: SECR (treasury 670) may buy GER's 2-train (2-0); both are run by the same player.
+U1_2P = "gen1825_unit_1_2p_248716"
+
+
+def test_a_train_between_corporations_is_priced_in_whole_tens() -> None:
+    game = position(U1_2P, 33)
+    secr = game.corporations["SECR"]
+    assert game.acting() == ["SECR"] and game.depot.by_id("2-0").owner == "GER"
+    secr.cash = 675  # an odd treasury: "all its cash" is no longer a price
+    offers = [a["price"] for a in game.legal_actions("SECR") if a["type"] == "buy_train" and a["train"] == "2-0"]
+    assert offers and all(price % 10 == 0 for price in offers) and max(offers) == 670, offers
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "buy_train", "entity": "SECR", "entity_type": "corporation", "train": "2-0",
+                      "price": 675})
+    assert caught.value.rule == "train_price_multiple" and "multiple of 10" in str(caught.value)
+    assert secr.cash == 675 and game.depot.by_id("2-0").owner == "GER"
+    game.process({"type": "buy_train", "entity": "SECR", "entity_type": "corporation", "train": "2-0",
+                  "price": 670})
+    assert secr.cash == 5 and game.depot.by_id("2-0").owner == "SECR"
