@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import signal
-import smtplib
 import threading
 from email.message import EmailMessage
 from types import FrameType
@@ -12,7 +11,7 @@ from types import FrameType
 from services.config import Config
 from services.logs import setup_logging
 from services.notifier.db import make_engine
-from services.notifier.mailer import connect_smtp
+from services.notifier.mailer import send_message
 from services.notifier.settings import NotifierSettings
 from services.play.dispatch import make_dispatcher
 from services.play.sessions import SessionCache
@@ -37,14 +36,7 @@ def build(config: Config, notifier: NotifierSettings, settings: MailinSettings) 
         if not notifier.smtp.enabled:
             log.warning("answer not sent: SMTP_HOST is not set")
             return
-        client = connect_smtp(notifier.smtp)
-        try:
-            client.send_message(msg)
-        finally:
-            try:
-                client.quit()
-            except (OSError, smtplib.SMTPException):
-                pass
+        send_message(notifier.smtp, msg)
 
     return MailHandler(recorder, dispatcher, SessionCache(recorder, 64), make_engine(config.database_url, 2),
                        settings, notifier.smtp.sender, notifier.public_base_url, send)

@@ -42,6 +42,18 @@ def connect_smtp(smtp: SmtpSettings) -> smtplib.SMTP:
     return client
 
 
+def send_message(smtp: SmtpSettings, msg: EmailMessage, factory: SmtpFactory = connect_smtp) -> None:
+    """One message over one SMTP session; the session is closed whatever the send did."""
+    client = factory(smtp)
+    try:
+        client.send_message(msg)
+    finally:
+        try:
+            client.quit()
+        except (OSError, smtplib.SMTPException):
+            pass
+
+
 def compose(
     settings: NotifierSettings, address: str, lines: Sequence[str], unsubscribe_url: str, first_id: int,
     block: MailBlock | None = None,
@@ -143,14 +155,7 @@ class Mailer:
         sent = 0
         for batch, block in batches:
             msg = compose(self.settings, address, latest_per_game(batch), url, batch[0].id, block)
-            client = self.smtp_factory(self.settings.smtp)
-            try:
-                client.send_message(msg)
-            finally:
-                try:
-                    client.quit()
-                except (OSError, smtplib.SMTPException):
-                    pass
+            send_message(self.settings.smtp, msg, self.smtp_factory)
             with self.engine.begin() as conn:
                 conn.execute(mail_queue.update().where(mail_queue.c.id.in_([i.id for i in batch]))
                              .values(sent_at=now))

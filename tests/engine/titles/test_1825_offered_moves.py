@@ -7,30 +7,13 @@ strictly by the reference) showed missing: each starts from a real position of a
 
 from __future__ import annotations
 
-import json
-import pickle
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from positions_1825 import position
 
-from shared.engine import GameSession, IllegalAction
+from shared.engine import IllegalAction
 from shared.engine.game import Game
-
-GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1825"
-
-
-@lru_cache(maxsize=4)
-def _blob(name: str, index: int) -> bytes:
-    record = json.loads((GENERATED / f"{name}.json").read_text())
-    return pickle.dumps(GameSession.from_record(record, limit=index).game, pickle.HIGHEST_PROTOCOL)
-
-
-def position(name: str, index: int) -> Game:
-    """A private copy of the game right before recorded action `index`."""
-    game: Game = pickle.loads(_blob(name, index))
-    return game
 
 
 def act(kind: str, entity: int, **fields: Any) -> dict[str, Any]:

@@ -5,38 +5,14 @@ Positions come from the generated games (`position(name, i)`: the game right bef
 
 from __future__ import annotations
 
-import json
-import pickle
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from positions_1825 import position
 
-from shared.engine import GameSession, IllegalAction
+from shared.engine import IllegalAction
 from shared.engine.board.upgrades import rotation_problem
 from shared.engine.errors import EngineError
-from shared.engine.game import Game
-
-GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1825"
-
-
-@lru_cache(maxsize=8)
-def _record(name: str) -> dict[str, Any]:
-    return json.loads((GENERATED / f"{name}.json").read_text())
-
-
-@lru_cache(maxsize=16)
-def _blob(name: str, index: int) -> bytes:
-    session = GameSession.from_record(_record(name), limit=index)
-    return pickle.dumps(session.game, pickle.HIGHEST_PROTOCOL)
-
-
-def position(name: str, index: int) -> Game:
-    """A private copy of the game right before recorded action `index`."""
-    game: Game = pickle.loads(_blob(name, index))
-    return game
-
 
 # -- ending the game by agreement ------------------------------------------------------------------------
 U1_2P = "gen1825_unit_1_2p_248716"
