@@ -7,6 +7,7 @@ the flow every title shares: money, certificates, trains and phases, round seque
 
 from __future__ import annotations
 
+import pickle
 from functools import lru_cache
 from typing import Any
 
@@ -16,7 +17,7 @@ from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
 from .core.trains import Depot, Phase, phases_from, trains_from
 from .errors import EngineError, IllegalAction, MalformedAction
-from .model import Company, Corporation, Player, Share, Train
+from .model import Company, Corporation, Player, Share, TitleState, Train
 from .rng import Rng
 from .titles import TitleRules, rules_for
 
@@ -99,7 +100,8 @@ class Game:
         # (a standing order compares it with the id of the action that set the order: programs.py)
         self.action_id = 0
         self.board = defn.board.clone()
-        self.extra: dict[str, Any] = {}
+        self.extra: dict[str, Any] = {}  # being retired: titles keep their facts in `title_state`
+        self.title_state: TitleState = self.rules.state_class()
         starting = setup["starting_cash"][str(len(self.players))]
         for player in self.players:
             self.pay(None, player, starting)
@@ -139,6 +141,19 @@ class Game:
         state["defn"] = definition(*state["defn"])
         state["board"] = state["defn"].board.with_dynamic_state(state["board"])
         self.__dict__.update(state)
+
+    def trial(self) -> Game:
+        """A throw-away copy to try an action on: what is offered must be what `process` accepts, and for
+        options whose acceptance depends on more than one check, trying them is the only honest answer."""
+        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+
+    def accepts(self, action: dict[str, Any]) -> bool:
+        """Whether `process` would take `action` now, asked on a copy (this game is left as it is)."""
+        try:
+            self.trial().process(action)
+        except EngineError:
+            return False
+        return True
 
     # -- lookups ------------------------------------------------------------------------------------------
     @property

@@ -8,7 +8,6 @@ offered at their meaningful points (cheapest, face value, all cash).
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,9 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
         if not acting:
             return []
         entity = acting[0]
+    own = game.round.legal_options(game, entity)
+    if own is not None:
+        return [_complete(game, entity, option) for option in own if kinds is None or option["type"] in kinds]
     types = game.round.actions_for(game, entity)
     out: list[dict[str, Any]] = []
     for kind in types:
@@ -45,6 +47,12 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
             option.setdefault("entity_type", _entity_type(game, entity))
             out.append(option)
     return out
+
+
+def _complete(game: Game, entity: Any, option: dict[str, Any]) -> dict[str, Any]:
+    option.setdefault("entity", entity)
+    option.setdefault("entity_type", _entity_type(game, entity))
+    return option
 
 
 def _entity_type(game: Game, entity: Any) -> str:
@@ -177,8 +185,7 @@ def _run_routes(game: Game, round_: OperatingRound, entity: str) -> list[dict[st
     by_id = {t.id: kinds[t.name] for t in trains}
     routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
     action = {"type": "run_routes", "entity": entity, "routes": routes, "extra_revenue": 0, "subsidy": 0}
-    trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
-    if not accepts(trial.process, action):
+    if not game.accepts(action):
         return []  # even the best run is refused (e.g. it cannot repay spending on credit): undo instead
     return [{"routes": routes, "extra_revenue": 0, "subsidy": 0}]
 

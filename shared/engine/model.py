@@ -14,6 +14,17 @@ Owner = int | str | None
 
 
 @dataclass
+class TitleState:
+    """A title's own part of the game state (pending abilities, markers, flags of its rounds).
+
+    Each title subclasses it as a dataclass in its own package and names it in `TitleRules.state_class`;
+    the game holds one instance as `game.title_state` and pickles it with everything else, so a title's
+    facts are typed fields the reader can find instead of string keys in a shared dict (`game.extra`,
+    being retired). The base holds nothing.
+    """
+
+
+@dataclass
 class Share:
     """One certificate: `<corp>_<index>`; index 0 is the president's certificate."""
 

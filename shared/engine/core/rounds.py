@@ -36,6 +36,12 @@ class Step:
     def skip(self, game: Game, round_: Round) -> None:
         self.passed = True
 
+    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]] | None:
+        """Every concrete action this step accepts from `entity` now, each with its "type" (the same checks
+        the handlers run, so what is offered is what `process` accepts). None: the step does not enumerate
+        its own options yet and `engine/legal.py` does it for the step (being retired)."""
+        return None
+
     def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
         """Why an action type this step handles is not open now, in the words of the rule (or None)."""
         return None
@@ -90,6 +96,19 @@ class Round:
             if found:
                 break
         return out
+
+    def legal_options(self, game: Game, entity: Any) -> list[dict[str, Any]] | None:
+        """The concrete actions of the step that offers `entity` something now (the step `actions_for`
+        asks); None when that step leaves its enumeration to `engine/legal.py`."""
+        types = self.actions_for(game, entity)  # rounds may open moves to others (a director's sale)
+        if not types:
+            return None
+        for step in self.steps:
+            if step.passed or types[0] not in step.handlers:
+                continue
+            if entity != self.current_entity(game) or step.actions(game, self, entity):
+                return step.options(game, self, entity)
+        return None
 
     def skip_steps(self, game: Game) -> None:
         for step in self.steps:

@@ -248,14 +248,12 @@ class BuySellParShares(Step):
 
     def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
         """Run the handler's own checks on a throw-away copy to name the rule that closes this action."""
-        import pickle
-
         kind = action["type"]
         if kind not in ("buy_shares", "sell_shares", "par", "buy_company", "sell_company"):
             return None
         if kind in ("sell_shares", "sell_company") and not game.rules.sell_allowed_this_round(game):
             return IllegalAction("no shares or privates may be sold in the first stock round", "sell_first_round")
-        trial = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        trial = game.trial()
         step = next(s for s in trial.round.steps if isinstance(s, BuySellParShares))
         try:
             step.process(trial, trial.round, action, False)

@@ -13,7 +13,7 @@ from ..core.operating import OperatingRound
 from ..core.rounds import Round
 from ..core.stock import StockRound
 from ..errors import IllegalAction
-from ..model import POOL, Company, Corporation, Player, Train
+from ..model import POOL, Company, Corporation, Player, TitleState, Train
 
 if TYPE_CHECKING:
     from ..core.shares import Bundle
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 class TitleRules:
     title = ""
+    # the title's typed part of the game state (`game.title_state`): a dataclass in the title's package
+    state_class: type[TitleState] = TitleState
 
     # -- set-up -------------------------------------------------------------------------------------------
     def normalise_options(self, options: list[str], players: int) -> list[str]:

@@ -399,8 +399,7 @@ def step_options(game: Game, entity: Any = None) -> list[dict[str, Any]]:
         if step.passed:
             continue
         if step.actions(game, round_, current):
-            options = getattr(step, "options", None)
-            return options(game, round_, current) if options else []
+            return step.options(game, round_, current) or []
     return []
 
 
