@@ -171,7 +171,7 @@ def _place_token(game: Game, round_: OperatingRound, entity: str) -> list[dict[s
         return out
     out = []
     for city, _ in game.board.reachable_token_cities(entity):
-        h, index = game.board._city(city)
+        h, index = game.board.locate_city(city)
         for slot in range(len(h.tokens[index])):
             if accepts(game.board.check_token, entity, city, slot):
                 out.append({"city": city, "slot": slot, "tokener": entity})

@@ -275,8 +275,12 @@ class Board:
             r = self._reach[entity] = compute_reach(self, entity)
         return r
 
-    def _changed(self) -> None:
+    def forget_reach(self) -> None:
+        """Track or tokens changed behind the board's back (a title moving or removing a token itself):
+        every cached reach is stale."""
         self._reach.clear()
+
+    _changed = forget_reach  # transitional alias for title code not yet switched (the lead removes it)
 
     def node_blocks(self, hex_id: str, code: int, entity: str) -> bool:
         """A city blocks an entity's track when every slot holds another company's token."""
@@ -299,7 +303,7 @@ class Board:
         """Stops each entity builds and runs from as if it had a station there (not a token: nothing
         blocks, nothing can be placed there)."""
         self.virtual_stations = {k: frozenset(v) for k, v in stations.items() if v}
-        self._changed()
+        self.forget_reach()
 
     # -- tiles ------------------------------------------------------------------------------------------
     def upgrade_targets(self, h: HexState) -> frozenset[str]:
@@ -385,7 +389,7 @@ class Board:
             return
         if mode == "station_restrictive" and any(n.is_stop for n in new.nodes):
             return
-        with self._trial(h.id, new, rotation):
+        with self.trial_lay(h.id, new, rotation):
             reach = self.reach(entity)
             self._reach = {}
         from .upgrades import path_covers
@@ -403,8 +407,9 @@ class Board:
             raise IllegalAction(f"tile {new.name} on {h.id} must add usable track or change a city", "track_restriction")
 
     @contextmanager
-    def _trial(self, hex_id: str, new: TileDef, rotation: int) -> Iterator[None]:
-        """Lay a tile tentatively (to see what it connects) and put everything back afterwards."""
+    def trial_lay(self, hex_id: str, new: TileDef, rotation: int) -> Iterator[None]:
+        """Lay a tile tentatively (to see what it connects) and put everything back afterwards, the reach
+        cache included: what is computed inside sees the tile, nothing computed inside outlives it."""
         h = self.hexes[hex_id]
         saved = (h.tile, h.rotation, h.copy, h.tokens, h.reservations)
         where, on_map = dict(self._where), {k: set(v) for k, v in self.supply.on_map.items()}
@@ -415,6 +420,8 @@ class Board:
         finally:
             h.tile, h.rotation, h.copy, h.tokens, h.reservations = saved
             self._where, self.supply.on_map, self._reach = where, on_map, reach
+
+    _trial = trial_lay  # transitional alias for title code not yet switched (the lead removes it)
 
     def dynamic_state(self) -> dict[str, Any]:
         """What play changed (tiles, tokens, reservations, blockers, supply): small to pickle; the static
@@ -489,7 +496,7 @@ class Board:
                 _put(dst, own, ent)
         h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
         self._where[(new.name, h.copy)] = hex_id
-        self._changed()
+        self.forget_reach()
 
     def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
         return [(hex_id, name, rot) for hex_id, name, rot, _ in self.legal_lay_results(entity, phase_colors)]
@@ -523,7 +530,9 @@ class Board:
         return {hid: f"{h.tile.name}-{h.rotation}" for hid, h in self.hexes.items() if not h.tile.preprinted}
 
     # -- tokens -----------------------------------------------------------------------------------------
-    def _city(self, city_id: str) -> tuple[HexState, int]:
+    def locate_city(self, city_id: str) -> tuple[HexState, int]:
+        """The hex a city id names and the city's index among its tile's cities (a city id names a placed
+        tile by name and copy, and a part of its code, not a hex)."""
         ref = CityRef.parse(city_id)
         hex_id = self._where.get((ref.tile, ref.copy))
         if hex_id is None:
@@ -535,8 +544,10 @@ class Board:
             raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
         return h, ci
 
+    _city = locate_city  # transitional alias for title code not yet switched (the lead removes it)
+
     def city_hex(self, city_id: str) -> str:
-        return self._city(city_id)[0].id
+        return self.locate_city(city_id)[0].id
 
     def city_id(self, hex_id: str, city_index: int) -> str:
         h = self.hex(hex_id)
@@ -553,7 +564,7 @@ class Board:
     def place_home_token(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
         """Put the home token in its reserved (or first free) slot; returns the city id used."""
         city = self.home_city(entity, hex_id, city_index)
-        h, ci = self._city(city)
+        h, ci = self.locate_city(city)
         slot = free_slot(h.tokens[ci], h.reservations[ci], entity)
         if slot is None:
             slot = next((i for i, s in enumerate(h.tokens[ci]) if s is None), None)
@@ -563,7 +574,7 @@ class Board:
         return city
 
     def check_token(self, entity: str, city_id: str, slot: int, *, must_connect: bool = True) -> None:
-        h, ci = self._city(city_id)
+        h, ci = self.locate_city(city_id)
         why = slot_refusal(h.tokens[ci], h.reservations[ci], entity, slot)
         if why:
             raise IllegalAction(f"{entity} cannot token {city_id} on {h.id}: {why}", "token_slot")
@@ -573,7 +584,7 @@ class Board:
             raise IllegalAction(f"{city_id} on {h.id} is not connected to {entity}'s network", "not_connected")
 
     def place_token(self, entity: str, city_id: str, slot: int) -> None:
-        h, ci = self._city(city_id)
+        h, ci = self.locate_city(city_id)
         slots = h.tokens[ci]
         while slot >= len(slots):
             slots.append(None)
@@ -584,7 +595,7 @@ class Board:
             h.tile_reservations.remove(entity)
         if self.rules.blocks_end_on_first_token:
             self.remove_blocker(entity)
-        self._changed()
+        self.forget_reach()
 
     def token_hexes(self, entity: str) -> list[str]:
         return self.token_hexes_by_entity().get(entity, [])
@@ -614,7 +625,7 @@ class Board:
                         slots[i] = None
             if entity in h.tile_reservations:
                 h.tile_reservations.remove(entity)
-        self._changed()
+        self.forget_reach()
 
     def remove_blocker(self, entity: str) -> None:
         """The entity's blocking ability ended (private closed, etc.)."""

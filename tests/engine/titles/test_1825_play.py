@@ -70,7 +70,7 @@ def test_the_cities_of_a_preprinted_hex_count_its_paths_too() -> None:
     board = position(U3, 1).board
     # G5 is "city;path;city;path;city;path": cities 0, 1, 2 are parts 0, 2 and 4
     assert [board.city_id("G5", i) for i in range(3)] == ["G5-0-0", "G5-0-2", "G5-0-4"]
-    assert [board._city(f"G5-0-{p}")[1] for p in (0, 2, 4)] == [0, 1, 2]
+    assert [board.locate_city(f"G5-0-{p}")[1] for p in (0, 2, 4)] == [0, 1, 2]
     with pytest.raises(EngineError):
         board.city_hex("G5-0-1")
 
