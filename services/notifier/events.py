@@ -1,5 +1,6 @@
 """What an outbox record means to players: pure functions from a record (and the previous acting set)
-to notifications. No I/O here, so every rule about who gets told what is unit-testable as data.
+to notifications. No I/O here, so every rule about who gets told what is unit-testable as data. The record's
+shape is the store's (shared/eventstore/outbox.py), never guessed here.
 """
 
 from __future__ import annotations
@@ -9,6 +10,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from shared.eventstore.outbox import (
+    ActionRefused,
+    GameFinished,
+    GameStarted,
+    MessagePosted,
+    TurnChanged,
+    parse,
+)
+
 TURN = "turn.started"
 GAME_STARTED = "game.started"
 GAME_FINISHED = "game.finished"
@@ -16,13 +26,6 @@ MENTIONED = "message.mentioned"
 REFUSED = "action.refused"
 REMINDER = "turn.reminder"
 EVENT_TYPES = (TURN, GAME_STARTED, GAME_FINISHED, MENTIONED, REFUSED, REMINDER)
-
-# The event store's payload keys, with the spellings we accept so a rename upstream does not silence alerts.
-_ACTING_KEYS = ("acting_players", "acting", "acting_player_ids", "active_players", "active")
-_MENTION_KEYS = ("mentioned", "mentioned_player_ids", "mentions", "to", "recipients")
-_PLAYER_KEYS = ("player_id", "player", "acting_player")
-_AUTHOR_KEYS = ("author", "author_id", "from", "player_id", "sender")
-
 
 @dataclass(frozen=True)
 class Notification:
@@ -38,28 +41,16 @@ class Notification:
 
 
 def _ids(value: Any) -> list[str]:
+    """Player ids as the notifier keeps them (text), from one id or a sequence of them."""
     if value is None:
         return []
     if isinstance(value, str | int):
         return [str(value)]
-    out: list[str] = []
-    for item in value:
-        if isinstance(item, Mapping):
-            item = item.get("id", item.get("player_id"))
-        if item is not None:
-            out.append(str(item))
-    return out
-
-
-def _first(payload: Mapping[str, Any], keys: Sequence[str]) -> Any:
-    for key in keys:
-        if key in payload and payload[key] is not None:
-            return payload[key]
-    return None
+    return [str(item) for item in value if item is not None]
 
 
 def acting_players(payload: Mapping[str, Any]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(_ids(_first(payload, _ACTING_KEYS))))
+    return tuple(dict.fromkeys(_ids(TurnChanged.from_payload(payload).acting)))
 
 
 def interpret(
@@ -73,9 +64,13 @@ def interpret(
     previous_acting: Iterable[str],
     seated: Sequence[str],
 ) -> list[Notification]:
-    """Notifications for one outbox record. A turn alerts only those who were not already acting."""
+    """Notifications for one outbox record (its payload read through the store's outbox contract). A turn
+    alerts only those who were not already acting."""
     source = f"o{position}"
-    title = payload.get("title") or title
+    event = parse(kind, payload)
+    if event is None:
+        return []
+    title = event.title or title
 
     def make(event_type: str, recipients: Iterable[str], **data: Any) -> list[Notification]:
         unique = tuple(dict.fromkeys(r for r in recipients if r))
@@ -83,24 +78,19 @@ def interpret(
             return []
         return [Notification(event_type, source, game_id, title, unique, occurred_at, data)]
 
-    if kind == "turn":
-        acting = acting_players(payload)
+    if isinstance(event, TurnChanged):
+        acting = tuple(dict.fromkeys(_ids(event.acting)))
         before = set(previous_acting)
-        return make(
-            TURN,
-            [p for p in acting if p not in before],
-            acting=list(acting),
-            round=payload.get("round"),
-            phase=payload.get("phase"),
-        )
-    if kind == "game_started":
-        return make(GAME_STARTED, seated or _ids(payload.get("players")))
-    if kind == "game_finished":
-        return make(GAME_FINISHED, seated or _ids(payload.get("players")), result=payload.get("result"))
-    if kind == "action_refused":
-        return make(REFUSED, _ids(_first(payload, _PLAYER_KEYS)), reason=str(payload.get("reason", "")))
-    if kind == "message":
-        author = _ids(_first(payload, _AUTHOR_KEYS))
-        mentioned = [p for p in _ids(_first(payload, _MENTION_KEYS)) if p not in author]
-        return make(MENTIONED, mentioned, text=str(payload.get("text", "")), author=author[0] if author else None)
+        return make(TURN, [p for p in acting if p not in before], acting=list(acting), round=event.round,
+                    phase=event.phase)
+    if isinstance(event, GameStarted):
+        return make(GAME_STARTED, seated or _ids(event.players))
+    if isinstance(event, GameFinished):
+        return make(GAME_FINISHED, seated, result=event.result)
+    if isinstance(event, ActionRefused):
+        return make(REFUSED, _ids(event.player_id), reason=event.reason)
+    if isinstance(event, MessagePosted):
+        author = _ids(event.author)
+        mentioned = [p for p in _ids(event.mentions) if p not in author]
+        return make(MENTIONED, mentioned, text=event.text, author=author[0] if author else None)
     return []

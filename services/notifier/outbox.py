@@ -1,121 +1,20 @@
-"""Read side of the event store that the notifier depends on: the outbox and the seats of a game.
-
-Only committed rows are ever visible here, which is the whole point: a notification can never announce an
-event whose transaction rolled back. The event store guarantees positions become visible in order, so
-"everything after my tracking position" is a complete, gap-free read. On PostgreSQL rows are committed
-unnumbered (position NULL, which `position > N` never matches) and numbered in batches: the loop calls
-`number_pending` before each read so it is never behind the writers.
-"""
+"""The notifier's view of the event store: the store's read side (shared/eventstore/reader.py) and its
+outbox contract (shared/eventstore/outbox.py), re-exported under the names the notifier uses."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
-
-import sqlalchemy as sa
-
-from shared.eventstore.postgres import NUMBER_PENDING, SEQUENCER_LOCK
-
-outbox_table = sa.table(
-    "outbox",
-    sa.column("position"),
-    sa.column("game_id"),
-    sa.column("version"),
-    sa.column("kind"),
-    sa.column("payload"),
-    sa.column("created_at"),
-)
-seats_table = sa.table(
-    "seats", sa.column("game_id"), sa.column("seat_index"), sa.column("player_id"), sa.column("name")
+from shared.eventstore.outbox import OutboxRecord
+from shared.eventstore.reader import (
+    Seat,
+    game_key,
+    latest_position,
+    names_of,
+    number_pending,
+    outbox_table,
+    read_after,
+    seats_of,
+    seats_table,
 )
 
-
-@dataclass(frozen=True)
-class OutboxRecord:
-    position: int
-    game_id: str
-    version: int | None
-    kind: str
-    payload: Mapping[str, Any]
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class Seat:
-    player_id: str
-    name: str
-
-
-def _as_datetime(value: Any) -> datetime:
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, int | float):
-        moment = datetime.fromtimestamp(value, UTC)
-    elif isinstance(value, str) and value:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    else:
-        return datetime.now(UTC)
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
-def _as_payload(value: Any) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if isinstance(value, bytes | str):
-        decoded = json.loads(value or "{}")
-        return decoded if isinstance(decoded, dict) else {"value": decoded}
-    return value if isinstance(value, Mapping) else {"value": value}
-
-
-def number_pending(engine: sa.Engine) -> None:
-    """Number the outbox rows (and events) committed so far, in a transaction of its own, exactly as the
-    event store's `PostgresRecorder.number_pending` does (same lock, same statement): before the read, not
-    inside the batch transaction, so the numbering lock is held for milliseconds, not for a whole batch.
-    SQLite numbers in the writing transaction: nothing to do there."""
-    if engine.dialect.name != "postgresql":
-        return
-    with engine.connect().execution_options(isolation_level="READ COMMITTED") as conn, conn.begin():
-        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SEQUENCER_LOCK})
-        conn.execute(sa.text(NUMBER_PENDING))
-
-
-def read_after(conn: sa.Connection, position: int, limit: int) -> list[OutboxRecord]:
-    rows = conn.execute(
-        sa.select(outbox_table).where(outbox_table.c.position > position).order_by(outbox_table.c.position).limit(limit)
-    ).mappings()
-    return [
-        OutboxRecord(
-            position=int(r["position"]),
-            game_id=str(r["game_id"]),
-            version=None if r["version"] is None else int(r["version"]),
-            kind=str(r["kind"]),
-            payload=_as_payload(r["payload"]),
-            created_at=_as_datetime(r["created_at"]),
-        )
-        for r in rows
-    ]
-
-
-def latest_position(conn: sa.Connection) -> int:
-    return int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(outbox_table.c.position), 0))).scalar_one())
-
-
-def game_key(game_id: str) -> int | str:
-    """The event store's game ids are integers; we keep them as text, and convert back to use its index."""
-    return int(game_id) if game_id.isdigit() else game_id
-
-
-def seats_of(conn: sa.Connection, game_id: str) -> list[Seat]:
-    rows = conn.execute(
-        sa.select(seats_table.c.player_id, seats_table.c.name)
-        .where(seats_table.c.game_id == game_key(game_id))
-        .order_by(seats_table.c.seat_index)
-    )
-    return [Seat(str(pid), str(name or pid)) for pid, name in rows if pid is not None]
-
-
-def names_of(seats: Iterable[Seat]) -> dict[str, str]:
-    return {s.player_id: s.name for s in seats}
+__all__ = ["OutboxRecord", "Seat", "game_key", "latest_position", "names_of", "number_pending", "outbox_table",
+           "read_after", "seats_of", "seats_table"]

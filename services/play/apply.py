@@ -19,7 +19,8 @@ from services.metrics import ACCEPT_TO_COMMIT, ACTIONS_APPLIED, ACTIONS_REFUSED,
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
 from shared.engine import EngineError, GameSession, MalformedAction
-from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder, state_summary
+from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder
+from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
 from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Receipt
 from shared.eventstore.sql import GameTx
 
@@ -147,27 +148,24 @@ def _authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
 
 def _refuse(tx: GameTx, receipt: Receipt, refusal: Refusal) -> Refusal:
     tx.settle(receipt, REFUSED, reason=refusal.reason, rule=refusal.rule, http_status=refusal.http_status)
-    tx.outbox("action_refused", {
-        "game_id": receipt.game_id, "title": tx.game.title, "player_id": receipt.player_id,
-        "command_id": receipt.command_id, "reason": refusal.reason, "rule": refusal.rule,
-    }, tx.game.version)
+    tx.emit(ActionRefused(receipt.game_id, tx.game.title, receipt.player_id, receipt.command_id, refusal.reason,
+                          refusal.rule), tx.game.version)
     return refusal
 
 
 def _announce(tx: GameTx, session: GameSession, stored: dict[str, Any], receipt: Receipt,
               state: dict[str, Any], version: int) -> None:
     game = tx.game
-    base = {"game_id": game.id, "title": game.title}
     if stored.get("type") == "message":
         text = str(stored.get("message", ""))
-        tx.outbox("message", {**base, "from": receipt.player_id, "text": text,
-                              "mentions": mentioned(text, session.players)}, version)
+        tx.emit(MessagePosted(game.id, game.title, receipt.player_id, text,
+                              tuple(mentioned(text, session.players))), version)
     if session.finished:
-        tx.outbox("game_finished", {**base, "result": session.result}, version)
+        tx.emit(GameFinished(game.id, game.title, session.result), version)
         return
-    summary = state_summary(state)
-    if summary != state_summary(game.state or {}) or stored.get("type") in ("undo", "redo"):
-        tx.outbox("turn", {**base, **summary}, version)
+    turn = TurnChanged.of_state(game.id, game.title, state)
+    if turn != TurnChanged.of_state(game.id, game.title, game.state or {}) or stored.get("type") in ("undo", "redo"):
+        tx.emit(turn, version)
 
 
 def mentioned(text: str, players: list[dict[str, Any]]) -> list[int]:

@@ -24,6 +24,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Any, Protocol
 
 from .errors import Conflict, NotFound
+from .outbox import GameFinished, GameStarted, OutboxEvent, TurnChanged
 from .records import (
     ACTIVE,
     OPEN,
@@ -125,6 +126,10 @@ class GameTx:
 
     def outbox(self, kind: str, payload: dict[str, Any], version: int | None = None) -> None:
         self._outbox.append((version, kind, payload))
+
+    def emit(self, event: OutboxEvent, version: int | None = None) -> None:
+        """A typed outbox record (shared/eventstore/outbox.py is the contract readers parse back)."""
+        self.outbox(event.kind.value, event.payload(), version)
 
     def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
                rule: str | None = None, http_status: int | None = None) -> dict[str, Any]:
@@ -386,7 +391,7 @@ class SqlRecorder:
             tx = GameTx(self, cur, game)
             tx.update_game(state=state, status=ACTIVE)
             tx.outbox("game_started", payload, 0)
-            tx.outbox("turn", {**state_summary(state), "game_id": game_id, "title": game.title}, 0)
+            tx.emit(TurnChanged.of_state(game_id, game.title, state), 0)
             tx._flush()
             return self._lock_game(cur, game_id)
 
@@ -440,12 +445,11 @@ class SqlRecorder:
             if snapshot is not None:
                 tx.save_snapshot(len(events), snapshot)
             tx.outbox("game_created", {"game_id": game.id, "title": new.title, "imported": True}, 0)
-            tx.outbox("game_started", {"game_id": game.id, "title": new.title}, 0)
+            tx.emit(GameStarted(game.id, new.title), 0)
             if result is not None:
-                tx.outbox("game_finished", {"game_id": game.id, "title": new.title, "result": result},
-                          len(events))
+                tx.emit(GameFinished(game.id, new.title, result), len(events))
             else:
-                tx.outbox("turn", {**state_summary(state), "game_id": game.id, "title": new.title}, len(events))
+                tx.emit(TurnChanged.of_state(game.id, new.title, state), len(events))
             tx._flush()
             return self._lock_game(cur, game.id)
 
@@ -588,13 +592,4 @@ class SqlRecorder:
 
 def state_summary(state: dict[str, Any]) -> dict[str, Any]:
     """The part of a stored state a notification needs: which players act, in which round and phase."""
-    acting = state.get("acting_players")
-    if acting is None:  # a bare digest: its acting entities that are players
-        acting = [a for a in state.get("acting") or [] if isinstance(a, int)]
-    return {
-        "acting": list(acting),
-        "acting_entities": list(state.get("acting") or []),
-        "round": state.get("round"),
-        "phase": state.get("phase"),
-        "turn": state.get("turn"),
-    }
+    return TurnChanged.of_state(None, None, state).summary()

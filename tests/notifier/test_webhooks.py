@@ -52,8 +52,9 @@ def test_game_started_finished_mention_and_refusal(recorder, engine, clock, rece
     table = seat_game(recorder, ["Ann", "Bob"], start_with="Ann")
     subscribe(engine, clock, table.pid("Bob"), channel="webhook", url=receiver.url())
     notifier = make_notifier()
-    table.outbox("message", {"text": "your move, Bob", "player_id": table.players["Ann"],
-                             "mentioned": [table.players["Bob"]]})
+    # the keys `play` writes (shared/eventstore/outbox.py MessagePosted: the author under "from")
+    table.outbox("message", {"text": "your move, Bob", "from": table.players["Ann"],
+                             "mentions": [table.players["Bob"]]})
     table.outbox("action_refused", {"player_id": table.players["Bob"], "reason": "not enough cash"})
     table.outbox("game_finished", {"result": {"Ann": 100, "Bob": 90}})
     notifier.step()

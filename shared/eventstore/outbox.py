@@ -1,0 +1,144 @@
+"""The outbox contract: the kinds of record the store's outbox holds and the typed shape of each payload.
+
+Owned by the store because the store keeps them: `services/play` (and the store's own create/start/import)
+produce these events, the notifier reads them back with `parse`. One declaration of every key, so neither
+side spells a field its own way; old rows keep working because a field's wire name never changes (a
+renamed field keeps its old key in `_WIRE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, ClassVar, Self
+
+PlayerId = int | str
+GameId = int | str
+
+
+class OutboxKind(StrEnum):
+    GAME_CREATED = "game_created"
+    SEAT_JOINED = "seat_joined"
+    GAME_STARTED = "game_started"
+    TURN = "turn"
+    GAME_FINISHED = "game_finished"
+    ACTION_REFUSED = "action_refused"
+    MESSAGE = "message"
+
+
+@dataclass(frozen=True)
+class OutboxEvent:
+    """Base of every typed outbox payload: `game_id` and `title` on all of them."""
+
+    kind: ClassVar[OutboxKind]
+    _WIRE: ClassVar[Mapping[str, str]] = {}  # field name -> payload key, where they differ
+
+    game_id: GameId | None
+    title: str | None
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[self._WIRE.get(f.name, f.name)] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Self:
+        """Missing keys take the field's default (None for the base fields): a record written before a field
+        existed still reads."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            key = cls._WIRE.get(f.name, f.name)
+            if key in payload and payload[key] is not None:
+                value = payload[key]
+                values[f.name] = tuple(value) if f.default_factory is tuple else value  # type: ignore[comparison-overlap]
+            elif f.name in ("game_id", "title"):
+                values[f.name] = None
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class GameStarted(OutboxEvent):
+    kind: ClassVar[OutboxKind] = OutboxKind.GAME_STARTED
+    players: tuple[PlayerId, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class TurnChanged(OutboxEvent):
+    """Who must act now: `acting` are players (what alerts are about), `acting_entities` what the engine
+    names (corporations included)."""
+
+    kind: ClassVar[OutboxKind] = OutboxKind.TURN
+    acting: tuple[PlayerId, ...] = field(default_factory=tuple)
+    acting_entities: tuple[Any, ...] = field(default_factory=tuple)
+    round: str | None = None
+    phase: str | None = None
+    turn: Any = None
+
+    @classmethod
+    def of_state(cls, game_id: GameId | None, title: str | None, state: Mapping[str, Any]) -> TurnChanged:
+        """From a stored state (its `acting_players`) or a bare digest (its acting entities that are
+        players)."""
+        acting = state.get("acting_players")
+        if acting is None:
+            acting = [a for a in state.get("acting") or [] if isinstance(a, int)]
+        return cls(game_id, title, tuple(acting), tuple(state.get("acting") or ()), state.get("round"),
+                   state.get("phase"), state.get("turn"))
+
+    def summary(self) -> dict[str, Any]:
+        """The payload without the game's name: what changes from turn to turn."""
+        out = self.payload()
+        del out["game_id"], out["title"]
+        return out
+
+
+@dataclass(frozen=True)
+class GameFinished(OutboxEvent):
+    kind: ClassVar[OutboxKind] = OutboxKind.GAME_FINISHED
+    result: Any = None
+
+
+@dataclass(frozen=True)
+class ActionRefused(OutboxEvent):
+    kind: ClassVar[OutboxKind] = OutboxKind.ACTION_REFUSED
+    player_id: PlayerId | None = None
+    command_id: str | None = None
+    reason: str = ""
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
+class MessagePosted(OutboxEvent):
+    kind: ClassVar[OutboxKind] = OutboxKind.MESSAGE
+    _WIRE: ClassVar[Mapping[str, str]] = {"author": "from"}
+    author: PlayerId | None = None
+    text: str = ""
+    mentions: tuple[PlayerId, ...] = field(default_factory=tuple)
+
+
+EVENTS: dict[str, type[OutboxEvent]] = {e.kind: e for e in (GameStarted, TurnChanged, GameFinished,
+                                                               ActionRefused, MessagePosted)}
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """One committed outbox row as a reader sees it."""
+
+    position: int
+    game_id: str
+    version: int | None
+    kind: str
+    payload: Mapping[str, Any]
+    created_at: datetime
+
+    def event(self) -> OutboxEvent | None:
+        """The typed event, or None for a kind no reader acts on (game_created, seat_joined)."""
+        return parse(self.kind, self.payload)
+
+
+def parse(kind: str, payload: Mapping[str, Any]) -> OutboxEvent | None:
+    event = EVENTS.get(kind)
+    return None if event is None else event.from_payload(payload)
