@@ -11,6 +11,7 @@ from __future__ import annotations
 from celery import Celery
 
 from services.config import Config
+from services.play.scheduler import beat_entry
 
 
 def make_celery(config: Config) -> Celery:
@@ -35,7 +36,8 @@ def make_celery(config: Config) -> Celery:
                 "task": "railpost.sweep",
                 "schedule": config.sweep_interval_seconds,
                 "options": {"queue": config.celery_queue},
-            }
+            },
+            "clock-tick": beat_entry(config.celery_queue),  # time controls: services/play/scheduler.py
         },
     )
     app.conf.railpost_config = config

@@ -13,6 +13,7 @@ from services.config import Config
 from services.logs import setup_logging
 from services.play.apply import apply_pending
 from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, stale_games
+from services.play.scheduler import TICK_TASK as CLOCK_TICK_TASK
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals, make_signals
 from shared.eventstore import SqlRecorder, open_recorder
@@ -72,3 +73,26 @@ def sweep() -> int:
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})
         current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.queue_for(game_id))
     return len(stale)
+
+
+_clock: dict[int, object] = {}
+
+
+@shared_task(name=CLOCK_TICK_TASK)
+def clock_tick() -> int:
+    """One pass of the time-control scheduler; with many workers and beats, the Redis lock lets one run it."""
+    from services.notifier.db import make_engine
+    from services.play.clock_store import ClockLog
+    from services.play.dispatch import make_dispatcher
+    from services.play.scheduler import TICK_SECONDS, Scheduler, locked, session_remedies
+
+    recorder, sessions, config, signals = runtime()
+    if not locked(config.redis_url, TICK_SECONDS):
+        return 0
+    scheduler = _clock.get(os.getpid())
+    if not isinstance(scheduler, Scheduler):
+        scheduler = Scheduler(recorder, ClockLog(make_engine(config.database_url, pool_size=2)),
+                              make_dispatcher(recorder, config, signals), session_remedies(recorder, sessions))
+        _clock.clear()
+        _clock[os.getpid()] = scheduler
+    return scheduler.run_once()

@@ -1,0 +1,182 @@
+"""Time controls over REST (docs/time-controls.md): the game's clock, one's own hours and vacation, the table's
+vote at a deadline, undo/redo requests and their answers. Every write names the caller's own seat (from the
+seat token); no body field can name someone else.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, Flask, current_app
+from flask.typing import ResponseReturnValue
+
+from services.gateway.auth import require_read, require_seat
+from services.gateway.clock_schemas import (
+    AnswerIn,
+    BallotIn,
+    HoursIn,
+    TimeControlIn,
+    UndoRequestIn,
+    VacationIn,
+)
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, json_body, load
+from services.gateway.runtime import rt
+from services.play import timekeeping as tk
+from services.play.clock import ClockError
+from services.play.clock_store import ClockLog, StaleClock
+from services.play.votes import VoteError
+from shared.engine import GameSession
+from shared.eventstore.records import Game
+
+bp = Blueprint("clock", __name__)
+
+
+def clock_log() -> ClockLog:
+    log = current_app.extensions.get("railpost.clock")
+    if log is None:
+        from services.notifier.db import make_engine
+
+        log = ClockLog(make_engine(rt().config.database_url, pool_size=2))
+        current_app.extensions["railpost.clock"] = log
+    return log
+
+
+def start_in_process(app: Flask) -> None:
+    """The embedded mode's scheduler: a thread in the gateway process (CLOCK_TICK_SECONDS=0 turns it off)."""
+    from services.play.scheduler import TICK_SECONDS, InProcessScheduler, Scheduler, session_remedies
+
+    if TICK_SECONDS <= 0:
+        return
+    with app.app_context():
+        runtime = rt()
+        scheduler = Scheduler(runtime.recorder, clock_log(), runtime.dispatcher,
+                              session_remedies(runtime.recorder, runtime.sessions))
+    app.extensions["railpost.scheduler"] = InProcessScheduler(scheduler).start()
+
+
+def now() -> datetime:
+    clock = current_app.extensions.get("railpost.clock_time")
+    return clock.now() if clock is not None else datetime.now(UTC)
+
+
+def _own_seat(game: Game) -> int:
+    who = require_seat(game)
+    if who.seat is None:
+        raise ApiError(403, "seat_only", "only a seated player speaks for their own seat (not the admin token)")
+    return who.seat.player_id
+
+
+def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
+    """Read the clock, decide, append after what was read; a concurrent write makes it decide again."""
+    log = clock_log()
+    for _ in range(3):
+        events = log.read(game_id)
+        try:
+            new = decide(tk.Table.replay(events))
+        except ClockError as exc:
+            raise ApiError(400, "invalid_request", str(exc), details={exc.field: [str(exc)]}) from None
+        except VoteError as exc:
+            raise ApiError(exc.status, "clock_refused", str(exc), details={exc.field: [str(exc)]}) from None
+        try:
+            log.append(game_id, len(events), new)
+            return new
+        except StaleClock:
+            continue
+    raise ApiError(409, "clock_busy", "the clock changed while deciding; try again")
+
+
+def _view(game_id: int, seat: int | None = None) -> dict[str, Any]:
+    return tk.Table.replay(clock_log().read(game_id)).view(now(), seat)
+
+
+@bp.get("/games/<int:game_id>/clock")
+def get_clock(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    who = require_read(game)
+    return _view(game_id, who.seat.player_id if who is not None and who.seat is not None else None)
+
+
+@bp.put("/games/<int:game_id>/clock")
+def put_clock(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    require_seat(game)
+    control = load(TimeControlIn, json_body())
+    _decide(game_id, lambda t: tk.configure(t, control, game.status != "open", now()))
+    return _view(game_id), 200
+
+
+@bp.put("/games/<int:game_id>/clock/hours")
+def put_hours(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _own_seat(game)
+    hours = load(HoursIn, json_body())
+    _decide(game_id, lambda t: tk.set_hours(t, seat, hours, now()))
+    return _view(game_id, seat), 200
+
+
+@bp.put("/games/<int:game_id>/clock/vacation")
+def put_vacation(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _own_seat(game)
+    until = load(VacationIn, json_body())["until"]
+    _decide(game_id, lambda t: tk.vacation(t, seat, until, now()))
+    return _view(game_id, seat), 200
+
+
+@bp.post("/games/<int:game_id>/clock/vote")
+def post_vote(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _own_seat(game)
+    body = load(BallotIn, json_body())
+    _decide(game_id, lambda t: tk.ballot(t, seat, body["choice"], body.get("substitute"), now()))
+    return _view(game_id, seat), 201
+
+
+def moves_taken_back(session: GameSession, kind: str, target: int | None) -> list[int]:
+    """The players whose moves the undo (or redo) would take back (or restore), in order."""
+    entries = session.entries
+    active = [e for e in entries if e.active and e.action["type"] not in ("undo", "redo", "message")]
+    if kind == "redo":
+        group = session.redo_stack[-1] if session.redo_stack else []
+        chosen = [entries[i] for i in group]
+    elif target is None:
+        chosen = active[-1:]
+    else:
+        ids = [e.action.get("id") for e in entries]
+        if target not in ids:
+            raise ApiError(422, "undo_target", f"action {target} is not in this game")
+        pos = ids.index(target)
+        chosen = [e for e in active if entries.index(e) > pos]
+    return [p for p in (session.controller(e.action.get("entity")) for e in chosen) if isinstance(p, int)]
+
+
+@bp.post("/games/<int:game_id>/undo-requests")
+def post_undo_request(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _own_seat(game)
+    body = load(UndoRequestIn, json_body())
+    if game.status != "active":
+        raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
+    with rt().sessions.use(game) as session:
+        movers = moves_taken_back(session, body["kind"], body.get("action_id"))
+    free: list[bool] = []
+
+    def decide(t: tk.Table) -> list[dict[str, Any]]:
+        events, is_free = tk.request_undo(t, seat, body["kind"], body.get("action_id"), movers, now())
+        free.append(is_free)
+        return events
+    _decide(game_id, decide)
+    if free and free[-1]:
+        return {"free": True, "message": f"only your own moves: post the {body['kind']} as an action"}, 200
+    return {"free": False, **_view(game_id, seat)}, 202
+
+
+@bp.post("/games/<int:game_id>/undo-requests/answer")
+def post_answer(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    seat = _own_seat(game)
+    accept = load(AnswerIn, json_body())["accept"]
+    _decide(game_id, lambda t: tk.answer(t, seat, accept, now()))
+    return _view(game_id, seat), 200

@@ -1,0 +1,53 @@
+"""Request bodies of the time-control endpoints (docs/time-controls.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields, validate, validates_schema
+
+from services.gateway.schemas import MAX_ID, Strict, Text
+from services.play.votes import CHOICES
+
+HOURS = validate.Range(min=0, max=24 * 365, min_inclusive=False)
+HHMM = validate.Regexp(r"^([01]\d|2[0-3]):[0-5]\d$", error="must be HH:MM (00:00 to 23:59)")
+
+
+class TimeControlIn(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(["none", "deadline", "bank"]))
+    per_move_hours = fields.Float(allow_nan=False, validate=HOURS)
+    bank_hours = fields.Float(allow_nan=False, validate=HOURS)
+    increment_hours = fields.Float(allow_nan=False, validate=validate.Range(min=0, max=24 * 30))
+
+    @validates_schema
+    def _needs(self, data: dict[str, Any], **_: Any) -> None:
+        if data["kind"] == "deadline" and "per_move_hours" not in data:
+            raise ValidationError("a deadline needs per_move_hours", "per_move_hours")
+        if data["kind"] == "bank" and "bank_hours" not in data:
+            raise ValidationError("a time bank needs bank_hours", "bank_hours")
+
+
+class HoursIn(Strict):
+    tz = Text(load_default="UTC", validate=validate.Length(min=1, max=64))
+    quiet_start = fields.String(allow_none=True, validate=HHMM)
+    quiet_end = fields.String(allow_none=True, validate=HHMM)
+    weekends_off = fields.Boolean(load_default=False)
+    auto_pass = fields.Boolean(load_default=False)
+
+
+class VacationIn(Strict):
+    until = fields.AwareDateTime(required=True, allow_none=True, default_timezone=None)
+
+
+class BallotIn(Strict):
+    choice = fields.String(required=True, validate=validate.OneOf(CHOICES))
+    substitute = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=MAX_ID))
+
+
+class UndoRequestIn(Strict):
+    kind = fields.String(load_default="undo", validate=validate.OneOf(["undo", "redo"]))
+    action_id = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=2**31 - 1))
+
+
+class AnswerIn(Strict):
+    accept = fields.Boolean(required=True)

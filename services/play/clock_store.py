@@ -1,0 +1,56 @@
+"""The clock's own event log (table `clock_events`, migration 0005_clock): appended with the sequence number
+the writer read, so two writers (the scheduler and a player's vote) can never both extend the same history."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+clock_events = sa.Table(
+    "clock_events", metadata,
+    sa.Column("game_id", sa.BigInteger, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+class StaleClock(Exception):
+    """Someone appended to this game's clock since it was read: read again and redo the decision."""
+
+
+class ClockLog:
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    def read(self, game_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(clock_events.c.data).where(clock_events.c.game_id == game_id)
+                                .order_by(clock_events.c.seq)).all()
+        return [json.loads(r.data) for r in rows]
+
+    def append(self, game_id: int, after: int, events: Sequence[dict[str, Any]]) -> None:
+        """Append `events` after the first `after` events; StaleClock if the log has grown meanwhile."""
+        if not events:
+            return
+        now = time.time()
+        rows = [{"game_id": game_id, "seq": after + i, "type": e["type"], "data": json.dumps(e),
+                 "created_at": now} for i, e in enumerate(events)]
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(clock_events.insert(), rows)
+        except sa.exc.IntegrityError as exc:
+            raise StaleClock(f"game {game_id}: clock changed meanwhile") from exc
+
+    def games(self) -> list[int]:
+        """Games that have a clock (were configured)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(clock_events.c.game_id).where(clock_events.c.type == "configured")
+                                .distinct()).all()
+        return [int(r.game_id) for r in rows]

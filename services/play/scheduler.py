@@ -1,0 +1,137 @@
+"""The clock's heartbeat: every CLOCK_TICK_SECONDS one pass over the games with a time control.
+
+Driven by Celery beat on the same Redis (task `railpost.clock_tick`), or by a daemon thread in the embedded
+`make run` mode. Doubles are harmless: a pass appends its decisions after the sequence number it read (a
+second scheduler's append fails and it re-reads), and the moves it queues carry command ids derived from
+that sequence number, so the store takes each once. A Redis lock still keeps a fleet of beats from all doing
+the same pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from services.notifier.clock import Clock, SystemClock
+from services.play import commands
+from services.play.clock_store import ClockLog, StaleClock
+from services.play.dispatch import Dispatcher
+from services.play.legal import seat_actions
+from services.play.sessions import SessionCache
+from services.play.timekeeping import Follow, Table, tick
+from shared.engine.programs import next_auto_actions
+from shared.eventstore import SqlRecorder
+from shared.eventstore.sql import state_summary
+
+log = logging.getLogger("railpost.clock")
+TICK_TASK = "railpost.clock_tick"
+TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "60"))
+LOCK_KEY = "railpost:clock:tick"
+
+# (game_id, player_id) -> (the action the player's standing order takes now, the pass they may make now)
+Remedies = Callable[[int, int], tuple[dict[str, Any] | None, dict[str, Any] | None]]
+
+
+def no_remedies(_game_id: int, _player_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    return None, None
+
+
+def session_remedies(recorder: SqlRecorder, sessions: SessionCache) -> Remedies:
+    """Remedies read from the game itself: a standing order due for the player, a legal pass."""
+    def remedies(game_id: int, player_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        game = recorder.get_game(game_id)
+        if game is None:
+            return None, None
+        with sessions.use(game) as session:
+            options = seat_actions(session, player_id)
+            orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player_id]
+        passing = next((a for a in options if a.get("type") == "pass"), None)
+        return (orders[0] if orders else None), passing
+    return remedies
+
+
+@dataclass
+class Scheduler:
+    recorder: SqlRecorder
+    log: ClockLog
+    dispatcher: Dispatcher
+    remedies: Remedies = no_remedies
+    clock: Clock = field(default_factory=SystemClock)
+    reminded: list[tuple[int, int, int]] = field(default_factory=list)  # (game, player, step), newest last
+
+    def run_once(self) -> int:
+        """One pass; returns how many decisions were recorded."""
+        return sum(self.tick_game(game_id) for game_id in self.log.games())
+
+    def tick_game(self, game_id: int, attempts: int = 3) -> int:
+        for _ in range(attempts):
+            try:
+                return self._tick(game_id, self.clock.now())
+            except StaleClock:
+                continue
+        log.warning("clock contended, trying next pass", extra={"game_id": game_id})
+        return 0
+
+    def _tick(self, game_id: int, now: datetime) -> int:
+        game = self.recorder.get_game(game_id)
+        if game is None:
+            return 0
+        table = Table.replay(self.log.read(game_id))
+        summary = state_summary(game.state or {})
+        follow = Follow(game.status, game.version, [int(p) for p in summary["acting"]],
+                        [s.player_id for s in self.recorder.seats(game_id)])
+        result = tick(table, follow, now, lambda player: self.remedies(game_id, player))
+        self.log.append(game_id, table.seq, result.events)
+        for i, (player, action) in enumerate(result.actions):
+            body = {"action": action, "expected_version": game.version}
+            commands.submit(self.recorder, self.dispatcher, game_id, f"clock-{game_id}-{table.seq}-{i}", body,
+                            player)
+        self.reminded.extend((game_id, p, s) for p, s in result.reminders)
+        return len(result.events)
+
+
+def locked(redis_url: str | None, seconds: float) -> bool:
+    """True if this process may run the pass now (always, without Redis)."""
+    if not redis_url:
+        return True
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return bool(client.set(LOCK_KEY, os.getpid(), nx=True, ex=max(1, int(seconds * 0.9))))
+    finally:
+        client.close()
+
+
+class InProcessScheduler:
+    """The embedded mode's beat: a daemon thread calling `run_once` every `seconds`."""
+
+    def __init__(self, scheduler: Scheduler, seconds: float = TICK_SECONDS) -> None:
+        self.scheduler = scheduler
+        self.seconds = seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="railpost-clock", daemon=True)
+
+    def start(self) -> InProcessScheduler:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.seconds):
+            try:
+                self.scheduler.run_once()
+            except Exception:  # a pass that fails (store down) is retried by the next one
+                log.exception("clock pass failed")
+
+
+def beat_entry(queue: str) -> dict[str, Any]:
+    return {"task": TICK_TASK, "schedule": TICK_SECONDS, "options": {"queue": queue}}
