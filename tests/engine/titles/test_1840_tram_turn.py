@@ -111,3 +111,21 @@ def test_a_stadtbahn_rides_its_track_from_a_starting_city_the_second_on_a_tie() 
     stored = session.submit(action, keep_id=True, recorded=False)
     runs = {a["entity"]: a["routes"] for a in stored.get("auto_actions") or [] if a["type"] == "run_routes"}
     assert [(r["hexes"], r["revenue"]) for r in runs["W"]] == [(["I1", "I3"], 40)]
+
+
+def test_tram_turns_after_the_bidding_lapse_when_two_in_a_row_have_nothing_to_do() -> None:
+    """Small map, 3 players, seed 4 (a game Railpost played, accepted by the reference): the tram depot is
+    empty and no major holds a tram. After the bidding WT (no line) has nothing to buy or scrap, so its
+    purchase step is skipped; BBG (line 11) and GWStStB (line 5) have nothing to buy either: no waiting tram
+    turn has anything to do after that one look, and the round ends without their reassignments."""
+    rec = json.loads((Path(__file__).parent / "data" / "rp_1840_small_3p_4_to_248.json").read_text())
+    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"],
+                              rec["settings"]["optional_rules"], rec["id"])
+    for action in rec["actions"][:-1]:
+        session.submit(action, trusted=True, keep_id=True, recorded=True)
+    game = session.game
+    assert game.round.kind == "Acquisition" and game.round.current_entity(game) == "GWStStB"
+    assert all(not game.corporations[m].trains for m in ("WT", "BBG", "GWStStB"))
+    session.submit(rec["actions"][-1], trusted=True, keep_id=True, recorded=True)  # the last pass
+    assert game.round.kind == "Stock"
+    assert not any(session.legal_actions(m) for m in ("BBG", "GWStStB"))

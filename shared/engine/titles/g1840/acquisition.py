@@ -39,6 +39,7 @@ class AcquisitionRound(FlowRound):
         self.restocked = False
         self.bought: set[str] = set()
         self.full_skip(game)
+        self.settle(game)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A Tram Company with three lines may neither open a line auction nor bid (before the turn check,
@@ -66,16 +67,18 @@ class AcquisitionRound(FlowRound):
     def current_entity(self, game: Game) -> Any:
         if self.done:
             return None
-        if self.interrupt:
-            return self.interrupt[0][0]
+        turn = self.turn(game)
+        if turn is not None:
+            return self.interrupt[turn][0]
         if self.auctioning is not None and self.bids:
             high = self.bids[-1][0]
             return self.bidders[(self.bidders.index(high) + 1) % len(self.bidders)]
         return self.entities[self.index]
 
     def options(self, game: Game) -> list[str]:
-        if self.interrupt:
-            major, what = self.interrupt[0]
+        turn = self.turn(game)
+        if turn is not None:
+            major, what = self.interrupt[turn]
             corp = game.corporations[major]
             if what == "buy":
                 return tram_buy_options(game, corp)
@@ -88,20 +91,38 @@ class AcquisitionRound(FlowRound):
             return ["bid"]
         return ["bid", "pass"]
 
+    def open_tram_turn(self, game: Game, index: int) -> bool:
+        major, what = self.interrupt[index]
+        corp = game.corporations[major]
+        return bool(tram_buy_options(game, corp) if what == "buy" else reassign_options(game, corp))
+
+    def turn(self, game: Game) -> int | None:
+        """Which waiting tram turn acts now: the first major waiting for its reassignment if it has one to
+        make, else the first waiting for its purchase step if it has something to do there (rules-1840
+        *Ending*: the two queues are looked at in this order, each once)."""
+        first = {}
+        for i, (_, what) in enumerate(self.interrupt):
+            first.setdefault(what, i)
+        for what in ("reassign", "buy"):
+            if what in first and self.open_tram_turn(game, first[what]):
+                return first[what]
+        return None
+
     def settle(self, game: Game) -> None:
-        """Skip tram turns with nothing left to decide; once the bidding is over (the offer restocked) the
-        round ends with the last tram turn, whichever action finished it (a scrap can, too)."""
-        while self.interrupt:
-            major, what = self.interrupt[0]
-            corp = game.corporations[major]
-            if what == "buy" and not tram_buy_options(game, corp):
-                self.interrupt[0] = (major, "reassign")
-                continue
-            if what == "reassign" and not reassign_options(game, corp):
-                self.interrupt.pop(0)
-                continue
-            return
-        if self.restocked:
+        """After an action each of the two queues of tram turns is looked at once (rules-1840 *Ending*):
+        the first major waiting to reassign with nothing to decide drops out, then the first waiting for
+        its purchase step with nothing to buy or scrap moves on to its reassignment. Once the bidding is
+        over (the offer restocked) the round ends when no waiting tram turn has anything to do, even if
+        majors are still waiting: their turns lapse. Called once per action (FlowRound.process) and once
+        when the round starts, never from the handlers, so that each queue is looked at once."""
+        ahead = next((i for i, (_, what) in enumerate(self.interrupt) if what == "reassign"), None)
+        if ahead is not None and not self.open_tram_turn(game, ahead):
+            self.interrupt.pop(ahead)
+        buyer = next((i for i, (_, what) in enumerate(self.interrupt) if what == "buy"), None)
+        if buyer is not None and not self.open_tram_turn(game, buyer):
+            self.interrupt[buyer] = (self.interrupt[buyer][0], "reassign")
+        if self.restocked and self.turn(game) is None:
+            self.interrupt = []
             self.done = True
 
     def merge(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
@@ -158,7 +179,6 @@ class AcquisitionRound(FlowRound):
         self.next_entity(game)
 
     def after_interrupt(self, game: Game) -> None:
-        self.settle(game)
         if len(self.passed) == len(self.entities):
             self.all_passed(game)
 
@@ -183,7 +203,6 @@ class AcquisitionRound(FlowRound):
         self.index = self.entities.index(self.triggerer)
         if self.triggerer in self.passed:
             self.next_entity(game)
-        self.settle(game)
         if len(self.passed) == len(self.entities):
             self.all_passed(game)
 
@@ -202,7 +221,6 @@ class AcquisitionRound(FlowRound):
             self.restocked = True
             self.interrupt += [(sym, "buy") for sym in self.entities if sym not in self.bought]
             self.restock(game)
-            self.settle(game)
         self.done = not self.interrupt
 
     def restock(self, game: Game) -> None:
@@ -224,9 +242,11 @@ class AcquisitionRound(FlowRound):
     def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A purchase ends the purchase step once no further tram can be bought (rules-1840 *Tram turn*)."""
         corp = game.corporations[action["entity"]]
+        turn = self.turn(game)
+        assert turn is not None  # process() let only the acting tram turn through
         buy_tram(game, corp, action)
-        if self.interrupt[0][1] != "buy" or not keeps_buying(game, corp):
-            self.interrupt[0] = (corp.sym, "reassign")
+        if self.interrupt[turn][1] != "buy" or not keeps_buying(game, corp):
+            self.interrupt[turn] = (corp.sym, "reassign")
         self.after_interrupt(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
@@ -234,6 +254,8 @@ class AcquisitionRound(FlowRound):
         self.after_interrupt(game)
 
     def reassign(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        turn = self.turn(game)
+        assert turn is not None
         reassign_trams(game, game.corporations[action["entity"]], action)
-        self.interrupt.pop(0)
+        self.interrupt.pop(turn)
         self.after_interrupt(game)

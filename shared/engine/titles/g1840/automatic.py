@@ -27,6 +27,7 @@ def automatic_action(game: Game) -> dict[str, Any] | None:
                     "routes": stadtbahn_run(game, corp), "extra_revenue": 0, "subsidy": 0}
         if round_.sub == "reassign":
             return only_tram_to_only_line(game, corp)
-    if isinstance(round_, AcquisitionRound) and round_.interrupt and round_.interrupt[0][1] == "reassign":
-        return only_tram_to_only_line(game, game.corporations[round_.interrupt[0][0]])
+    if isinstance(round_, AcquisitionRound) and round_.turn(game) is not None \
+            and round_.interrupt[round_.turn(game)][1] == "reassign":
+        return only_tram_to_only_line(game, game.corporations[round_.interrupt[round_.turn(game)][0]])
     return None
