@@ -99,14 +99,17 @@ class Round:
 
     def legal_options(self, game: Game, entity: Any) -> list[dict[str, Any]] | None:
         """The concrete actions of the step that offers `entity` something now (the step `actions_for`
-        asks); None when that step leaves its enumeration to `engine/legal.py`."""
-        types = self.actions_for(game, entity)  # rounds may open moves to others (a director's sale)
-        if not types:
+        asks); None when that step leaves its enumeration to `engine/legal.py`, or when the round decides
+        its openings itself (a director's sale off turn, a private acting in a corporation's turn) and so
+        no single step can be named."""
+        if type(self).actions_for is not Round.actions_for:
+            return None
+        if self.done or entity != self.current_entity(game):
             return None
         for step in self.steps:
-            if step.passed or types[0] not in step.handlers:
+            if step.passed:
                 continue
-            if entity != self.current_entity(game) or step.actions(game, self, entity):
+            if step.actions(game, self, entity):
                 return step.options(game, self, entity)
         return None
 
