@@ -43,9 +43,7 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
                    else game.rules.legal_options(game, kind, entity))
         for option in options:
             option.setdefault("type", kind)
-            option.setdefault("entity", entity)
-            option.setdefault("entity_type", _entity_type(game, entity))
-            out.append(option)
+            out.append(_complete(game, entity, option))
     return out
 
 
