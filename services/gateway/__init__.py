@@ -37,8 +37,6 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     app.register_blueprint(notifier_api.bp)
     app.register_blueprint(clock_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
-    if config.embedded:
-        clock_api.start_in_process(app)
     errors.register(app)
     app.before_request(guard_path_ids)
 
