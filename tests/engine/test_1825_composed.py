@@ -1,4 +1,4 @@
-"""1825 option sets composed from Units, kits and regionals (shared/engine/titles/g1825_compose.py).
+"""1825 option sets composed from Units, kits and regionals (shared/engine/titles/g1825/compose.py).
 
 Every dumped configuration must come out of the set-up rules exactly (setup and map, compared per hex id):
 its bank, certificate limit, trains, phases and tiles by rule, never read from its own file (only the
@@ -18,7 +18,7 @@ import pytest
 from shared.engine import GameSession
 from shared.engine.errors import MalformedAction
 from shared.engine.titledata import DATA_DIR
-from shared.engine.titles.g1825_compose import UNIT_OPTIONS, Composer, check_options, units_of
+from shared.engine.titles.g1825.compose import UNIT_OPTIONS, Composer, check_options, units_of
 
 DIRECTORY = DATA_DIR / "1825"
 META = json.loads((DIRECTORY / "meta.json").read_text())

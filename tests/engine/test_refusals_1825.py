@@ -349,7 +349,7 @@ def test_upgrading_a_station_tile_needs_a_train() -> None:
 
 def test_upgraded_station_tile_must_be_within_reach_of_a_train() -> None:
     from shared.engine.board.tiles import NODE_BASE
-    from shared.engine.titles.g1825_reach import passed_stops
+    from shared.engine.titles.g1825.reach import passed_stops
 
     session = position(122)
     distances = passed_stops(session.game.board, "GWR")

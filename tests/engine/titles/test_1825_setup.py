@@ -24,7 +24,7 @@ import pytest
 from shared.engine import GameSession
 from shared.engine.errors import DataError, MalformedAction
 from shared.engine.titledata import DATA_DIR
-from shared.engine.titles.g1825_compose import (
+from shared.engine.titles.g1825.compose import (
     UNIT_OPTIONS,
     check_setup,
     composer,

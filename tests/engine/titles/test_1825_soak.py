@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from shared.engine.titledata import DATA_DIR
-from shared.engine.titles.g1825_compose import UNIT_OPTIONS, player_range, units_of
+from shared.engine.titles.g1825.compose import UNIT_OPTIONS, player_range, units_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import randomplay  # noqa: E402

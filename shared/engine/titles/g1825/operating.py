@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.operating import BuyTrain, OperatingRound
-from ..core.shares import Bundle, parse_bundle
-from ..errors import IllegalAction, accepts
-from ..model import POOL, Corporation, Player
-from .g1825_sales import sell_to_pool
+from ...core.operating import BuyTrain, OperatingRound
+from ...core.shares import Bundle, parse_bundle
+from ...errors import IllegalAction, accepts
+from ...model import POOL, Corporation, Player
+from .sales import sell_to_pool
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ...game import Game
 
 
 class OperatingRound1825(OperatingRound):

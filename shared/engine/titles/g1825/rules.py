@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..board import Board, BoardRules
-from ..board.tiles import load_catalogue
-from ..core.market import Cell
-from ..core.operating import (
+from ...board import Board, BoardRules
+from ...board.tiles import load_catalogue
+from ...core.market import Cell
+from ...core.operating import (
     BuyTrain,
     DiscardTrain,
     Dividend,
@@ -21,23 +21,23 @@ from ..core.operating import (
     RunRoutes,
     TrackAndToken,
 )
-from ..core.rounds import Round
-from ..core.stock import PURCHASES, StockRound
-from ..errors import IllegalAction, MalformedAction
-from ..legal import ENUMERATORS
-from ..model import Company, Corporation, Player, Train
-from ..titledata import options_for_players
-from .base import TitleRules
-from .g1825_compose import compose
-from .g1825_credit import check_spend, lease_repayable, token_options
-from .g1825_operating import OperatingRound1825, sale_options
-from .g1825_reach import reaches
-from .g1825_sales import BuySellParShares1825
+from ...core.rounds import Round
+from ...core.stock import PURCHASES, StockRound
+from ...errors import IllegalAction, MalformedAction
+from ...legal import ENUMERATORS
+from ...model import Company, Corporation, Player, Train
+from ...titledata import options_for_players
+from ..base import TitleRules
+from .compose import compose
+from .credit import check_spend, lease_repayable, token_options
+from .operating import OperatingRound1825, sale_options
+from .reach import reaches
+from .sales import BuySellParShares1825
 
 if TYPE_CHECKING:
-    from ..core.shares import Bundle
-    from ..game import Game
-    from ..titledata import TitleData
+    from ...core.shares import Bundle
+    from ...game import Game
+    from ...titledata import TitleData
 
 # what a game with no options plays, by player count
 DEFAULT_UNITS: dict[int, tuple[str, ...]] = {2: ("unit_3",), 3: ("unit_2",), 4: ("unit_1",), 5: ("unit_1",),
@@ -74,7 +74,7 @@ class Rules1825(TitleRules):
                                   f"other options add to a Unit", "options")
         return opts
 
-    # option sets no dumped configuration equals are built from composition.json (see g1825_compose)
+    # option sets no dumped configuration equals are built from composition.json (see g1825/compose.py)
     compose_data = staticmethod(compose)
 
     def load_board(self, data: TitleData) -> Board:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.shares import Bundle, player_percent
-from ..core.stock import BuySellParShares, StockRound
-from ..errors import IllegalAction
-from ..model import POOL, Corporation, Player
+from ...core.shares import Bundle, player_percent
+from ...core.stock import BuySellParShares, StockRound
+from ...errors import IllegalAction
+from ...model import POOL, Corporation, Player
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ...game import Game
 
 
 def new_director(game: Game, corp: Corporation, seller: int, bundle: Bundle) -> int | None:

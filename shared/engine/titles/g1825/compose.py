@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, MalformedAction
+from ...errors import DataError, MalformedAction
 
 UNIT_OPTIONS = {"unit_1": (1,), "unit_2": (2,), "unit_3": (3,), "unit_12": (1, 2), "unit_23": (2, 3),
                 "unit_123": (1, 2, 3)}

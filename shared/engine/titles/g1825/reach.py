@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..board.graph import NodeRef, _adjacent_stops
-from ..board.tiles import NODE_BASE
+from ...board.graph import NodeRef, _adjacent_stops
+from ...board.tiles import NODE_BASE
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ...board import Board
 
 
 def passed_stops(board: Board, entity: str, *, cities_only: bool = False) -> dict[NodeRef, int]:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core.operating import OperatingRound
-from ..errors import IllegalAction
-from ..model import Corporation, Train
+from ...core.operating import OperatingRound
+from ...errors import IllegalAction
+from ...model import Corporation, Train
 
 if TYPE_CHECKING:
-    from ..board.tiles import TileDef
-    from ..game import Game
+    from ...board.tiles import TileDef
+    from ...game import Game
 
 LEASE_COST = 10
 
