@@ -137,7 +137,7 @@ def state_lines(session: GameSession, player_id: int) -> list[str]:
 def last_moves(session: GameSession, count: int = 5) -> list[str]:
     game = session.game
     recent = [a for a in session.actions if a.get("type") != "message"][-count:]
-    return [describe(a, lambda e: name_of(game, e)) for a in recent]
+    return [describe(a, lambda e: name_of(game, e), game.rules) for a in recent]
 
 
 def turn_text(session: GameSession, game_id: int, player_id: int, link: str, reply_to: str | None) -> TurnText:

@@ -27,6 +27,7 @@ from shared.engine import EngineError
 from shared.engine.errors import DataError
 from shared.engine.game import definition
 from shared.engine.provisional import provisional_notice
+from shared.engine.titles.base import TitleRules
 from shared.engine.view import map_view, market_view
 from shared.engine.view.board import preview_hex
 from shared.engine.view.market import market_grid, with_markers
@@ -51,13 +52,13 @@ def wants_html() -> bool:
     return best == "text/html" and request.accept_mimetypes["text/html"] > request.accept_mimetypes["application/json"]
 
 
-def _log(game: Game, namer: Any) -> list[dict[str, Any]]:
+def _log(game: Game, namer: Any, rules: TitleRules | None) -> list[dict[str, Any]]:
     events = rt().recorder.read_events(game.id, after_version=max(0, game.version - LOG_LINES))
     lines = []
     for event in reversed(events):
         action = (event.data or {}).get("action") or {}
-        text = describe(action, namer)
-        autos = [describe(a, namer) for a in action.get("auto_actions") or []]
+        text = describe(action, namer, rules)
+        autos = [describe(a, namer, rules) for a in action.get("auto_actions") or []]
         lines.append({"version": event.version, "text": text, "autos": autos})
     return lines
 
@@ -86,12 +87,13 @@ def render_page(game: Game) -> Response:
             summary = overview(session)
             market = market_view(session.game)
             names = {p.id: p.name for p in session.game.players}
+            rules = session.game.rules
         context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
                        hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
                                   if h.get("tile") or h.get("location") or any(
                                       t for n in h["nodes"] for t in n.get("tokens") or [])],
                        names={str(k): v for k, v in names.items()},
-                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e)))
+                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e), rules))
     html = render_template("game_page.html", **context)
     return Response(html, mimetype="text/html", headers=HTML_HEADERS)
 

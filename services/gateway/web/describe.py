@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from shared.engine.titles.base import TitleRules
+
 Namer = Callable[[Any], str]
 
 
@@ -61,12 +63,13 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "choose_ability": lambda a: f"uses an ability ({(a.get('choice') or {}).get('type', a.get('choice'))})"
                                 if isinstance(a.get("choice"), dict) else f"uses an ability ({a.get('choice')})",
     "failed_merge": lambda a: "declares the merger failed",
-    "special_buy": lambda a: f"makes a special purchase: {a.get('description') or a.get('item') or ''}".rstrip(": "),
+    "special_buy": lambda a: (f"buys {a.get('description') or a.get('item') or 'a special item'}"
+                              + (f" for {a['cost']}" if a.get("cost") is not None else "")),
 }
 
 
-def describe(action: dict[str, Any], namer: Namer) -> str:
-    """One sentence: who did what."""
+def describe(action: dict[str, Any], namer: Namer, rules: TitleRules | None = None) -> str:
+    """One sentence: who did what (`rules`: the title's own words for its special purchases)."""
     kind = str(action.get("type"))
     # undo, redo and chat are the sender's: records name the acting player as their `entity` and whoever
     # clicked as `user`, so the log reads "Alice undoes ..." for the sender, never "None undoes ..."
@@ -75,6 +78,10 @@ def describe(action: dict[str, Any], namer: Namer) -> str:
         actor = action.get("user")
     who = namer(actor) if actor is not None else "A player"
     phrase = PHRASES.get(kind)
+    if kind == "special_buy" and rules is not None:
+        own = rules.special_buy_phrase(action)
+        if own is not None:
+            return f"{who} {own}"
     if phrase is None:
         extras = ", ".join(f"{k} {v}" for k, v in action.items()
                            if k not in ("type", "entity", "entity_type", "id", "created_at", "user", "auto_actions"))

@@ -46,11 +46,20 @@ def acting_name(game: Game, entity: Any) -> str:
     return f"{entity} ({name_of(game, controller)})" if isinstance(controller, int) else str(entity)
 
 
+def _value_notes(game: Game, player: Any) -> list[str]:
+    try:
+        return game.rules.value_notes(game, player)
+    except Exception:  # a title's note may need state a finished or odd game lacks; the value still shows
+        return []
+
+
 def players_table(game: Game) -> list[dict[str, Any]]:
     acting = set(game.acting_players()) if not game.finished else set()
     try:
         limit: int | None = game.rules.cert_limit(game)
     except (KeyError, ValueError, TypeError):  # a table without this player count: show the count alone
+        limit = None
+    if not game.rules.has_cert_limit:
         limit = None
     rows = []
     in_order = game.players_in_order()
@@ -69,7 +78,8 @@ def players_table(game: Game) -> list[dict[str, Any]]:
         rows.append({"id": p.id, "name": p.name, "cash": p.cash, "cash_text": _money(game, p.cash),
                      "certificates": game.num_certs(p), "cert_limit": limit, "shares": shares,
                      "companies": [c for c in p.companies if not game.companies[c].closed],
-                     "value": value, "value_text": _money(game, value), "bankrupt": p.bankrupt,
+                     "value": value, "value_text": _money(game, value), "value_notes": _value_notes(game, p),
+                     "bankrupt": p.bankrupt,
                      "acting": p.id in acting, "passed": p.passed,
                      "programs": [ORDER_NAMES.get(str(prog.get("type")), str(prog.get("type"))) for prog in p.programs]})
     return rows

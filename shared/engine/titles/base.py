@@ -60,6 +60,9 @@ class TitleRules:
     def rule(self, game: Game, name: str, default: Any = None) -> Any:
         return game.defn.data.rule(name, default)
 
+    # whether the title limits certificates at all (a page must not print a limit nobody applies)
+    has_cert_limit = True
+
     @property
     def cert_limit_includes_privates(self) -> bool:
         return True
@@ -135,6 +138,15 @@ class TitleRules:
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         return corp.president
+
+    def value_notes(self, game: Game, player: Player) -> list[str]:
+        """What `player_value` takes off beyond cash and holdings (loans, penalties), in words for the page:
+        a value far below a player's cash must say why."""
+        return []
+
+    def special_buy_phrase(self, action: dict[str, Any]) -> str | None:
+        """The log's words for this title's `special_buy` (a lease, a marker), or None for the generic ones."""
+        return None
 
     # -- stock round ---------------------------------------------------------------------------------------
     def sell_allowed_this_round(self, game: Game) -> bool:

@@ -395,6 +395,10 @@ class Rules1825(TitleRules):
                 corp.abilities.remove(ability)
                 game.board.remove_blocker(corp.sym)
 
+    def special_buy_phrase(self, action: dict[str, Any]) -> str | None:
+        """1825's only special purchase is the receivership lease of a train (its description is the train)."""
+        return f"leases a {action.get('description')} train for {action.get('cost', LEASE_COST)}"
+
     def special_buy(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> None:
         """Receivership: lease a train from the bank for this operating turn instead of buying one."""
         if not self.receivership(game, corp):

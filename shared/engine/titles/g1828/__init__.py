@@ -118,6 +118,9 @@ class Rules1828(TitleRules):
     def market_share_limit(self) -> int:
         return 80
 
+    # 1828 has practically no certificate limit (the data's 99 for every player count); it is never checked
+    has_cert_limit = False
+
     @property
     def cert_limit_includes_privates(self) -> bool:
         return False

@@ -254,6 +254,13 @@ class Rules1840(TitleRules):
         penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
         return value - game.extra["loans"][str(player.id)] * penalty
 
+    def value_notes(self, game: Game, player: Player) -> list[str]:
+        loans = game.extra["loans"][str(player.id)]
+        if not loans:
+            return []
+        penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+        return [f"{loans} loan{'s' if loans != 1 else ''}: {loans * penalty} off at the end"]
+
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.kind == LINE:
             major = self.owner_major(game, corp)

@@ -1,0 +1,49 @@
+"""The page's words for what a player sees in the tables and the log: limits that exist, why a value is
+below a player's cash, and a title's special purchases named for what they are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from services.gateway.web.describe import describe
+from services.gateway.web.summary import players_table
+from shared.engine import GameSession
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance"
+
+
+def _session(path: str) -> tuple[GameSession, dict[str, Any]]:
+    record = json.loads((FIXTURES / path).read_text())
+    return GameSession.from_record(record), record
+
+
+def test_1828_shows_no_certificate_limit_because_it_has_none() -> None:
+    """1828's data carries 99 for every player count: the rules have no limit, so the page prints none."""
+    session, _ = _session("1828/1828Games_game_end_bankrupt.json")
+    assert all(row["cert_limit"] is None for row in players_table(session.game))
+    session, _ = _session("1840/2player.json")
+    assert {row["cert_limit"] for row in players_table(session.game)} == {18}  # 1840 2p: its table's limit
+
+
+def test_1840_value_says_what_the_loans_take_off() -> None:
+    session, _ = _session("1840/2player.json")
+    game = session.game
+    before = {row["id"]: row["value"] for row in players_table(game)}
+    player = game.players[0]
+    game.extra["loans"][str(player.id)] = 3
+    rows = {row["id"]: row for row in players_table(game)}
+    penalty = int(game.rules.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+    assert rows[player.id]["value"] == before[player.id] - 3 * penalty
+    assert rows[player.id]["value_notes"] == [f"3 loans: {3 * penalty} off at the end"]
+    assert rows[game.players[1].id]["value_notes"] == []
+
+
+def test_a_lease_reads_as_a_lease_and_a_coal_marker_as_a_purchase() -> None:
+    session, record = _session("1825/1825_game_end_bank.json")
+    lease = next(a for a in record["actions"] if a["type"] == "special_buy")
+    assert describe(lease, str, session.game.rules) == f"{lease['entity']} leases a {lease['description']} train for {lease['cost']}"
+    session, record = _session("1828/1828Games_game_end_stock_market.json")
+    coal = next(a for a in record["actions"] if a["type"] == "special_buy")
+    assert describe(coal, str, session.game.rules) == f"{coal['entity']} buys Coal Marker for {coal['cost']}"
