@@ -166,6 +166,7 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
         status = page.locator("#status").inner_text()
         assert re.search(r"(Stock|Company|Auction) round \d+ |(Operating|Line) round \d+\.\d+ ", status), status
         assert re.search(r"bank (unlimited|[£$]\d+)", status), status
+        assert re.search(r"priority deal \S+", status), status
         # a certificate count shows the title's limit only where the title has one (1828 has none)
         certs = page.locator("table.players tbody tr td:nth-child(3)").all_inner_texts()
         assert certs and all(("/" in c) == (title != "1828") for c in certs), certs

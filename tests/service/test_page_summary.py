@@ -47,3 +47,39 @@ def test_a_lease_reads_as_a_lease_and_a_coal_marker_as_a_purchase() -> None:
     session, record = _session("1828/1828Games_game_end_stock_market.json")
     coal = next(a for a in record["actions"] if a["type"] == "special_buy")
     assert describe(coal, str, session.game.rules) == f"{coal['entity']} buys Coal Marker for {coal['cost']}"
+
+
+def _stock_round_moves(path: str, kind: str, count: int) -> list[tuple[dict[str, Any], Any]]:
+    """The first `count` moves of `kind` made inside a stock round that goes on after them, with the game."""
+    from shared.engine.core.stock import StockRound
+
+    record = json.loads((FIXTURES / path).read_text())
+    session = GameSession.from_record(dict(record, actions=[]))
+    found = []
+    for action in record["actions"]:
+        session.submit(action, trusted=True, keep_id=True, recorded=True)
+        game = session.game
+        if action["type"] == kind and isinstance(game.round, StockRound) and not game.round.done:
+            found.append((action, game.trial()))
+            if len(found) == count:
+                break
+    assert len(found) == count
+    return found
+
+
+def test_the_priority_deal_passes_to_the_player_after_the_last_to_act_in_a_stock_round() -> None:
+    """The usual 18xx priority (1825): the next stock round starts with the player after the last one who
+    did something other than pass; the page shows who that is while the round is still going."""
+    from services.gateway.web.summary import priority_deal
+
+    for action, game in _stock_round_moves("1825/1825_game_end_bank.json", "buy_shares", 3):
+        order = game.player_order
+        assert priority_deal(game) == order[(order.index(action["entity"]) + 1) % len(order)]
+
+
+def test_1828_priority_goes_to_the_first_player_to_pass() -> None:
+    """1828 orders the next stock round by the order of passing: the first to pass holds the priority."""
+    from services.gateway.web.summary import priority_deal
+
+    (first_pass, game), = _stock_round_moves("1828/1828Games_game_end_bankrupt.json", "pass", 1)
+    assert priority_deal(game) == first_pass["entity"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import GameSession
+from shared.engine.core.stock import StockRound
 from shared.engine.game import Game
 from shared.engine.model import POOL
 from shared.engine.view.board import entity_colors
@@ -146,6 +147,21 @@ def bank_text(game: Game) -> str:
     return _money(game, game.bank_cash)
 
 
+def priority_deal(game: Game) -> int | None:
+    """Who holds the priority deal (starts the next stock round). During a stock round it moves as players
+    act, so the title's own reordering is asked on a copy of the game rather than restated here."""
+    if game.finished or not game.player_order:
+        return None
+    if isinstance(game.round, StockRound):
+        trial = game.trial()
+        try:
+            trial.rules.reorder_players(trial, trial.round)
+        except Exception:  # a title that orders players another way: the current order still says who leads
+            return game.player_order[0]
+        return trial.player_order[0]
+    return game.player_order[0]
+
+
 def overview(session: GameSession) -> dict[str, Any]:
     game = session.game
     upcoming = game.depot.upcoming()
@@ -158,6 +174,7 @@ def overview(session: GameSession) -> dict[str, Any]:
         "acting": [acting_name(game, e) for e in acting], "acting_entities": acting,
         "acting_players": [] if game.finished else game.acting_players(),
         "bank_cash": game.rules.digest_bank_cash(game), "bank": bank_text(game),
+        "priority": name_of(game, holder) if (holder := priority_deal(game)) is not None else None,
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
         "players": players_table(game), "corporations": corporations_table(game),
         "companies": companies_table(game),
