@@ -354,3 +354,40 @@ def test_people_take_seats_start_a_game_and_bid_from_its_page(server: Server, br
     finally:
         for context in contexts:
             context.close()
+
+
+def test_history_shows_any_earlier_version_read_only_and_steps_through_moves(server: Server, browser: Any) -> None:
+    """The history slider: the page after move N of a game is the game as it stood then (the same tiles as a
+    game made of the first N moves alone), offers no moves even to a seated player, and steps back and on."""
+    record = _record("1840")
+    now_at, then_at = 150, 60
+    game_id, seats = _import(server, record, now_at)
+    then_id, _ = _import(server, record, then_at)
+    then_tiles = server.api("GET", f"/games/{then_id}/state").json()["tiles"]
+    now_tiles = server.api("GET", f"/games/{game_id}/state").json()["tiles"]
+    assert len(then_tiles) < len(now_tiles)  # the two versions differ on the map
+    seat = _acting_seat(server, game_id, seats)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    try:
+        page.goto(f"{server.base}/games/{game_id}/page?at={then_at}#seat={seat['token']}")
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert _counts(page)["tiles"] == len(then_tiles)
+        assert f"after move {then_at} of {now_at}" in page.locator("#history-note").inner_text()
+        assert page.locator("#turn").is_hidden()  # a seated player cannot move in the past
+        page.screenshot(path=str(SHOTS / "1840_history.png"), full_page=False)
+        page.click("#history-prev")
+        page.wait_for_selector(f"body[data-history='{then_at - 1}'][data-ready='1']", timeout=20_000)
+        page.click("#history-next")
+        page.wait_for_selector(f"body[data-history='{then_at}'][data-ready='1']", timeout=20_000)
+        page.click("#history-note a")  # back to now: the live page, the seat's moves offered again
+        page.wait_for_selector("body[data-ready='1']:not([data-history])", timeout=20_000)
+        assert _counts(page)["tiles"] == len(now_tiles)
+        assert page.locator("#turn").is_visible()
+        assert not errors, errors
+    finally:
+        page.close()
+    bad = server.api("GET", f"/games/{game_id}/page?at={now_at + 5}", headers={"Accept": "text/html"})
+    assert bad.status_code == 400 and "between 0 and" in bad.text

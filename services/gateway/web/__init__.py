@@ -23,7 +23,7 @@ from services.gateway.runtime import rt
 from services.gateway.web.describe import describe
 from services.gateway.web.summary import overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
-from shared.engine import EngineError
+from shared.engine import EngineError, GameSession
 from shared.engine.errors import DataError
 from shared.engine.game import definition
 from shared.engine.provisional import provisional_notice
@@ -52,8 +52,9 @@ def wants_html() -> bool:
     return best == "text/html" and request.accept_mimetypes["text/html"] > request.accept_mimetypes["application/json"]
 
 
-def _log(game: Game, namer: Any, rules: TitleRules | None) -> list[dict[str, Any]]:
-    events = rt().recorder.read_events(game.id, after_version=max(0, game.version - LOG_LINES))
+def _log(game: Game, namer: Any, rules: TitleRules | None, upto: int | None = None) -> list[dict[str, Any]]:
+    last = game.version if upto is None else upto
+    events = rt().recorder.read_events(game.id, after_version=max(0, last - LOG_LINES), limit=min(last, LOG_LINES))
     lines = []
     for event in reversed(events):
         action = (event.data or {}).get("action") or {}
@@ -71,6 +72,26 @@ def _notice(game: Game) -> str | None:
         return None
 
 
+def _history_version(game: Game) -> int | None:
+    """`?at=N`: the page as it was after the game's N-th stored action (read-only), or None for now."""
+    raw = request.args.get("at")
+    if raw is None or raw == "":
+        return None
+    try:
+        at = int(raw)
+    except ValueError:
+        raise ApiError(400, "bad_query", f"at must be a version between 0 and {game.version}, not {raw!r}") from None
+    if not 0 <= at <= game.version:
+        raise ApiError(400, "bad_query", f"at must be a version between 0 and {game.version}, not {at}")
+    return None if at == game.version else at
+
+
+def _as_of(session: GameSession, at: int | None) -> GameSession:
+    """The game after its first `at` stored actions, replayed from the session's own record (undos later
+    than `at` do not reach back: what is shown is what the table saw then)."""
+    return session if at is None else GameSession.from_record(session.to_record(), limit=at)
+
+
 def render_page(game: Game) -> Response:
     if game.visibility != "open" and not request.headers.get("Authorization"):
         # A private game's page is fetched again by the script with the seat token from the fragment; a
@@ -80,20 +101,23 @@ def render_page(game: Game) -> Response:
     require_read(game)
     seats = rt().recorder.seats(game.id)
     context: dict[str, Any] = {"game": game, "seats": seats, "url": game_url(game.id), "fills": FILLS,
-                               "notice": _notice(game)}
+                               "notice": _notice(game), "history": None, "shown_version": game.version}
     if game.status != "open":
-        with rt().sessions.use(game) as session:  # held briefly: only reads of the engine state
+        at = _history_version(game)
+        with rt().sessions.use(game) as live:  # held briefly: only reads of the engine state
+            session = _as_of(live, at)
             view = map_view(session.game)
             summary = overview(session)
             market = market_view(session.game)
             names = {p.id: p.name for p in session.game.players}
             rules = session.game.rules
+        context.update(history=at, shown_version=game.version if at is None else at)
         context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
                        hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
                                   if h.get("tile") or h.get("location") or any(
                                       t for n in h["nodes"] for t in n.get("tokens") or [])],
                        names={str(k): v for k, v in names.items()},
-                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e), rules))
+                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e), rules, at))
     html = render_template("game_page.html", **context)
     return Response(html, mimetype="text/html", headers=HTML_HEADERS)
 

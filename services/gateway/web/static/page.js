@@ -381,7 +381,7 @@
     }
   }
 
-  async function loadSeat() {
+  async function loadSeat(readOnly) {
     const who = await api("/games/" + gameId + "/page/me");
     if (who.status !== 200) {
       try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ }
@@ -398,7 +398,7 @@
     forget.type = "button"; forget.textContent = "Forget this seat on this device";
     forget.addEventListener("click", () => { try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ } location.reload(); });
     you.appendChild(forget);
-    if (status !== "active") return;
+    if (status !== "active" || readOnly) return;
     const r = await api("/games/" + gameId + "/legal-actions");
     if (r.status !== 200) { you.append(" Could not load your moves: " + ((r.data && r.data.message) || r.status)); return; }
     if (r.data.version !== version) { location.reload(); return; }
@@ -486,7 +486,7 @@
     const message = $("shell-message");
     if (!token) return;
     message.textContent = "Opening…";
-    const r = await fetch(location.pathname, { headers: { "Authorization": "Bearer " + token, "Accept": "text/html" } });
+    const r = await fetch(location.pathname + location.search, { headers: { "Authorization": "Bearer " + token, "Accept": "text/html" } });
     if (r.status !== 200) {
       try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ }
       message.textContent = "That seat token does not open this game (HTTP " + r.status + ").";
@@ -521,11 +521,25 @@
     wrap.parentNode.insertBefore(bar, wrap);
   }
 
+  // the history slider: moving it shows that version (without JavaScript the form's button does the same)
+  function historySlider() {
+    const slider = $("history-at");
+    if (!slider) return;
+    slider.addEventListener("input", () => { $("history-shown").textContent = slider.value + " / " + slider.max; });
+    slider.addEventListener("change", () => { $("history").requestSubmit(); });
+  }
+
   token = takeTokenFromFragment();
   signinForm();
   joinForm();
   zoomButtons();
+  historySlider();
   if (body.dataset.privateShell) { openPrivate(); return; }
+  if (body.dataset.history !== undefined) {  // an earlier version: nothing to play, nothing to wait for
+    if (token) loadSeat(true);
+    body.dataset.ready = "1";
+    return;
+  }
   const ready = token ? loadSeat() : Promise.resolve();
   ready.finally(() => {
     body.dataset.ready = "1";
