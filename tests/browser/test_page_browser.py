@@ -167,6 +167,9 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
         assert re.search(r"(Stock|Company|Auction) round \d+ |(Operating|Line) round \d+\.\d+ ", status), status
         assert re.search(r"bank (unlimited|[£$]\d+)", status), status
         assert re.search(r"priority deal \S+", status), status
+        # every corporation that has run shows its runs (a bar each) beside its row
+        assert page.locator("table.corporations svg.earnings rect").count() >= 2
+        page.locator("table.corporations").screenshot(path=str(SHOTS / f"{title}_corporations.png"))
         # a certificate count shows the title's limit only where the title has one (1828 has none)
         certs = page.locator("table.players tbody tr td:nth-child(3)").all_inner_texts()
         assert certs and all(("/" in c) == (title != "1828") for c in certs), certs

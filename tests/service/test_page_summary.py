@@ -83,3 +83,31 @@ def test_1828_priority_goes_to_the_first_player_to_pass() -> None:
 
     (first_pass, game), = _stock_round_moves("1828/1828Games_game_end_bankrupt.json", "pass", 1)
     assert priority_deal(game) == first_pass["entity"]
+
+
+def test_revenue_history_follows_each_run_and_the_dividend_after_it() -> None:
+    """Runs in order with what the corporation did next; an undone run is not history, and automatic runs
+    (1840's tram lines and city companies run as auto actions) count like any other."""
+    from services.gateway.web.earnings import chart_svg, earnings
+    from shared.engine.session import final_active_flags
+
+    for path, kinds_seen in (("1828/1828Games_game_end_bankrupt.json", {"payout", "withhold"}),
+                             ("1840/2player.json", {"variable", None})):
+        session, record = _session(path)
+        runs = earnings(session)
+        expected: dict[str, list[int]] = {}
+        for action, active in zip(record["actions"], final_active_flags(record["actions"]), strict=True):
+            for a in [action, *(action.get("auto_actions") or [])] if active else []:
+                if a["type"] == "run_routes":
+                    total = sum(r["revenue"] for r in a["routes"]) + int(a.get("extra_revenue") or 0)
+                    expected.setdefault(a["entity"], []).append(total)
+        ran = {sym: [r["revenue"] for r in rs if r["kind"] != "variable"] for sym, rs in runs.items()}
+        assert {sym: v for sym, v in ran.items() if v} == expected
+        assert sum(len(v) for v in expected.values()) > 10
+        kinds = {r["kind"] for rs in runs.values() for r in rs}
+        assert kinds_seen <= kinds
+        sym, rs = max(runs.items(), key=lambda kv: len(kv[1]))
+        svg = chart_svg(rs)
+        assert svg.count("<rect") == len(rs)
+        assert svg.count('class="bar kept"') == sum(r["kind"] == "withhold" for r in rs)
+        assert svg.count('class="bar plain"') == sum(r["kind"] is None for r in rs)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from services.gateway.web.earnings import chart_svg, earnings
 from shared.engine import GameSession
 from shared.engine.core.stock import StockRound
 from shared.engine.game import Game
@@ -86,8 +87,9 @@ def players_table(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def corporations_table(game: Game) -> list[dict[str, Any]]:
+def corporations_table(game: Game, runs: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
     colors = entity_colors(game)
+    runs = runs or {}
     tokens = game.board.token_hexes_by_entity()
     rows = []
     for corp in game.rules.digest_corporations(game):
@@ -106,6 +108,7 @@ def corporations_table(game: Game) -> list[dict[str, Any]]:
             "par_price": corp.par_price, "floated": corp.floated, "ipoed": corp.ipoed, "closed": corp.closed,
             "treasury_percent": corp.treasury_percent, "pool_percent": corp.percent_owned_by(POOL),
             "companies": list(corp.companies), "acting": corp.sym in game.acting(),
+            "runs": runs.get(corp.sym, []), "runs_svg": chart_svg(runs.get(corp.sym, [])),
         })
     return rows
 
@@ -176,7 +179,7 @@ def overview(session: GameSession) -> dict[str, Any]:
         "bank_cash": game.rules.digest_bank_cash(game), "bank": bank_text(game),
         "priority": name_of(game, holder) if (holder := priority_deal(game)) is not None else None,
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
-        "players": players_table(game), "corporations": corporations_table(game),
+        "players": players_table(game), "corporations": corporations_table(game, earnings(session)),
         "companies": companies_table(game),
         "result": session.result,
         "colors": entity_colors(game),
