@@ -394,3 +394,29 @@ def test_history_shows_any_earlier_version_read_only_and_steps_through_moves(ser
         page.close()
     bad = server.api("GET", f"/games/{game_id}/page?at={now_at + 5}", headers={"Accept": "text/html"})
     assert bad.status_code == 400 and "between 0 and" in bad.text
+
+
+def test_a_seated_player_talks_to_the_table_and_the_others_read_it(server: Server, browser: Any) -> None:
+    record = _record("1828")
+    game_id, seats = _import(server, record, 40)
+    page = _open(browser, server, game_id, seats[1]["token"])
+    try:
+        assert page.locator("#chat").is_visible()
+        version = int(page.locator("body").get_attribute("data-version"))
+        page.fill("#chat-text", "Shall we agree on the B&O? <b>not bold</b>")
+        page.click("#chat button[type=submit]")
+        _wait_version(page, version)
+        line = page.locator("#chat-lines li").last.inner_text()
+        me = page.locator("#you").inner_text().removeprefix("You are ").split(".")[0]
+        assert line == f"{me}: Shall we agree on the B&O? <b>not bold</b>"  # text, never markup
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+    state = server.api("GET", f"/games/{game_id}/state").json()
+    assert state["version"] == version + 1  # stored with the game ...
+    reader = _open(browser, server, game_id)  # ... and read by anyone who opens the page
+    try:
+        assert "Shall we agree on the B&O?" in reader.locator("#chat-lines").inner_text()
+        assert reader.locator("#chat").is_hidden()  # no seat, no voice
+    finally:
+        reader.close()

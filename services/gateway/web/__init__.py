@@ -37,6 +37,7 @@ bp = Blueprint("page", __name__, template_folder="templates", static_folder="sta
                static_url_path="/page-static")
 
 LOG_LINES = 40
+CHAT_LINES = 50
 # the page loads nothing but its own script and stylesheet; colours come in style attributes
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -70,6 +71,14 @@ def _notice(game: Game) -> str | None:
         return provisional_notice(game.title, game.options or ())
     except (EngineError, DataError):  # unreadable title data must not take the page down; the engine refuses moves
         return None
+
+
+def _chat(session: GameSession) -> list[dict[str, Any]]:
+    """The table talk so far (the game's `message` actions), newest last, as many as the page shows."""
+    said = [a for a in session.actions if a.get("type") == "message"][-CHAT_LINES:]
+    names = {p.id: p.name for p in session.game.players}
+    return [{"name": names.get(a.get("user", a.get("entity")), "a player"), "text": str(a.get("message", ""))}
+            for a in said]
 
 
 def _history_version(game: Game) -> int | None:
@@ -111,7 +120,8 @@ def render_page(game: Game) -> Response:
             market = market_view(session.game)
             names = {p.id: p.name for p in session.game.players}
             rules = session.game.rules
-        context.update(history=at, shown_version=game.version if at is None else at)
+            chat = _chat(session)
+        context.update(history=at, shown_version=game.version if at is None else at, chat=chat)
         context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
                        hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
                                   if h.get("tile") or h.get("location") or any(

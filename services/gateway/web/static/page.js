@@ -398,6 +398,7 @@
     forget.type = "button"; forget.textContent = "Forget this seat on this device";
     forget.addEventListener("click", () => { try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ } location.reload(); });
     you.appendChild(forget);
+    if (!readOnly && me.player_id !== null && status !== "open") chatForm();
     if (status !== "active" || readOnly) return;
     const r = await api("/games/" + gameId + "/legal-actions");
     if (r.status !== 200) { you.append(" Could not load your moves: " + ((r.data && r.data.message) || r.status)); return; }
@@ -519,6 +520,35 @@
     };
     bar.append(make("−", -1, "Zoom the map out"), make("+", 1, "Zoom the map in"));
     wrap.parentNode.insertBefore(bar, wrap);
+  }
+
+  // table talk: a `message` action from this seat (stored with the game, never changes the state)
+  function chatForm() {
+    const form = $("chat");
+    if (!form) return;
+    form.hidden = false;
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const text = $("chat-text").value.trim();
+      if (!text) return;
+      // words do not depend on the position: if the game moved meanwhile, send them at the new version
+      let at = version, r = null;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const key = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+        r = await api("/games/" + gameId + "/actions?wait=8", {
+          method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+          body: JSON.stringify({ action: { type: "message", entity: me.player_id, entity_type: "player", message: text },
+            expected_version: at }),
+        });
+        if (r.status !== 409) break;
+        const now = await api("/games/" + gameId + "/page/version");
+        if (now.status !== 200) break;
+        at = now.data.version;
+      }
+      if (r.status === 200 || r.status === 202) { location.reload(); return; }
+      const d = r.data || {};
+      form.append(" Not sent: " + (d.reason || d.message || r.status));
+    });
   }
 
   // the history slider: moving it shows that version (without JavaScript the form's button does the same)
