@@ -200,8 +200,19 @@ def test_mid_game_page_buys_a_share_and_lays_a_tile(server: Server, browser: Any
         tile_name = lay["tile"].rsplit("-", 1)[0]
         options = page.locator("#tile-select option").evaluate_all("els => els.map(e => e.value)")
         tile = lay["tile"] if lay["tile"] in options else next(o for o in options if o.startswith(tile_name + "-"))
-        page.select_option("#tile-select", tile)
-        page.select_option("#rotation-select", str(lay["rotation"]))
+        # each legal lay on the hex is drawn as a choice; picking the picture sets the tile and rotation
+        offered = [a for a in server.api("GET", f"/games/{game_id}/legal-actions", seat["token"]).json()["actions"]
+                   if a["type"] == "lay_tile" and a["hex"] == lay["hex"]]
+        choices = page.locator("#lay-picker button.lay-choice")
+        assert choices.count() == len(offered)
+        pick = page.locator(f'#lay-picker button.lay-choice[data-tile="{tile}"][data-rotation="{lay["rotation"]}"]')
+        page.wait_for_function(f"""() => document.querySelectorAll('#lay-picker button.lay-choice svg').length
+            === {len(offered)}""", timeout=20_000)
+        page.locator("#hex-panel").screenshot(path=str(SHOTS / f"{title}_rotation_picker.png"))
+        pick.click()
+        assert page.locator("#tile-select").input_value() == tile
+        assert page.locator("#rotation-select").input_value() == str(lay["rotation"])
+        assert pick.get_attribute("aria-pressed") == "true"
         # the hex previews the chosen tile before anything is posted
         page.wait_for_function(f"""() => [...document.querySelectorAll('svg.map g.hex[data-hex="{lay["hex"]}"] text.tile-name')]
             .some(t => t.textContent === '#{tile_name}')""", timeout=10_000)

@@ -175,15 +175,20 @@
   function endPreview() {
     if (previewed) { previewed.g.replaceChildren(...previewed.children); previewed = null; }
   }
-  async function preview(hexId, tile, rotation) {
-    const g = hexNode(hexId);
-    if (!g) return;
+  // one hex drawn by the server with a tile laid at a rotation (the same drawing as the map's)
+  async function drawnHex(hexId, tile, rotation) {
     const url = "/games/" + gameId + "/page/preview?hex=" + encodeURIComponent(hexId) + "&tile=" +
       encodeURIComponent(tile) + "&rotation=" + rotation;
     const r = await fetch(url, { headers: token ? { "Authorization": "Bearer " + token } : {} });
-    if (!r.ok) return;
+    if (!r.ok) return null;
     const doc = new DOMParser().parseFromString(await r.text(), "image/svg+xml");
-    const drawn = doc.querySelector("g.hex");
+    return doc.querySelector("g.hex");
+  }
+
+  async function preview(hexId, tile, rotation) {
+    const g = hexNode(hexId);
+    if (!g) return;
+    const drawn = await drawnHex(hexId, tile, rotation);
     if (!drawn) return;
     if (!previewed || previewed.g !== g) { endPreview(); previewed = { g, children: [...g.childNodes] }; }
     g.replaceChildren(...[...drawn.childNodes].map((n) => document.importNode(n, true)));
@@ -214,14 +219,41 @@
         rotSel.replaceChildren();
         lays.filter((a) => a.tile === tileSel.value).forEach((a) => rotSel.add(new Option("rotation " + a.rotation, String(a.rotation))));
       };
-      const show = () => preview(hexId, tileSel.value, rotSel.value);
+      // every legal lay drawn on the hex, a button each: the picture is the choice (the selects stay for
+      // keyboards and screen readers, and follow the pictures)
+      const picker = document.createElement("div");
+      picker.className = "lay-picker";
+      picker.id = "lay-picker";
+      const mark = () => picker.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed",
+        String(b.dataset.tile === tileSel.value && b.dataset.rotation === rotSel.value)));
+      const show = () => { mark(); preview(hexId, tileSel.value, rotSel.value); };
       tileSel.addEventListener("change", () => { fillRot(); show(); });
       rotSel.addEventListener("change", show);
       fillRot();
       show();
+      lays.forEach(async (a) => {
+        const b = document.createElement("button");
+        b.type = "button"; b.className = "secondary lay-choice";
+        b.dataset.tile = a.tile; b.dataset.rotation = String(a.rotation);
+        b.setAttribute("aria-label", "tile " + a.tile + ", rotation " + a.rotation);
+        b.addEventListener("click", () => { tileSel.value = a.tile; fillRot(); rotSel.value = String(a.rotation); show(); });
+        picker.appendChild(b);
+        const drawn = await drawnHex(hexId, a.tile, a.rotation);
+        if (!drawn) { b.textContent = a.tile + " / " + a.rotation; return; }
+        const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        svg.setAttribute("viewBox", "-52 -52 104 104");
+        svg.setAttribute("width", "64"); svg.setAttribute("height", "64");
+        const inner = document.importNode(drawn, true);
+        inner.removeAttribute("transform"); inner.removeAttribute("tabindex");
+        svg.appendChild(inner);
+        const caption = document.createElement("span");
+        caption.textContent = a.tile.split("-")[0] + " ↻" + a.rotation;
+        b.append(svg, caption);
+        mark();
+      });
       const l1 = document.createElement("label"); l1.textContent = "Tile "; l1.appendChild(tileSel);
       const l2 = document.createElement("label"); l2.textContent = "Rotation "; l2.appendChild(rotSel);
-      panel.append(l1, l2);
+      panel.append(picker, l1, l2);
       const lay = button("Lay tile", () => lays.find((a) => a.tile === tileSel.value && String(a.rotation) === rotSel.value));
       lay.id = "lay-tile";
       panel.appendChild(lay);
