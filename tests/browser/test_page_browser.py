@@ -431,3 +431,33 @@ def test_a_seated_player_talks_to_the_table_and_the_others_read_it(server: Serve
         assert reader.locator("#chat").is_hidden()  # no seat, no voice
     finally:
         reader.close()
+
+
+def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, browser: Any) -> None:
+    """The tray: one drawn tile per kind in the supply, with copies left of the game's total; a kind laid
+    out to its last copy is shown as used up. Counts agree with the tiles on the map."""
+    record = _record("1825")
+    game_id, seats = _import(server, record, len(record["actions"]) // 2)
+    page = _open(browser, server, game_id)
+    try:
+        tiles = server.api("GET", f"/games/{game_id}/state").json()["tiles"]
+        on_map: dict[str, int] = {}
+        for tile in tiles.values():
+            name = tile.rsplit("-", 1)[0]
+            on_map[name] = on_map.get(name, 0) + 1
+        page.click("#tray summary")
+        items = page.locator("ul.tray li")
+        assert items.count() > 20
+        for i in range(items.count()):
+            item = items.nth(i)
+            name = item.get_attribute("data-tile")
+            text = item.locator("span").inner_text()
+            left, total = (int(x) for x in re.fullmatch(rf"#{re.escape(name)} (\d+) of (\d+)", text).groups())
+            assert left == total - on_map.get(name, 0), (name, text)
+            assert ("used-up" in (item.get_attribute("class") or "")) == (left == 0)
+            assert item.locator("svg.tray-tile g.hex").count() == 1
+        assert any(on_map.values())
+        page.locator("#tray").screenshot(path=str(SHOTS / "1825_tray.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -29,7 +29,7 @@ from shared.engine.game import definition
 from shared.engine.provisional import provisional_notice
 from shared.engine.titles.base import TitleRules
 from shared.engine.view import map_view, market_view
-from shared.engine.view.board import preview_hex
+from shared.engine.view.board import preview_hex, tile_tray
 from shared.engine.view.market import market_grid, with_markers
 from shared.eventstore.records import Game
 
@@ -71,6 +71,16 @@ def _notice(game: Game) -> str | None:
         return provisional_notice(game.title, game.options or ())
     except (EngineError, DataError):  # unreadable title data must not take the page down; the engine refuses moves
         return None
+
+
+def _tray(session: GameSession, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tiles left, each drawn as the map draws it, with its count."""
+    out = []
+    for tile in tile_tray(session.game):
+        svg = (f'<svg class="tray-tile" viewBox="-52 -52 104 104" width="56" height="56" role="img" '
+               f'aria-label="tile {tile["name"]}">{render_hex(tile["hex"], view)}</svg>')
+        out.append({**tile, "svg": svg})
+    return out
 
 
 def _chat(session: GameSession) -> list[dict[str, Any]]:
@@ -121,7 +131,8 @@ def render_page(game: Game) -> Response:
             names = {p.id: p.name for p in session.game.players}
             rules = session.game.rules
             chat = _chat(session)
-        context.update(history=at, shown_version=game.version if at is None else at, chat=chat)
+            tray = _tray(session, view)
+        context.update(history=at, shown_version=game.version if at is None else at, chat=chat, tray=tray)
         context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
                        hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]
                                   if h.get("tile") or h.get("location") or any(

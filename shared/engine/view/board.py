@@ -216,3 +216,29 @@ def map_view(game: Game, hexes: tuple[str, ...] | None = None) -> dict[str, Any]
         "hexes": hexes_,
         "entities": entity_colors(game),
     }
+
+
+def tile_tray(game: Game) -> list[dict[str, Any]]:
+    """The tiles not yet on the map, each drawn alone (rotation 0, no place, no tokens) with how many copies
+    are left of how many: the players' tray, in the order of the data's colours (yellow before green ...)."""
+    supply = game.board.supply
+    blank = next(iter(game.board.hexes.values()))
+    locs = tile_locations(game)
+    out = []
+    for name, total in supply.counts.items():
+        tile = game.board.catalogue.get(name)
+        if tile is None or tile.preprinted:
+            continue
+        left = None if total is None else supply.available(name)
+        alone = blank.with_state(tile, 0, 0, [[] for _ in tile.cities], [[] for _ in tile.cities], [], [])
+        drawn = hex_view(game, alone, None, locs)
+        drawn.update(id=f"tray-{name}", location=None, labels=list(tile.labels or ()), terrain=[], upgrade_cost=0,
+                     borders=[], reserved_for=[], blocked_by=[], cx=0.0, cy=0.0)
+        out.append({"name": name, "color": tile.color, "total": total, "left": left, "hex": drawn})
+    order = {c: i for i, c in enumerate(("yellow", "green", "brown", "gray", "grey", "purple", "red", "blue"))}
+    return sorted(out, key=lambda t: (order.get(t["color"], 99), _tile_sort_key(t["name"])))
+
+
+def _tile_sort_key(name: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return (int(digits) if digits else 1 << 30, name)
