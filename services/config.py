@@ -26,6 +26,7 @@ class Config:
     port: int = 8000
     host: str = "127.0.0.1"  # where the gateway listens; HOST=0.0.0.0 to accept other machines
     admin_token: str | None = None
+    signin_secret: str = ""  # HMAC key of sign-in links (SIGNIN_SECRET, else the email-moves MAILIN_SECRET)
     public_url: str = "http://127.0.0.1:8000"
     max_body_bytes: int = 256 * 1024
     max_import_bytes: int = 16 * 1024 * 1024
@@ -74,6 +75,7 @@ class Config:
             port=port,
             host=env.get("HOST") or cls.host,
             admin_token=env.get("ADMIN_TOKEN") or None,
+            signin_secret=env.get("SIGNIN_SECRET") or env.get("MAILIN_SECRET") or "",
             public_url=public_url(env),
             max_body_bytes=num("MAX_BODY_BYTES", cls.max_body_bytes, int),
             max_import_bytes=num("MAX_IMPORT_BYTES", cls.max_import_bytes, int),

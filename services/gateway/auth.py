@@ -4,13 +4,16 @@ identity when joining another game). Tokens are looked up by hash."""
 from __future__ import annotations
 
 import hmac
+import time
 from dataclasses import dataclass
 
 from flask import request
 
+from services import signin
 from services.gateway.errors import ApiError
 from services.gateway.runtime import rt
 from services.tokens import hash_token
+from shared.eventstore import signins
 from shared.eventstore.records import Game, Player, Seat
 
 SEAT_CACHE_SIZE = 100_000
@@ -31,6 +34,8 @@ def principal() -> Principal | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <token>'")
     token = token.strip()
+    if signin.looks_like(token):
+        return Principal(seat=_signin_seat(token))
     admin = rt().config.admin_token
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Principal(admin=True)
@@ -42,6 +47,26 @@ def principal() -> Principal | None:
     if player is not None:
         return Principal(player=player)
     raise ApiError(401, "unauthorized", "unknown token")
+
+
+def _signin_seat(token: str) -> Seat:
+    """The seat a sign-in link opens: ours (signed), not expired, not revoked since it was issued."""
+    link = signin.verify(rt().config.signin_secret, token)
+    if link is None:
+        raise ApiError(401, "unauthorized", "that sign-in link is not one of ours: open the page link of your "
+                       "latest turn email, or use your seat link")
+    now = time.time()
+    if now >= link.expires:
+        raise ApiError(401, "signin_link_expired", "that sign-in link has expired: open the page link of your "
+                       "latest turn email, or use your seat link")
+    revoked = signins.revoked_at(rt().recorder, link.game_id, link.player_id)
+    if revoked is not None and link.issued <= revoked:
+        raise ApiError(401, "signin_link_revoked", "that sign-in link was revoked: open the page link of a turn "
+                       "email sent since, or use your seat link")
+    seat = next((s for s in rt().recorder.seats(link.game_id) if s.player_id == link.player_id), None)
+    if seat is None:
+        raise ApiError(401, "unauthorized", f"player {link.player_id} holds no seat in game {link.game_id}")
+    return seat
 
 
 def _seat(digest: str) -> Seat | None:

@@ -209,8 +209,8 @@ class MailHandler:
             acting = token.player_id in session.acting_players()
             reply_to = tokens.reply_address(self.settings, game.id, token.player_id, game.version) if acting \
                 else None
-            text = turn_text(session, game.id, token.player_id, outgoing.game_link(self.public_url, game.id),
-                             reply_to)
+            link = outgoing.seat_link(self.settings, self.public_url, game.id, token.player_id)
+            text = turn_text(session, game.id, token.player_id, link, reply_to)
         msg = EmailMessage(policy=HEADER_POLICY)
         subject = incoming.subject or f"Railpost game {game.id}"
         msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"

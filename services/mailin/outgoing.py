@@ -7,9 +7,11 @@ answer also names the reply it answers.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Protocol
 
+from services import signin
 from services.play.sessions import SessionCache
 from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
@@ -40,6 +42,11 @@ def game_link(public_url: str, game_id: int | str) -> str:
     return f"{public_url}/games/{game_id}"
 
 
+def seat_link(settings: MailinSettings, public_url: str, game_id: int, player_id: int) -> str:
+    """The page opened with the player's seat on whatever device reads the mail (a signed, expiring link)."""
+    return signin.page_link(public_url, game_id, signin.sign(settings.signin_key, game_id, player_id, time.time()))
+
+
 @dataclass
 class TurnMailer:
     """Builds each game's block when the mail is sent (not when the line was queued), so the moves listed
@@ -62,7 +69,8 @@ class TurnMailer:
         with self.sessions.use(game) as session:
             acting = player_id in session.acting_players()
             reply_to = tokens.reply_address(self.settings, game.id, player_id, game.version) if acting else None
-            return turn_text(session, game.id, player_id, game_link(self.public_url, game.id), reply_to)
+            return turn_text(session, game.id, player_id, seat_link(self.settings, self.public_url, game.id, player_id),
+                             reply_to)
 
     def block(self, game_id: str, player_id: str) -> MailBlock | None:
         if not (game_id.isdigit() and player_id.isdigit()):

@@ -29,6 +29,12 @@ class MailinSettings:
     rate_per_hour: int = 30  # mails per sender address per rolling hour
     wait_seconds: float = 10.0  # how long a move waits for its receipt before the answer says "queued"
     auth_serv_id: str = ""  # set: require an Authentication-Results header of this MTA with dkim or spf pass
+    signin_secret: str = ""  # key of the page's sign-in links (SIGNIN_SECRET; empty: the reply secret)
+
+    @property
+    def signin_key(self) -> str:
+        """The key the gateway checks sign-in links with (services.config.Config.signin_secret)."""
+        return self.signin_secret or self.secret
 
     @property
     def enabled(self) -> bool:
@@ -55,6 +61,7 @@ class MailinSettings:
             rate_per_hour=int(e.get("MAILIN_RATE_PER_HOUR") or cls.rate_per_hour),
             wait_seconds=float(e.get("MAILIN_WAIT_SECONDS") or cls.wait_seconds),
             auth_serv_id=e.get("MAILIN_AUTHSERV_ID", ""),
+            signin_secret=e.get("SIGNIN_SECRET", ""),
         )
 
 

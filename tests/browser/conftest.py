@@ -22,6 +22,7 @@ from shared.eventstore import migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
+SIGNIN_SECRET = "browser-signin-secret"
 SHOTS = ROOT / "var" / "screenshots"  # var/ is gitignored
 ADMIN = "browser-admin-token"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -43,7 +44,8 @@ class Server:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'page.sqlite3'}"
     migrate(url)
-    app = create_app(Config(database_url=url, admin_token=ADMIN, log_level="WARNING", max_wait_seconds=20))
+    app = create_app(Config(database_url=url, admin_token=ADMIN, log_level="WARNING", max_wait_seconds=20,
+                            signin_secret=SIGNIN_SECRET))
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access line per request is noise here
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

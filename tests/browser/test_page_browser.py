@@ -461,3 +461,39 @@ def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, brow
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_a_sign_in_link_opens_the_seat_on_a_new_device_and_leaves_the_address_bar(server: Server, browser: Any) -> None:
+    """The turn email's page link on a device that never saw the seat: the page knows the player at once,
+    offers his moves, and the link is gone from the address bar (history, screenshots, shoulder surfers)."""
+    from services import signin
+
+    from .conftest import SIGNIN_SECRET
+
+    record = _record("1828")
+    game_id, seats = _import(server, record, 40)
+    seat = _acting_seat(server, game_id, seats)
+    link = signin.sign(SIGNIN_SECRET, game_id, seat["player_id"], time.time())
+    context = browser.new_context()  # a new device: nothing stored
+    page = context.new_page()
+    try:
+        page.goto(f"{server.base}/games/{game_id}/page#signin={link}")
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert page.locator("#you").inner_text().startswith("You are ")
+        assert page.locator("#turn-title").inner_text() == "Your turn"
+        assert "signin" not in page.url and link not in page.url
+        page.reload()  # kept on the device like a seat token
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert page.locator("#turn-title").inner_text() == "Your turn"
+    finally:
+        context.close()
+    bad = browser.new_context()
+    page = bad.new_page()
+    try:
+        forged = signin.sign("not-the-servers-secret", game_id, seat["player_id"], time.time())
+        page.goto(f"{server.base}/games/{game_id}/page#signin={forged}")
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert "not valid" in page.locator("#you").inner_text()
+        assert page.locator("#turn").is_hidden()
+    finally:
+        bad.close()

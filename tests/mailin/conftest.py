@@ -155,7 +155,7 @@ def site(tmp_path: Path) -> Iterator[Site]:
     url = f"sqlite:///{tmp_path / 'mail.sqlite3'}"
     migrate(url)
     config = Config(database_url=url, redis_url=None, admin_token="adm", public_url=BASE,
-                    sweep_interval_seconds=0.5)
+                    sweep_interval_seconds=0.5, signin_secret=SECRET)  # as deployed: the reply secret
     sink = Sink()
     sink_port = free_port()
     sink_controller = Controller(sink, hostname="127.0.0.1", port=sink_port)

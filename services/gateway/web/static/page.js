@@ -17,7 +17,8 @@
 
   function takeTokenFromFragment() {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
-    const seat = hash.get("seat");
+    // a seat link (#seat=) or the sign-in link of a turn email (#signin=): either is kept on this device
+    const seat = hash.get("seat") || hash.get("signin");
     if (seat) {
       try { localStorage.setItem(storeKey, seat); } catch (e) { /* private mode: keep it in memory */ }
       history.replaceState(null, "", location.pathname + location.search);
