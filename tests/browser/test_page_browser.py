@@ -497,3 +497,43 @@ def test_a_sign_in_link_opens_the_seat_on_a_new_device_and_leaves_the_address_ba
         assert page.locator("#turn").is_hidden()
     finally:
         bad.close()
+
+
+def test_a_players_home_lists_his_games_with_his_turns_first(server: Server, browser: Any) -> None:
+    me = server.api("POST", "/players", json={"name": "Hanna"}).json()
+    other = server.api("POST", "/players", json={"name": "Otto"}).json()
+    games = []
+    for seed, hanna_first in ((21, False), (22, True)):
+        made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": seed, "options": []}).json()
+        order = [me, other] if hanna_first else [other, me]
+        seat_tokens = {}
+        for person in order:
+            joined = server.api("POST", f"/games/{made['id']}/join", person["token"],
+                                json={"name": person["name"], "player_id": person["id"]})
+            assert joined.status_code == 201, joined.text
+            seat_tokens[person["id"]] = joined.json()["token"]
+        assert server.api("POST", f"/games/{made['id']}/start", seat_tokens[order[0]["id"]]).status_code == 200
+        games.append(made["id"])
+    listed = server.api("GET", "/players/me/games", me["token"]).json()["games"]
+    turns = {g["game_id"]: g["your_turn"] for g in listed}
+    assert set(games) <= set(turns) and any(turns[g] for g in games) and not all(turns[g] for g in games)
+    mine = [g for g in listed if g["your_turn"]]
+    assert listed[: len(mine)] == mine  # his turns first
+    assert server.api("GET", "/players/me/games").status_code == 401
+    page = browser.new_context().new_page()
+    try:
+        page.goto(f"{server.base}/me#player={me['token']}")
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert "player=" not in page.url
+        assert page.locator("#home-who").inner_text().startswith("Signed in as Hanna")
+        rows = page.locator("#home-games tbody tr")
+        assert rows.count() == len(listed)
+        first = rows.first
+        assert int(first.get_attribute("data-game")) == mine[0]["game_id"] and "your turn" in first.inner_text()
+        waiting_other = page.locator(f'#home-games tbody tr[data-game="{next(g for g in games if not turns[g])}"]')
+        assert "Otto" in waiting_other.inner_text()
+        page.screenshot(path=str(SHOTS / "home.png"))
+        first.locator("a").click()
+        page.wait_for_selector("svg.map g.hex", timeout=20_000)
+    finally:
+        page.context.close()
