@@ -537,3 +537,25 @@ def test_a_players_home_lists_his_games_with_his_turns_first(server: Server, bro
         page.wait_for_selector("svg.map g.hex", timeout=20_000)
     finally:
         page.context.close()
+
+
+def test_the_clock_panel_shows_the_deadline_and_who_is_away(server: Server, browser: Any) -> None:
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 31, "options": []}).json()
+    gid = made["id"]
+    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Vera", "Walt")]
+    clock = server.api("PUT", f"/games/{gid}/clock", seats[0]["token"], json={"kind": "deadline", "per_move_hours": 48})
+    assert clock.status_code == 200, clock.text
+    assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
+    until = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() + 5 * 86400))
+    away = server.api("PUT", f"/games/{gid}/clock/vacation", seats[1]["token"], json={"until": until})
+    assert away.status_code == 200, away.text
+    page = _open(browser, server, gid, seats[0]["token"])
+    try:
+        page.wait_for_selector("#clock-section:not([hidden])", timeout=20_000)
+        text = page.locator("#clock-body").inner_text()
+        assert "Time control: a deadline of 48 h per move" in text, text
+        assert "Walt is away until" in text, text
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "clock_panel.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()

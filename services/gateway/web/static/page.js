@@ -555,6 +555,70 @@
     wrap.parentNode.insertBefore(bar, wrap);
   }
 
+  // the clock (docs/time-controls.md): deadlines, who is away, an open vote, an undo request; a seated
+  // player answers the votes and requests addressed to him from here
+  const CHOICE_WORDS = { extend: "Give more time", substitute: "Let a player move for them this turn",
+    open_seat: "Open the seat for someone else" };
+  async function clockPanel() {
+    const r = await api("/games/" + gameId + "/clock");
+    if (r.status !== 200 || !r.data) return;
+    const c = r.data;
+    const body = $("clock-body");
+    const names = pageData.names || {};
+    const who = (pid) => names[String(pid)] || ("player " + pid);
+    const when = (iso) => { try { return new Date(iso).toLocaleString(); } catch (e) { return iso; } };
+    const lines = [];
+    const line = (text, id) => { const p = document.createElement("p"); p.textContent = text; if (id) p.id = id; lines.push(p); return p; };
+    const tc = c.time_control || {};
+    const kind = tc.kind || "none";
+    if (kind !== "none") {
+      const rule = kind === "deadline" ? "a deadline of " + tc.per_move_hours + " h per move"
+        : kind === "bank" ? "a time bank of " + tc.bank_hours + " h" + (tc.increment_hours ? " plus " + tc.increment_hours + " h a move" : "")
+        : kind.replace(/_/g, " ");
+      line("Time control: " + rule + (c.to_move != null ? " · " + who(c.to_move) + " to move" : "")
+        + (c.deadline ? " · deadline " + when(c.deadline) : "") + (c.overdue ? " (overdue)" : ""), "clock-line");
+    }
+    Object.entries(c.away || {}).forEach(([pid, a]) => line(who(pid) + " is away until " + when(a.until)));
+    const mine = me && me.player_id !== null ? me.player_id : null;
+    const send = async (path, payload) => {
+      const res = await api("/games/" + gameId + path, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(payload) });
+      if (res.status >= 200 && res.status < 300) { location.reload(); return; }
+      line("Not sent: " + ((res.data && res.data.message) || res.status));
+      body.replaceChildren(...lines);
+    };
+    if (c.vote) {
+      const v = c.vote;
+      const p = line("Vote on " + who(v.absent) + "'s turn (closes " + when(v.closes) + "): " + v.voted.length + " of "
+        + v.voters.length + " have voted.", "clock-vote");
+      if (mine !== null && v.voters.includes(mine) && !v.voted.includes(mine)) {
+        Object.entries(CHOICE_WORDS).forEach(([choice, words]) => {
+          const b = document.createElement("button"); b.type = "button"; b.className = "secondary";
+          b.dataset.choice = choice; b.textContent = words;
+          b.addEventListener("click", () => send("/clock/vote", { choice: choice }));
+          p.append(" ", b);
+        });
+      }
+    }
+    const u = c.undo_request;
+    if (u) {
+      const waiting = u.affected.filter((pid) => !u.accepted.includes(pid));
+      const p = line(who(u.requester) + " asks to " + u.kind + (u.target != null ? " back to move " + u.target : " the last move")
+        + "; waiting for " + (waiting.map(who).join(", ") || "nobody") + " (until " + when(u.closes) + ").", "clock-undo");
+      if (mine !== null && waiting.includes(mine)) {
+        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
+          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
+          b.dataset.accept = String(accept); b.textContent = words;
+          b.addEventListener("click", () => send("/undo-requests/answer", { accept: accept }));
+          p.append(" ", b);
+        });
+      }
+    }
+    if (!lines.length) return;
+    body.replaceChildren(...lines);
+    $("clock-section").hidden = false;
+  }
+
   // table talk: a `message` action from this seat (stored with the game, never changes the state)
   function chatForm() {
     const form = $("chat");
@@ -603,7 +667,8 @@
     body.dataset.ready = "1";
     return;
   }
-  const ready = token ? loadSeat() : Promise.resolve();
+  const ready = (token ? loadSeat() : Promise.resolve()).then(() => (status === "active" ? clockPanel() : null))
+    .catch(() => null);
   ready.finally(() => {
     body.dataset.ready = "1";
     if (status === "active" || status === "open") poll();
