@@ -159,6 +159,42 @@ def test_an_option_is_refused_at_a_player_count_it_is_not_played_at(call: Call) 
     assert status == 201, game
 
 
+def test_the_titles_listing_is_the_engines_catalogue(call: Call) -> None:
+    """GET /titles is the engine's catalogue, one entry per title, each option with the player counts it is
+    played at: the gateway reads no board data of its own."""
+    from shared.engine.titles.catalogue import catalogue
+
+    status, body = call("GET", "/titles")
+    assert status == 200
+    listed = {t["title"]: t for t in body["titles"]}
+    assert list(listed) == list(catalogue())
+    for title, entry in catalogue().items():
+        assert {k: v for k, v in listed[title].items() if k != "provisional"} == entry.as_dict()
+    unit_2 = next(o for o in listed["1825"]["options"] if o["name"] == "unit_2")
+    assert unit_2["players"] == [2, 3, 4]
+
+
+def test_set_up_refusals_carry_rule_reason_and_valid_values_as_fields(call: Call) -> None:
+    """A client reads a refused set-up from fields, never from the sentence: error/rule, reason, valid,
+    and the request field in details; every option a title has, at any player count, is refused or played,
+    never exchanged for another."""
+    status, body = call("POST", "/games", json={"title": "1825", "seats": 5, "options": ["unit_2"]})
+    assert status == 422 and body["rule"] == body["error"] == "option_player_count"
+    assert body["reason"] == "1825: option unit_2 is not played by 5 players" and "options" in body["details"]
+    status, body = call("POST", "/games", json={"title": "1840", "seats": 3, "options": ["nope"]})
+    assert status == 422 and body["rule"] == "unknown_option" and body["valid"] == ["three_player_small"]
+    assert "nope" in body["reason"] and "three_player_small" not in body["reason"]
+    status, body = call("POST", "/games", json={"title": "1840", "seats": 9})
+    assert status == 422 and body["rule"] == "player_count" and body["valid"] == {"min": 2, "max": 6}
+    assert "seats" in body["details"]
+    status, body = call("POST", "/games", json={"title": "18XX", "seats": 3})
+    assert status == 422 and body["rule"] == "unknown_title" and "1828.Games" in body["valid"]
+    assert "title" in body["details"]
+    for seats in (2, 5, 6):  # an option allowed at this count plays as asked
+        status, game = call("POST", "/games", json={"title": "1825", "seats": seats, "options": ["unit_12"]})
+        assert (status == 201 and game["options"] == ["unit_12"]) if seats != 2 else status == 422, (seats, game)
+
+
 def test_titles_and_game_creation_say_which_1833ne_values_are_provisional(call: Call) -> None:
     """1833NE plays with placeholder tables until the rulebook's values arrive (docs/1833NE.md): the
     catalogue and every 1833NE game say so, the Takeover game naming its extra placeholders; other titles
