@@ -320,6 +320,30 @@ def test_idempotency_keys_belong_to_their_caller_and_refusals_share_the_error_sh
     assert [e["version"] for e in events["events"]] == [1]
 
 
+def test_the_seat_check_is_plays_and_the_gateway_answers_it_403(tmp_path: Path) -> None:
+    """Nobody acts as someone else: the gateway does not judge who controls what, it queues the command and
+    play's seat check refuses it (one check, `services.play.apply.authorise`); the receipt says 403
+    not_your_entity, and the game does not move."""
+    call = embedded_call(tmp_path)
+    status, made = call("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
+    game_id = made["id"]
+    seats = [call("POST", f"/games/{game_id}/join", json={"name": n})[1] for n in ("Alice", "Bob")]
+    assert call("POST", f"/games/{game_id}/start", seats[0]["token"])[0] == 200
+    acting = call("GET", f"/games/{game_id}/state")[1]["acting_players"][0]
+    other = next(s for s in seats if s["player_id"] != acting)
+    path = f"/games/{game_id}/actions?wait=10"
+    for n, move in enumerate(({"type": "pass", "entity": acting, "entity_type": "player"},
+                              {"type": "pass", "entity": acting, "entity_type": "player", "user": acting})):
+        status, body = call("POST", path, other["token"], headers={"Idempotency-Key": f"as-other-{n}"},
+                            json={"action": move, "expected_version": 0})
+        assert (status, body["error"], body["status"]) == (403, "not_your_entity", "refused"), body
+        assert body["reason"] and body["rule"] == "not_your_entity"
+    assert call("GET", f"/games/{game_id}/events")[1]["events"] == []
+    import services.gateway.actions as gateway_actions
+
+    assert "controller" not in Path(gateway_actions.__file__).read_text()
+
+
 def test_bids_state_their_minimum_step_and_maximum(tmp_path: Path) -> None:
     """An 1840 opening auction: every bid option carries its range, and a bid inside the range that the
     engine did not list (minimum + one step) is accepted."""
@@ -351,3 +375,19 @@ def test_json_nested_100k_deep_under_the_default_body_limit(tmp_path: Path) -> N
         assert status in (400, 404) and body["error"] in ("malformed_json", "game_not_found"), (path, body)
     status, body = call("POST", "/games", data=b'{"title": ' + b'{"a": ' * 30_000 + b"1" + b"}" * 30_001)
     assert status == 400 and "nested" in body["message"]
+
+
+def test_create_app_mounts_the_notifier_with_init_app(tmp_path: Path) -> None:
+    """The notifier's API is a Flask extension of the gateway: `create_app` binds its context from the
+    gateway's Config at once (same database, public URL, admin token), not on the first request."""
+    from services.notifier.api import EXTENSION
+
+    url = f"sqlite:///{tmp_path / 'notifier.sqlite3'}"
+    migrate(url)
+    config = Config(database_url=url, admin_token=ADMIN_TOKEN, public_url="https://rp.example")
+    app = create_app(config)
+    ctx = app.extensions[EXTENSION]
+    assert ctx.settings.database_url == url and ctx.admin_token == ADMIN_TOKEN
+    assert ctx.settings.public_base_url == "https://rp.example" and "notifier" in app.blueprints
+    reply = app.test_client().get("/notifier/subscriptions", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert reply.status_code in (200, 409), reply.get_json()
