@@ -35,7 +35,7 @@ def create_app(config: Config | None = None) -> Flask:
     for module in (games, actions, players, meta, titles):
         app.register_blueprint(module.bp)
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
-    app.register_blueprint(notifier_api.bp)
+    notifier_api.init_app(app, notifier_api.context_for(config))  # /notifier: settings, deliveries
     app.register_blueprint(clock_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
     app.register_blueprint(signin_api.bp)  # revoking the sign-in links of turn emails
     app.register_blueprint(home.bp)  # a player's games across the site, his turns first

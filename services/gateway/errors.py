@@ -72,12 +72,18 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ReplayError)
     def replay(err: ReplayError) -> ResponseReturnValue:
-        return _json(422, {"error": "replay_refused", "message": str(err), "rule": err.error.rule,
-                           "details": {"index": err.index, "action": err.action}})
+        body = {"error": "replay_refused", "message": str(err), "rule": err.error.rule, "reason": err.error.reason,
+                "details": {"index": err.index, "action": err.action}}
+        if err.error.valid is not None:
+            body["valid"] = err.error.valid
+        return _json(422, body)
 
     @app.errorhandler(EngineError)
     def engine(err: EngineError) -> ResponseReturnValue:
-        return _json(422, {"error": "engine_refused", "message": err.message, "rule": err.rule})
+        body = {"error": "engine_refused", "message": err.message, "rule": err.rule, "reason": err.reason}
+        if err.valid is not None:
+            body["valid"] = err.valid
+        return _json(422, body)
 
     @app.errorhandler(HTTPException)
     def http(err: HTTPException) -> ResponseReturnValue:

@@ -1,13 +1,13 @@
 """REST API for players' notification settings and their webhook delivery log, mounted at /notifier.
 
-Register with `app.register_blueprint(bp)`; the database comes from `init_app(app, ...)` or, failing that,
-from the environment on first use.
+Mounted the Flask extension way: `init_app(app, ctx)` registers the blueprint (once) and binds its context
+(database, settings, admin token); the gateway's `create_app` passes `context_for(config)`, built from its
+own Config, so the notifier's API reads the same database and speaks with the same public URL.
 """
 
 from __future__ import annotations
 
 import html
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -17,6 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
+
+from services.config import Config
 
 from . import manage, unsubscribe
 from .auth import Caller, identify
@@ -41,22 +43,27 @@ class ApiContext:
 
 
 def init_app(app: Flask, ctx: ApiContext) -> None:
+    """Mount the notifier's API on `app` with its context (the Flask extension pattern): the blueprint is
+    registered once, the context kept in `app.extensions`."""
+    if bp.name not in app.blueprints:
+        app.register_blueprint(bp)
     app.extensions[EXTENSION] = ctx
+
+
+def context_for(config: Config) -> ApiContext:
+    """The context of the API inside the gateway: the notifier's settings from the environment, with the
+    gateway's database, public URL and admin token (its `services.config.Config`). The engine connects on
+    first use."""
+    settings = replace(NotifierSettings.from_env(), database_url=config.database_url,
+                       public_base_url=config.public_url)
+    return ApiContext(make_engine(settings.database_url), settings, config.admin_token)
 
 
 def _ctx() -> ApiContext:
     ctx = current_app.extensions.get(EXTENSION)
     if ctx is None:
-        settings = NotifierSettings.from_env()
-        admin = os.environ.get("ADMIN_TOKEN") or None
-        gateway = current_app.extensions.get("railpost")  # inside the gateway: its Config wins
-        if gateway is not None:
-            config = gateway.config
-            settings = replace(settings, database_url=config.database_url, public_base_url=config.public_url)
-            admin = config.admin_token
-        ctx = ApiContext(make_engine(settings.database_url), settings, admin)
-        current_app.extensions[EXTENSION] = ctx
-    return ctx
+        raise RuntimeError("the notifier API is mounted without a context: call services.notifier.api.init_app")
+    return ctx  # type: ignore[no-any-return]
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> tuple[Response, int]:

@@ -88,7 +88,7 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             f"expected version {receipt.expected_version} but game {game.id} is at version {game.version}",
             "stale_version", 409))
     with sessions.use(game) as session:
-        refusal = _authorise(session, receipt)
+        refusal = authorise(session, receipt)
         if refusal is not None:
             return _refuse(tx, receipt, refusal)
         action = receipt.action
@@ -125,9 +125,10 @@ def read_model(session: GameSession, action: dict[str, Any] | None = None) -> di
     return {**session.digest(action), "acting_players": list(session.acting_players())}
 
 
-def _authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
-    """A seat acts only for entities its player controls, and always in its own name (`user`); undo, redo
-    and chat concern the table, so any seat may send them."""
+def authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
+    """The seat check, the only one (the gateway, the page and mail all queue commands and read the refusal
+    from the receipt, 403): a seat acts only for entities its player controls, and always in its own name
+    (`user`); undo, redo and chat concern the table, so any seat may send them."""
     player = receipt.player_id
     if player is None:  # operator (admin token)
         return None

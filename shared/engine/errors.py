@@ -8,17 +8,24 @@ from typing import Any
 
 
 class EngineError(Exception):
-    """Base of every refusal. `rule` is a short stable code naming the rule, for clients and tests; `valid`,
-    where the engine knows them, the values that would have been accepted (so no caller parses the text)."""
+    """Base of every refusal, structured so that no caller parses its text: `rule` is a short stable code
+    naming the rule, for clients and tests; `reason` says what is wrong without the list of alternatives;
+    `valid`, where the engine knows them, the values that would have been accepted. `message` is the full
+    sentence for a person (the reason, and the valid values where the engine words them)."""
 
-    def __init__(self, message: str, rule: str = "rule", valid: Any = None) -> None:
+    def __init__(self, message: str, rule: str = "rule", valid: Any = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.rule = rule
         self.valid = valid
+        self.reason = reason if reason is not None else message
 
-    def to_dict(self) -> dict[str, str]:
-        return {"error": type(self).__name__, "rule": self.rule, "message": self.message}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"error": type(self).__name__, "rule": self.rule, "reason": self.reason,
+                               "message": self.message}
+        if self.valid is not None:
+            out["valid"] = self.valid
+        return out
 
 
 def accepts(check: Callable[..., object], *args: Any, **kwargs: Any) -> bool:

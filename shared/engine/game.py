@@ -319,7 +319,7 @@ class Game:
             raise IllegalAction("the game is over", "game_over")
         kind = action.get("type")
         if kind not in KNOWN_TYPES:
-            raise MalformedAction(f"unknown action type {kind!r}", "action_type")
+            raise MalformedAction(f"unknown action type {kind!r}", "action_type", valid=sorted(KNOWN_TYPES))
         previous = self.action_id
         if isinstance(action.get("id"), int):
             self.action_id = action["id"]

@@ -15,7 +15,23 @@ from typing import Any
 from .errors import DataError, MalformedAction
 
 DATA_DIR = Path(__file__).parent / "data" / "games"
-TITLE_DIRS = {"1825": "1825", "1828": "1828", "1828.Games": "1828", "1840": "1840", "1833NE": "1833NE"}
+
+
+def _title_dirs() -> dict[str, str]:
+    """Every name a title's board data answers to -> its directory under `data/games`: the directory's own
+    name and the `title` its `meta.json` gives (1828's data calls itself "1828.Games"). Read from the data, so
+    that no title is named in shared code and a new title needs only its directory."""
+    out: dict[str, str] = {}
+    for meta in sorted(DATA_DIR.glob("*/meta.json")):
+        name = meta.parent.name
+        out[name] = name
+        title = json.loads(meta.read_text(encoding="utf-8")).get("title")
+        if isinstance(title, str) and title:
+            out.setdefault(title, name)
+    return out
+
+
+TITLE_DIRS: dict[str, str] = _title_dirs()
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,9 @@ def title_directory(title: str) -> Path:
     try:
         return DATA_DIR / TITLE_DIRS[title]
     except KeyError:
-        raise MalformedAction(f"unknown title {title!r}; known: {sorted(set(TITLE_DIRS))}", "title") from None
+        known = sorted(set(TITLE_DIRS))
+        raise MalformedAction(f"unknown title {title!r}; known: {known}", "title", valid=known,
+                              reason=f"unknown title {title!r}") from None
 
 
 def meta_of(title: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask
 
 from services.notifier import openapi
-from services.notifier.api import ApiContext, bp, init_app
+from services.notifier.api import ApiContext, init_app
 from services.notifier.tables import metadata
 
 from .conftest import seat_game, settings_for
@@ -24,7 +24,6 @@ ADMIN = "admin-secret"
 def client(engine, db_url, clock):
     app = Flask("t")
     init_app(app, ApiContext(engine, settings_for(db_url), ADMIN, clock))
-    app.register_blueprint(bp)
     return app.test_client()
 
 

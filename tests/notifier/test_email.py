@@ -8,7 +8,7 @@ from email.message import Message
 import sqlalchemy as sa
 from flask import Flask
 
-from services.notifier.api import ApiContext, bp, init_app
+from services.notifier.api import ApiContext, init_app
 from services.notifier.tables import mail_queue, subscriptions
 
 from .conftest import BASE_URL, seat_game, settings_for
@@ -68,7 +68,6 @@ def test_one_click_unsubscribe_takes_effect_at_once(recorder, engine, db_url, cl
     notifier.step()
     app = Flask("t")
     init_app(app, ApiContext(engine, settings_for(db_url), clock=clock))
-    app.register_blueprint(bp)
     client = app.test_client()
     assert client.get(path).status_code == 200  # a page, not an unsubscribe
     with engine.connect() as conn:

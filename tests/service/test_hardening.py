@@ -159,6 +159,42 @@ def test_an_option_is_refused_at_a_player_count_it_is_not_played_at(call: Call) 
     assert status == 201, game
 
 
+def test_the_titles_listing_is_the_engines_catalogue(call: Call) -> None:
+    """GET /titles is the engine's catalogue, one entry per title, each option with the player counts it is
+    played at: the gateway reads no board data of its own."""
+    from shared.engine.titles.catalogue import catalogue
+
+    status, body = call("GET", "/titles")
+    assert status == 200
+    listed = {t["title"]: t for t in body["titles"]}
+    assert list(listed) == list(catalogue())
+    for title, entry in catalogue().items():
+        assert {k: v for k, v in listed[title].items() if k != "provisional"} == entry.as_dict()
+    unit_2 = next(o for o in listed["1825"]["options"] if o["name"] == "unit_2")
+    assert unit_2["players"] == [2, 3, 4]
+
+
+def test_set_up_refusals_carry_rule_reason_and_valid_values_as_fields(call: Call) -> None:
+    """A client reads a refused set-up from fields, never from the sentence: error/rule, reason, valid,
+    and the request field in details; every option a title has, at any player count, is refused or played,
+    never exchanged for another."""
+    status, body = call("POST", "/games", json={"title": "1825", "seats": 5, "options": ["unit_2"]})
+    assert status == 422 and body["rule"] == body["error"] == "option_player_count"
+    assert body["reason"] == "1825: option unit_2 is not played by 5 players" and "options" in body["details"]
+    status, body = call("POST", "/games", json={"title": "1840", "seats": 3, "options": ["nope"]})
+    assert status == 422 and body["rule"] == "unknown_option" and body["valid"] == ["three_player_small"]
+    assert "nope" in body["reason"] and "three_player_small" not in body["reason"]
+    status, body = call("POST", "/games", json={"title": "1840", "seats": 9})
+    assert status == 422 and body["rule"] == "player_count" and body["valid"] == {"min": 2, "max": 6}
+    assert "seats" in body["details"]
+    status, body = call("POST", "/games", json={"title": "18XX", "seats": 3})
+    assert status == 422 and body["rule"] == "unknown_title" and "1828.Games" in body["valid"]
+    assert "title" in body["details"]
+    for seats in (2, 5, 6):  # an option allowed at this count plays as asked
+        status, game = call("POST", "/games", json={"title": "1825", "seats": seats, "options": ["unit_12"]})
+        assert (status == 201 and game["options"] == ["unit_12"]) if seats != 2 else status == 422, (seats, game)
+
+
 def test_titles_and_game_creation_say_which_1833ne_values_are_provisional(call: Call) -> None:
     """1833NE plays with placeholder tables until the rulebook's values arrive (docs/1833NE.md): the
     catalogue and every 1833NE game say so, the Takeover game naming its extra placeholders; other titles
@@ -284,6 +320,30 @@ def test_idempotency_keys_belong_to_their_caller_and_refusals_share_the_error_sh
     assert [e["version"] for e in events["events"]] == [1]
 
 
+def test_the_seat_check_is_plays_and_the_gateway_answers_it_403(tmp_path: Path) -> None:
+    """Nobody acts as someone else: the gateway does not judge who controls what, it queues the command and
+    play's seat check refuses it (one check, `services.play.apply.authorise`); the receipt says 403
+    not_your_entity, and the game does not move."""
+    call = embedded_call(tmp_path)
+    status, made = call("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
+    game_id = made["id"]
+    seats = [call("POST", f"/games/{game_id}/join", json={"name": n})[1] for n in ("Alice", "Bob")]
+    assert call("POST", f"/games/{game_id}/start", seats[0]["token"])[0] == 200
+    acting = call("GET", f"/games/{game_id}/state")[1]["acting_players"][0]
+    other = next(s for s in seats if s["player_id"] != acting)
+    path = f"/games/{game_id}/actions?wait=10"
+    for n, move in enumerate(({"type": "pass", "entity": acting, "entity_type": "player"},
+                              {"type": "pass", "entity": acting, "entity_type": "player", "user": acting})):
+        status, body = call("POST", path, other["token"], headers={"Idempotency-Key": f"as-other-{n}"},
+                            json={"action": move, "expected_version": 0})
+        assert (status, body["error"], body["status"]) == (403, "not_your_entity", "refused"), body
+        assert body["reason"] and body["rule"] == "not_your_entity"
+    assert call("GET", f"/games/{game_id}/events")[1]["events"] == []
+    import services.gateway.actions as gateway_actions
+
+    assert "controller" not in Path(gateway_actions.__file__).read_text()
+
+
 def test_bids_state_their_minimum_step_and_maximum(tmp_path: Path) -> None:
     """An 1840 opening auction: every bid option carries its range, and a bid inside the range that the
     engine did not list (minimum + one step) is accepted."""
@@ -315,3 +375,19 @@ def test_json_nested_100k_deep_under_the_default_body_limit(tmp_path: Path) -> N
         assert status in (400, 404) and body["error"] in ("malformed_json", "game_not_found"), (path, body)
     status, body = call("POST", "/games", data=b'{"title": ' + b'{"a": ' * 30_000 + b"1" + b"}" * 30_001)
     assert status == 400 and "nested" in body["message"]
+
+
+def test_create_app_mounts_the_notifier_with_init_app(tmp_path: Path) -> None:
+    """The notifier's API is a Flask extension of the gateway: `create_app` binds its context from the
+    gateway's Config at once (same database, public URL, admin token), not on the first request."""
+    from services.notifier.api import EXTENSION
+
+    url = f"sqlite:///{tmp_path / 'notifier.sqlite3'}"
+    migrate(url)
+    config = Config(database_url=url, admin_token=ADMIN_TOKEN, public_url="https://rp.example")
+    app = create_app(config)
+    ctx = app.extensions[EXTENSION]
+    assert ctx.settings.database_url == url and ctx.admin_token == ADMIN_TOKEN
+    assert ctx.settings.public_base_url == "https://rp.example" and "notifier" in app.blueprints
+    reply = app.test_client().get("/notifier/subscriptions", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert reply.status_code in (200, 409), reply.get_json()

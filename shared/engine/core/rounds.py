@@ -170,10 +170,12 @@ class Round:
                 specific = candidate.refusal(game, self, action)
                 if specific is not None:
                     break
-        allowed = f"; allowed now: {', '.join(offered)}"
+        allowed = f"; allowed now: {', '.join(offered)}"  # the sentence; `valid` carries the same list
         if specific is not None:
-            raise type(specific)(specific.message + allowed, specific.rule)
-        raise IllegalAction(f"{action['entity']} cannot {action['type']} now{allowed}", "wrong_action_now")
+            raise type(specific)(specific.message + allowed, specific.rule, valid=list(offered),
+                                 reason=specific.reason)
+        reason = f"{action['entity']} cannot {action['type']} now"
+        raise IllegalAction(reason + allowed, "wrong_action_now", valid=list(offered), reason=reason)
 
     def _entity_unknown(self, game: Game, entity: Any) -> bool:
         if isinstance(entity, int) and not isinstance(entity, bool):

@@ -20,7 +20,8 @@ REGISTRY: dict[str, tuple[str, str]] = {
 def rules_for(title: str) -> TitleRules:
     entry = REGISTRY.get(title)
     if entry is None:
-        raise MalformedAction(f"unknown title {title!r}; known: {sorted(REGISTRY)}", "title")
+        raise MalformedAction(f"unknown title {title!r}; known: {sorted(REGISTRY)}", "title", valid=sorted(REGISTRY),
+                              reason=f"unknown title {title!r}")
     try:
         module = importlib.import_module(f"{__name__}.{entry[0]}")
     except ModuleNotFoundError as err:
