@@ -17,6 +17,7 @@ from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
 from services.gateway.auth import Principal, known_seat_of, require_seat
+from services.gateway.clock_api import guard_undo
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -73,6 +74,8 @@ def post_action(game_id: int) -> ResponseReturnValue:
             and action.get("entity_type") == "player" and action.get("entity") != player_id):
         ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
         raise ApiError(403, "not_your_entity", f"player {player_id} cannot act for player {action.get('entity')}")
+    if player_id is not None and action.get("type") in ("undo", "redo"):
+        guard_undo(game_id, player_id, action, body["expected_version"])  # undo with consent
     try:
         receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id,
                                            scoped(who, key), body, player_id, wait)
