@@ -81,8 +81,9 @@ def http_call(base: str, admin_token: str) -> Call:
 def seated_game(call: Call, record: dict[str, Any]) -> int:
     """A started game with the record's set-up and players (bound to the record's ids)."""
     settings = record.get("settings") or {}
+    # a record from 18xx.games was played with free undo: it is replayed under that rule
     status, made = call("POST", "/games", json={"title": record["title"], "seats": len(record["players"]),
-                                                "seed": settings.get("seed") or 0,
+                                                "seed": settings.get("seed") or 0, "undo": "free",
                                                 "options": settings.get("optional_rules") or []})
     if status != 201:
         raise RuntimeError(f"create: {status} {made}")

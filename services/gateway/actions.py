@@ -18,6 +18,7 @@ from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
 from services.gateway.auth import Principal, known_seat_of, require_seat
+from services.gateway.clock_api import guard_undo
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -70,6 +71,9 @@ def post_action(game_id: int) -> ResponseReturnValue:
     # whether this seat may act for the action's entity is play's question, asked once when the command is
     # settled (`services.play.apply.authorise`); its refusal comes back as the receipt's 403
     player_id = None if who.admin else who.seat.player_id  # type: ignore[union-attr]
+    action = body["action"]
+    if player_id is not None and action.get("type") in ("undo", "redo"):
+        guard_undo(game_id, player_id, action, body["expected_version"])  # undo with consent
     try:
         receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id,
                                            scoped(who, key), body, player_id, wait)

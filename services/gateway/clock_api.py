@@ -24,10 +24,10 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.play import timekeeping as tk
+from services.play import undo_policy
 from services.play.clock import ClockError
 from services.play.clock_store import ClockLog, StaleClock
 from services.play.votes import VoteError
-from shared.engine import GameSession
 from shared.eventstore.records import Game
 
 bp = Blueprint("clock", __name__)
@@ -134,22 +134,33 @@ def post_vote(game_id: int) -> ResponseReturnValue:
     return _view(game_id, seat), 201
 
 
-def moves_taken_back(session: GameSession, kind: str, target: int | None) -> list[int]:
-    """The players whose moves the undo (or redo) would take back (or restore), in order."""
-    entries = session.entries
-    active = [e for e in entries if e.active and e.action["type"] not in ("undo", "redo", "message")]
-    if kind == "redo":
-        group = session.redo_stack[-1] if session.redo_stack else []
-        chosen = [entries[i] for i in group]
-    elif target is None:
-        chosen = active[-1:]
-    else:
-        ids = [e.action.get("id") for e in entries]
-        if target not in ids:
-            raise ApiError(422, "undo_target", f"action {target} is not in this game")
-        pos = ids.index(target)
-        chosen = [e for e in active if entries.index(e) > pos]
-    return [p for p in (session.controller(e.action.get("entity")) for e in chosen) if isinstance(p, int)]
+def _touched(game: Game, kind: str, target: int | None) -> list[int]:
+    """The seats whose moves the undo (or redo) would take back (or bring back), in order."""
+    sent_by = undo_policy.senders(rt().recorder, game.id)
+    with rt().sessions.use(game) as session:
+        try:
+            return undo_policy.touched(session, kind, target, sent_by)
+        except undo_policy.UndoTargetError as exc:
+            raise ApiError(422, "undo_target", str(exc), details={"action_id": [str(exc)]}) from None
+
+
+def guard_undo(game_id: int, player_id: int, action: dict[str, Any], expected_version: int) -> None:
+    """The undo rule on `POST /games/{id}/actions` (services/play/undo_policy.py): 409 when the undo needs
+    other players' consent, 422 for an unknown target; nothing is queued then."""
+    game = game_or_404(game_id)
+    try:
+        undo_policy.check(rt().recorder, rt().sessions, clock_log(), game, player_id, action, expected_version)
+    except undo_policy.UndoRefused as exc:
+        details: dict[str, Any] | None = {"affected": exc.affected} if exc.affected else None
+        if exc.rule == "undo_target":
+            details = {"action_id": [str(exc)]}
+        raise ApiError(exc.status, exc.rule, str(exc), **({"details": details} if details else {})) from None
+
+
+def record_undo_policy(game_id: int, consent: bool) -> None:
+    """The creation hook: a game that chose free undo says so in its clock log (consent is the default)."""
+    if not consent:
+        _decide(game_id, lambda _t: tk.undo_policy(False, now()))
 
 
 @bp.post("/games/<int:game_id>/undo-requests")
@@ -159,12 +170,12 @@ def post_undo_request(game_id: int) -> ResponseReturnValue:
     body = load(UndoRequestIn, json_body())
     if game.status != "active":
         raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
-    with rt().sessions.use(game) as session:
-        movers = moves_taken_back(session, body["kind"], body.get("action_id"))
+    movers = _touched(game, body["kind"], body.get("action_id"))
     free: list[bool] = []
 
     def decide(t: tk.Table) -> list[dict[str, Any]]:
-        events, is_free = tk.request_undo(t, seat, body["kind"], body.get("action_id"), movers, now())
+        events, is_free = tk.request_undo(t, seat, body["kind"], body.get("action_id"), movers, now(),
+                                          game.version)
         free.append(is_free)
         return events
     _decide(game_id, decide)

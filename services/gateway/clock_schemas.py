@@ -46,7 +46,8 @@ class BallotIn(Strict):
 
 class UndoRequestIn(Strict):
     kind = fields.String(load_default="undo", validate=validate.OneOf(["undo", "redo"]))
-    action_id = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=2**31 - 1))
+    action_id = fields.Integer(allow_none=True, validate=validate.Range(min=0, max=2**31 - 1),
+                               metadata={"description": "undo back to just after this action (0: all)"})
 
 
 class AnswerIn(Strict):

@@ -11,6 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
+from services.gateway.clock_api import record_undo_policy
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -63,6 +64,7 @@ def create() -> ResponseReturnValue:
         if err.rule in SETUP_RULES:
             raise setup_refused(data["title"], err) from err
         raise
+    record_undo_policy(game.id, data["undo"] == "consent")
     view = game_view(game)
     if invitation is not None:  # shown once: the only way to take a seat in this private game
         view["invitation"] = invitation

@@ -63,6 +63,9 @@ class GameCreateIn(Strict):
     seed = fields.Integer(validate=validate.Range(min=0, max=MAX_ID))
     seats = fields.Integer(required=True, validate=validate.Range(min=1, max=12), metadata={"example": 2})
     visibility = fields.String(load_default="open", validate=validate.OneOf(["open", "private"]))
+    undo = fields.String(load_default="consent", validate=validate.OneOf(["consent", "free"]),
+                         metadata={"description": "consent: an undo into another player's moves needs their "
+                                   "consent (docs/time-controls.md); free: any seat may undo"})
 
 
 class SeatOut(Schema):

@@ -26,6 +26,8 @@ import sqlalchemy as sa
 
 from services.notifier.fanout import resolve as subscriptions_of
 from services.notifier.mailer import HEADER_POLICY
+from services.play import undo_policy
+from services.play.clock_store import ClockLog
 from services.play.commands import submit, wait_for
 from services.play.dispatch import Dispatcher
 from services.play.sessions import SessionCache
@@ -183,6 +185,12 @@ class MailHandler:
                 break
             action = resolved.action
             cid = command_id(incoming.message_id, n)
+            try:  # the undo rule holds by mail as over REST: another player's move needs their consent
+                undo_policy.check(self.recorder, self.sessions, ClockLog(self.engine), game, token.player_id,
+                                  action, game.version)
+            except undo_policy.UndoRefused as err:
+                report.append(f"Not played: \u201c{line}\u201d \u2014 {err}. Later lines were not played.")
+                break
             try:
                 receipt, _ = submit(self.recorder, self.dispatcher, game.id, cid,
                                     {"action": action, "expected_version": game.version}, token.player_id)

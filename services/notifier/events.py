@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.eventstore.outbox import (
     ActionRefused,
+    ClockReminder,
     GameFinished,
     GameStarted,
     MessagePosted,
@@ -89,6 +90,9 @@ def interpret(
         return make(GAME_FINISHED, seated, result=event.result)
     if isinstance(event, ActionRefused):
         return make(REFUSED, _ids(event.player_id), reason=event.reason)
+    if isinstance(event, ClockReminder):  # same type as the daily nudge: one per player per period (processor)
+        return make(REMINDER, _ids(event.player_id), step=event.step, deadline=event.deadline,
+                    games=[{"game_id": game_id, "title": title, "deadline": event.deadline, "step": event.step}])
     if isinstance(event, MessagePosted):
         author = _ids(event.author)
         mentioned = [p for p in _ids(event.mentions) if p not in author]

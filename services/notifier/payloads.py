@@ -47,6 +47,9 @@ def text_line(n: Notification, names: Mapping[str, str]) -> str:
         text = str(d.get("text", ""))
         text = text if len(text) <= 300 else text[:297] + "..."
         return f"{who} mentioned you in {_game(n)}: \u201c{text}\u201d"
+    if n.event_type == events.REMINDER and d.get("deadline"):  # the game clock's, escalating
+        urgency = ("", "Second reminder: ", "Last call: ")[min(int(d.get("step") or 0), 2)]
+        return f"{urgency or 'Reminder: '}your time to move in {_game(n)} runs out at {d['deadline']}."
     if n.event_type == events.REMINDER:
         games = d.get("games") or []
         listed = ", ".join(f"game {g['game_id']}" + (f" ({g['title']})" if g.get("title") else "") for g in games)
@@ -64,7 +67,7 @@ def standard_body(n: Notification, names: Mapping[str, str], link: str, recipien
         "recipients": [{"id": p, "name": _name(names, p)} for p in recipients],
         "text": text_line(n, names),
     }
-    for key in ("reason", "author", "result", "games"):
+    for key in ("reason", "author", "result", "games", "step", "deadline"):
         if key in n.data:
             data[key] = n.data[key]
     if n.event_type == events.MENTIONED:

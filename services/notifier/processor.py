@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
 from . import events, fanout, outbox
 from .clock import Clock
+from .reminders import take_slot
 from .settings import NotifierSettings
 from .tables import TRACKING_NAME, game_state, tracking, turns
 
@@ -66,6 +67,9 @@ class OutboxProcessor:
             occurred_at=record.created_at, title=title, previous_acting=previous, seated=seated,
         )
         now = self.clock.now()
+        if record.kind == "clock_reminder":
+            gap = timedelta(hours=self.settings.clock_reminder_gap_hours)
+            notifications = [n for n in notifications if all(take_slot(conn, p, now, gap) for p in n.recipients)]
         for n in notifications:
             fanout.schedule(conn, n, self.settings, now, names)
 

@@ -69,3 +69,18 @@ class ReminderScanner:
         updated = conn.execute(players.update().where(players.c.player_id == pid).values(last_reminder_at=now))
         if updated.rowcount == 0:
             conn.execute(players.insert().values(player_id=pid, last_reminder_at=now))
+
+
+def take_slot(conn: sa.Connection, pid: str, now: Any, gap: timedelta) -> bool:
+    """A player's reminder slot: True (and marked) when the player is not on vacation and got no reminder
+    within `gap`, from any game or kind; False means this reminder is dropped, so a player in five clocked
+    games gets one message per period, not five."""
+    row = conn.execute(sa.select(players.c.last_reminder_at, players.c.vacation_until)
+                       .where(players.c.player_id == pid).with_for_update()).first()
+    if row is not None:
+        if row.vacation_until is not None and row.vacation_until > now:
+            return False
+        if row.last_reminder_at is not None and row.last_reminder_at > now - gap:
+            return False
+    ReminderScanner._mark(conn, pid, now)
+    return True

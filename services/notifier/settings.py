@@ -54,6 +54,8 @@ class NotifierSettings:
     digest_hour_utc: int = 7
     reminder_after_hours: float = 24.0
     reminder_gap_hours: float = 24.0
+    # the game clock's reminders: at most one per player per this many hours, across games
+    clock_reminder_gap_hours: float = 2.0
     reminder_scan_seconds: float = 60.0
     secret_overlap_hours: float = 24.0
 
@@ -85,6 +87,7 @@ class NotifierSettings:
             digest_hour_utc=int(e.get("NOTIFIER_DIGEST_HOUR_UTC", cls.digest_hour_utc)),
             reminder_after_hours=float(e.get("NOTIFIER_REMINDER_AFTER_HOURS", cls.reminder_after_hours)),
             reminder_scan_seconds=float(e.get("NOTIFIER_REMINDER_SCAN_SECONDS", cls.reminder_scan_seconds)),
+            clock_reminder_gap_hours=float(e.get("NOTIFIER_CLOCK_REMINDER_GAP_HOURS", cls.clock_reminder_gap_hours)),
         )
 
 

@@ -49,8 +49,9 @@ class ClockLog:
             raise StaleClock(f"game {game_id}: clock changed meanwhile") from exc
 
     def games(self) -> list[int]:
-        """Games that have a clock (were configured)."""
+        """Games the scheduler follows: those with a clock (configured) or an undo request to settle."""
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(clock_events.c.game_id).where(clock_events.c.type == "configured")
+            rows = conn.execute(sa.select(clock_events.c.game_id)
+                                .where(clock_events.c.type.in_(("configured", "consent_opened")))
                                 .distinct()).all()
         return [int(r.game_id) for r in rows]

@@ -26,6 +26,7 @@ from services.play.sessions import SessionCache
 from services.play.timekeeping import Follow, Table, tick
 from shared.engine.programs import next_auto_actions
 from shared.eventstore import SqlRecorder
+from shared.eventstore.outbox import ClockReminder
 from shared.eventstore.sql import state_summary
 
 log = logging.getLogger("railpost.clock")
@@ -92,6 +93,13 @@ class Scheduler:
             commands.submit(self.recorder, self.dispatcher, game_id, f"clock-{game_id}-{table.seq}-{i}", body,
                             player)
         self.reminded.extend((game_id, p, s) for p, s in result.reminders)
+        if result.reminders:  # to the notifier, which sends each through the player's channels
+            deadline = Table.replay(self.log.read(game_id)).clock
+            due = deadline.deadline() if deadline is not None else None
+            with self.recorder.game_transaction(game_id) as tx:
+                for player, step in result.reminders:
+                    tx.emit(ClockReminder(game_id, game.title, player, step, due.isoformat() if due else None),
+                            game.version)
         return len(result.events)
 
 

@@ -49,6 +49,7 @@ class Table:
     consent: ConsentRequest | None = None
     handled: bool = False  # the current turn's deadline was dealt with
     moves: tuple[tuple[int, int], ...] = ()  # (game version, player) of each move the clock saw
+    undo_consent: bool = True  # the game's undo rule, chosen at creation: consent, or any undo is free
     seq: int = 0
 
     @classmethod
@@ -67,11 +68,13 @@ class Table:
         if kind == "consent_opened":
             assert at is not None
             return replace(t, consent=ConsentRequest(e["kind"], e["requester"], frozenset(e["affected"]), at,
-                                                     e.get("target")))
+                                                     e.get("target"), e.get("version")))
         if kind == "consent_answer" and t.consent is not None and at is not None:
             return replace(t, consent=t.consent.answer(e["seat"], bool(e["accept"]), at))
         if kind == "consent_settled":
             return replace(t, consent=None)
+        if kind == "undo_policy":
+            return replace(t, undo_consent=bool(e["consent"]))
         if t.clock is None:  # undo consent needs no time control; everything else does
             raise ClockError("clock", "this game has no time control")
         if kind == "availability":
@@ -103,8 +106,9 @@ class Table:
     # -- what players ask ---------------------------------------------------------------------------------
 
     def view(self, now: datetime, seat: int | None = None) -> dict[str, Any]:
+        undo = "consent" if self.undo_consent else "free"
         if self.clock is None:
-            return {"time_control": {"kind": "none"}}
+            return {"time_control": {"kind": "none"}, "undo": undo, "undo_request": self._consent_view()}
         c = self.clock
         due = c.deadline()
         out: dict[str, Any] = {
@@ -119,11 +123,8 @@ class Table:
             "vote": None if self.vote is None else {
                 "absent": self.vote.absent, "voters": sorted(self.vote.voters),
                 "voted": sorted(self.vote.ballots), "closes": (self.vote.opened + self.vote.timeout).isoformat()},
-            "undo_request": None if self.consent is None else {
-                "kind": self.consent.kind, "requester": self.consent.requester,
-                "affected": sorted(self.consent.affected), "accepted": sorted(self.consent.accepted),
-                "target": self.consent.target,
-                "closes": (self.consent.opened + self.consent.timeout).isoformat()},
+            "undo": undo,
+            "undo_request": self._consent_view(),
         }
         if seat is not None and seat in c.availability:
             av = c.availability[seat]
@@ -131,6 +132,15 @@ class Table:
                                "quiet_end": av.quiet_end.isoformat() if av.quiet_end else None,
                                "weekends_off": av.weekends_off, "auto_pass": seat in self.auto_pass}
         return out
+
+
+    def _consent_view(self) -> dict[str, Any] | None:
+        if self.consent is None:
+            return None
+        return {"kind": self.consent.kind, "requester": self.consent.requester,
+                "affected": sorted(self.consent.affected), "accepted": sorted(self.consent.accepted),
+                "target": self.consent.target, "version": self.consent.version,
+                "closes": (self.consent.opened + self.consent.timeout).isoformat()}
 
 
 def _stamp(event_type: str, now: datetime, **data: Any) -> dict[str, Any]:
@@ -170,17 +180,23 @@ def ballot(table: Table, seat: int, choice: str, substitute: int | None, now: da
     return [_stamp("ballot", now, seat=seat, choice=choice, substitute=substitute)]
 
 
+def undo_policy(consent: bool, now: datetime) -> list[dict[str, Any]]:
+    """The game's undo rule, recorded once at creation (a game without this event asks for consent)."""
+    return [_stamp("undo_policy", now, consent=consent)]
+
+
 def request_undo(table: Table, seat: int, kind: str, target: int | None, moves_since: Sequence[int],
-                 now: datetime) -> tuple[list[dict[str, Any]], bool]:
-    """(events, free): an undo of one's own moves while nobody else moved is free (post it as an action);
-    otherwise a request the affected players answer."""
+                 now: datetime, version: int | None = None) -> tuple[list[dict[str, Any]], bool]:
+    """(events, free): an undo of one's own moves while nobody else moved is free (post it as an action),
+    and so is any undo in a game that chose free undo; otherwise a request the affected players answer,
+    bound to the game `version` it was asked at."""
     if table.consent is not None and table.consent.state(now) == "pending":
         raise VoteError("request", "another undo/redo request is waiting for answers", 409)
     affected = undo_affected(moves_since, seat)
-    if not affected:
+    if not affected or not table.undo_consent:
         return [], True
     return [_stamp("consent_opened", now, kind=kind, requester=seat, affected=sorted(affected),
-                   target=target)], False
+                   target=target, version=version)], False
 
 
 def answer(table: Table, seat: int, accept: bool, now: datetime) -> list[dict[str, Any]]:
@@ -227,7 +243,7 @@ def tick(table: Table, game: Follow, now: datetime,
         table = table.apply(event)
         out.events.append(event)
 
-    _settle_consent(table, now, emit, out)
+    _settle_consent(table, game, now, emit, out)
     if table.clock is None:
         return out
     acting = game.acting[0] if game.status == "active" and game.acting else None
@@ -267,12 +283,19 @@ def tick(table: Table, game: Follow, now: datetime,
     return out
 
 
-def _settle_consent(table: Table, now: datetime, emit: Callable[[dict[str, Any]], None], out: Tick) -> None:
-    """An answered or timed-out request is closed; an accepted one queues the undo as the requester's."""
+def _settle_consent(table: Table, game: Follow, now: datetime, emit: Callable[[dict[str, Any]], None],
+                    out: Tick) -> None:
+    """An answered or timed-out request is closed; an accepted one queues the undo as the requester's.
+    A move made after the request was asked makes it moot: the consent was given to undo that position."""
     request = table.consent
-    if request is None or request.state(now) == "pending":
+    if request is None:
         return
-    state = request.state(now)
+    state: str = request.state(now)
+    moved_on = request.version is not None and request.version != game.version
+    if state == "pending" and not moved_on:
+        return
+    if moved_on:
+        state = "moot"
     emit(_stamp("consent_settled", now, state=state, kind=request.kind, requester=request.requester))
     if state == "accepted":
         action: dict[str, Any] = {"type": request.kind, "entity": request.requester, "entity_type": "player"}

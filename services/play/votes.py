@@ -105,6 +105,7 @@ class ConsentRequest:
     affected: frozenset[int]
     opened: datetime
     target: int | None = None  # the action id the undo goes back to
+    version: int | None = None  # the game version it was asked at: a move since then makes it moot
     accepted: frozenset[int] = frozenset()
     declined: frozenset[int] = frozenset()
     timeout: timedelta = CONSENT_TIMEOUT

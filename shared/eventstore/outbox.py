@@ -26,6 +26,7 @@ class OutboxKind(StrEnum):
     GAME_FINISHED = "game_finished"
     ACTION_REFUSED = "action_refused"
     MESSAGE = "message"
+    CLOCK_REMINDER = "clock_reminder"
 
 
 @dataclass(frozen=True)
@@ -119,8 +120,19 @@ class MessagePosted(OutboxEvent):
     mentions: tuple[PlayerId, ...] = field(default_factory=tuple)
 
 
+@dataclass(frozen=True)
+class ClockReminder(OutboxEvent):
+    """The game clock's escalating reminder (services/play/timekeeping.py): `step` 0, 1, 2 after half, 80%
+    and 95% of the player's time; `deadline` when it runs out (ISO 8601)."""
+
+    kind: ClassVar[OutboxKind] = OutboxKind.CLOCK_REMINDER
+    player_id: PlayerId | None = None
+    step: int = 0
+    deadline: str | None = None
+
+
 EVENTS: dict[str, type[OutboxEvent]] = {e.kind: e for e in (GameStarted, TurnChanged, GameFinished,
-                                                               ActionRefused, MessagePosted)}
+                                                               ActionRefused, MessagePosted, ClockReminder)}
 
 
 @dataclass(frozen=True)

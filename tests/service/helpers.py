@@ -31,7 +31,7 @@ class Api:
     def seated_game(self, record: dict[str, Any]) -> tuple[int, dict[int, str]]:
         """A started game with the record's set-up and players; returns (game id, seat token per player id)."""
         settings = record["settings"]
-        created = self.call("POST", "/games", json={"title": record["title"], "seats": len(record["players"]),
+        created = self.call("POST", "/games", json={"undo": "free", "title": record["title"], "seats": len(record["players"]),
                                                     "options": settings["optional_rules"], "seed": settings["seed"]})
         assert created.status_code == 201, created.text
         game_id = created.json()["id"]

@@ -54,7 +54,7 @@ def test_embedded_queue_plays_in_order(tmp_path: Path) -> None:
     client = create_app(config).test_client()
     admin = {"Authorization": "Bearer adm"}
     record = load_record()
-    made = client.post("/games", json={"title": record["title"], "seats": 2, "seed": record["settings"]["seed"],
+    made = client.post("/games", json={"undo": "free", "title": record["title"], "seats": 2, "seed": record["settings"]["seed"],
                                        "options": record["settings"]["optional_rules"]})
     assert made.status_code == 201, made.json
     game_id = made.json["id"]

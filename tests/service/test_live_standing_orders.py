@@ -43,7 +43,7 @@ def test_a_game_with_standing_orders_played_over_rest_equals_the_golden_trace(tm
     client = create_app(config).test_client()
     admin = {"Authorization": "Bearer adm"}
     record = json.loads(FIXTURE.read_text())
-    made = client.post("/games", json={"title": record["title"], "seats": len(record["players"]),
+    made = client.post("/games", json={"undo": "free", "title": record["title"], "seats": len(record["players"]),
                                        "seed": record["settings"]["seed"],
                                        "options": record["settings"].get("optional_rules") or []})
     assert made.status_code == 201, made.json
