@@ -559,3 +559,49 @@ def test_the_clock_panel_shows_the_deadline_and_who_is_away(server: Server, brow
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_an_undo_request_is_answered_from_the_page(server: Server, browser: Any) -> None:
+    """An undo into another player's move waits for his consent; he sees the request on his page and
+    accepts it there (docs/time-controls.md, "Undo and redo")."""
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 41, "options": []}).json()
+    gid = made["id"]
+    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ada", "Bo")]
+    by = {s["player_id"]: s["token"] for s in seats}
+    assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
+
+    def move() -> tuple[int, int]:
+        state = server.api("GET", f"/games/{gid}/state").json()
+        player = int(state["acting_players"][0])
+        action = server.api("GET", f"/games/{gid}/legal-actions", by[player]).json()["actions"][0]
+        reply = server.api("POST", f"/games/{gid}/actions?wait=10", by[player],
+                           headers={"Idempotency-Key": f"k{state['version']}"},
+                           json={"action": action, "expected_version": state["version"]})
+        assert reply.json()["status"] == "applied", reply.text
+        return player, int(server.api("GET", f"/games/{gid}/events").json()["events"][-1]["data"]["action"]["id"])
+
+    first, first_id = move()
+    while (other := move()[0]) == first:
+        pass
+    asked = server.api("POST", f"/games/{gid}/undo-requests", by[first], json={"kind": "undo", "action_id": first_id - 1})
+    assert asked.status_code == 202, asked.text
+    page = _open(browser, server, gid, by[other])
+    try:
+        page.wait_for_selector("#clock-undo", timeout=20_000)
+        assert re.search(r"Ada asks to undo (back to move \d+|every move back to the start); waiting for Bo",
+                         page.locator("#clock-undo").inner_text())
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "undo_request.png"))
+        page.click('#clock-undo button[data-accept="true"]')
+        page.wait_for_load_state("load")
+    finally:
+        page.close()
+    clock = server.api("GET", f"/games/{gid}/clock").json()
+    request = clock["undo_request"]
+    assert request is None or other in request["accepted"]  # answered: settled, or waiting only for the tick
+    mine = _open(browser, server, gid, by[first])
+    try:  # the requester sees his request but has nothing to answer
+        if request is not None:
+            mine.wait_for_selector("#clock-undo", timeout=20_000)
+            assert mine.locator("#clock-undo button").count() == 0
+    finally:
+        mine.close()

@@ -603,7 +603,7 @@
     const u = c.undo_request;
     if (u) {
       const waiting = u.affected.filter((pid) => !u.accepted.includes(pid));
-      const p = line(who(u.requester) + " asks to " + u.kind + (u.target != null ? " back to move " + u.target : " the last move")
+      const p = line(who(u.requester) + " asks to " + u.kind + (u.target == null ? " the last move" : u.target === 0 ? " every move back to the start" : " back to move " + u.target)
         + "; waiting for " + (waiting.map(who).join(", ") || "nobody") + " (until " + when(u.closes) + ").", "clock-undo");
       if (mine !== null && waiting.includes(mine)) {
         [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
