@@ -18,6 +18,7 @@ from pathlib import Path
 
 from services.config import Config
 from services.mailin.settings import MailinSettings, ensure_secret
+from services.notifier.webpush import ensure_vapid_key
 from shared.eventstore import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,6 +65,7 @@ def main() -> int:
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics.resolve()), "PORT": str(config.port)}
     if config.embedded:  # the embedded default takes email moves on a loopback port, with a kept secret
         ensure_secret(env, Path("var"))
+        ensure_vapid_key(env, Path("var"))  # and offers web push with a kept VAPID key
     mailin = bool(env.get("MAILIN_SECRET"))
     children = [subprocess.Popen(cmd, cwd=ROOT, env=env) for cmd in commands(config, mailin)]
     mode = "embedded SQLite + in-process queue" if config.embedded else "Celery on Redis"

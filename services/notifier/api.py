@@ -39,14 +39,18 @@ class ApiContext:
     settings: NotifierSettings
     admin_token: str | None = None
     clock: Clock = field(default_factory=SystemClock)
+    signin_secret: str = ""  # sign-in links (services/signin.py) are callers too
     resolver: Resolver = system_resolver
 
 
 def init_app(app: Flask, ctx: ApiContext) -> None:
     """Mount the notifier's API on `app` with its context (the Flask extension pattern): the blueprint is
     registered once, the context kept in `app.extensions`."""
-    if bp.name not in app.blueprints:
-        app.register_blueprint(bp)
+    from .webpush_api import bp as webpush_bp  # its routes import this module's helpers
+
+    for blueprint in (bp, webpush_bp):
+        if blueprint.name not in app.blueprints:
+            app.register_blueprint(blueprint)
     app.extensions[EXTENSION] = ctx
 
 
@@ -56,7 +60,8 @@ def context_for(config: Config) -> ApiContext:
     first use."""
     settings = replace(NotifierSettings.from_env(), database_url=config.database_url,
                        public_base_url=config.public_url)
-    return ApiContext(make_engine(settings.database_url), settings, config.admin_token)
+    return ApiContext(make_engine(settings.database_url), settings, config.admin_token,
+                      signin_secret=config.signin_secret)
 
 
 def _ctx() -> ApiContext:
@@ -77,7 +82,7 @@ def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         ctx = _ctx()
         with ctx.engine.connect() as conn:
-            caller = identify(conn, request.headers.get("Authorization"), ctx.admin_token)
+            caller = identify(conn, request.headers.get("Authorization"), ctx.admin_token, ctx.signin_secret)
         if caller is None:
             return _error(401, "unauthorized", "send Authorization: Bearer <player or seat token>")
         if caller.admin:

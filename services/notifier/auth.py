@@ -5,14 +5,28 @@ store) or the operator's admin token. The hash must match the gateway's; see `to
 from __future__ import annotations
 
 import hmac
+import time
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from services import signin
 from services.tokens import hash_token
 
 _players = sa.table("players", sa.column("id"), sa.column("token_hash"))
 _seats = sa.table("seats", sa.column("player_id"), sa.column("token_hash"))
+_revocations = sa.table("signin_revocations", sa.column("game_id"), sa.column("player_id"), sa.column("revoked_at"))
+
+
+def _signin_caller(conn: sa.Connection, token: str, secret: str) -> Caller | None:
+    link = signin.verify(secret, token)
+    if link is None or time.time() >= link.expires:
+        return None
+    revoked = conn.execute(sa.select(_revocations.c.revoked_at).where(
+        _revocations.c.game_id == link.game_id, _revocations.c.player_id == link.player_id)).scalar()
+    if revoked is not None and link.issued <= float(revoked):
+        return None
+    return Caller(str(link.player_id))
 
 
 def token_hash(token: str) -> str:
@@ -26,7 +40,8 @@ class Caller:
     admin: bool = False
 
 
-def identify(conn: sa.Connection, authorization: str | None, admin_token: str | None) -> Caller | None:
+def identify(conn: sa.Connection, authorization: str | None, admin_token: str | None,
+             signin_secret: str = "") -> Caller | None:
     if not authorization or not authorization.lower().startswith("bearer "):
         return None
     token = authorization[7:].strip()
@@ -34,6 +49,8 @@ def identify(conn: sa.Connection, authorization: str | None, admin_token: str | 
         return None
     if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
         return Caller(None, admin=True)
+    if signin.looks_like(token):  # the page opened from a turn email: the same checks as the gateway's
+        return _signin_caller(conn, token, signin_secret)
     digest = token_hash(token)
     for table in (_players, _seats):
         column = table.c.id if table is _players else table.c.player_id

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from . import retry, signing, transport
+from . import retry, signing, transport, webpush
 from .clock import Clock
 from .settings import NotifierSettings
 from .ssrf import Resolver, UnsafeUrl, check_url, system_resolver
@@ -36,6 +36,7 @@ class Claim:
     body: str
     attempts: int
     secrets: tuple[str, ...]
+    format: str = "standard"
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ class WebhookSender:
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(deliveries.c.id, deliveries.c.webhook_id, deliveries.c.endpoint_id, deliveries.c.body,
-                          deliveries.c.attempts, endpoints.c.url)
+                          deliveries.c.attempts, endpoints.c.url, endpoints.c.format)
                 .join(endpoints, endpoints.c.id == deliveries.c.endpoint_id)
                 .where(deliveries.c.status == "pending", deliveries.c.next_attempt_at <= now,
                        endpoints.c.disabled_at.is_(None))
@@ -92,7 +93,7 @@ class WebhookSender:
             )
             return [
                 Claim(r.id, r.webhook_id, r.endpoint_id, r.url, r.body, r.attempts,
-                      live_secrets(conn, r.endpoint_id, now))
+                      live_secrets(conn, r.endpoint_id, now), r.format)
                 for r in rows
             ]
 
@@ -105,8 +106,14 @@ class WebhookSender:
         elapsed = 0.0
         try:
             target = check_url(claim.url, self.settings.url_policy, self.resolver)
-            body = claim.body.encode()
-            headers = signing.headers(claim.secrets, claim.webhook_id, started, claim.body)
+            if claim.format == webpush.FORMAT:  # encrypted for the device, signed for its push service
+                try:
+                    body, headers = webpush.request(self.settings, claim.url, claim.secrets[0], claim.body)
+                except Exception as exc:  # keys a browser sent that do not encrypt, or web push turned off
+                    raise UnsafeUrl(f"cannot push to this device: {exc}") from exc
+            else:
+                body = claim.body.encode()
+                headers = signing.headers(claim.secrets, claim.webhook_id, started, claim.body)
             resp = transport.post(
                 target, body, headers, connect_timeout=self.settings.connect_timeout,
                 read_timeout=self.settings.read_timeout, opener=self.opener,

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from . import outbox, payloads
+from . import outbox, payloads, webpush
 from .events import Notification
 from .settings import NotifierSettings
 from .tables import DEFAULT_SCOPE, deliveries, endpoints, mail_queue, subscriptions
@@ -56,11 +56,14 @@ def schedule(
     names: Mapping[str, str] | None = None,
 ) -> Scheduled:
     subs = resolve(conn, n.recipients, n.game_id)
-    if not subs:
+    devices = webpush.device_endpoints(conn, n.recipients) if settings.webpush_private_key else {}
+    if not subs and not devices:
         return Scheduled()
     if names is None:
         names = outbox.names_of(outbox.seats_of(conn, n.game_id)) if n.game_id else {}
     link = payloads.game_link(settings.public_base_url, n.game_id)
+    pushes = _queue_pushes(conn, n, devices, names, f"{settings.public_base_url}/games/{n.game_id}/page"
+                           if n.game_id else settings.public_base_url, now)
 
     by_endpoint: dict[int, list[str]] = {}
     emails = 0
@@ -98,7 +101,25 @@ def schedule(
                 )
             )
             webhooks += 1
-    return Scheduled(webhooks, emails)
+    return Scheduled(webhooks + pushes, emails)
+
+
+def _queue_pushes(conn: sa.Connection, n: Notification, devices: Mapping[str, list[int]],
+                  names: Mapping[str, str], link: str, now: datetime) -> int:
+    """One delivery per enabled device of each recipient (web push), deduplicated like webhooks."""
+    made = 0
+    for pid in n.recipients:
+        for endpoint_id in devices.get(pid, ()):
+            msg_id = webhook_id(n.source, endpoint_id)
+            if conn.execute(sa.select(deliveries.c.id).where(deliveries.c.webhook_id == msg_id)).first():
+                continue
+            one = Notification(n.event_type, n.source, n.game_id, n.title, (pid,), n.occurred_at, n.data)
+            conn.execute(deliveries.insert().values(
+                webhook_id=msg_id, endpoint_id=endpoint_id, source=n.source, event_type=n.event_type,
+                game_id=n.game_id, body=webpush.body(one, names, link), status="pending", attempts=0,
+                next_attempt_at=now, event_at=n.occurred_at, created_at=now))
+            made += 1
+    return made
 
 
 def _queue_mail(

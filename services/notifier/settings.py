@@ -58,6 +58,9 @@ class NotifierSettings:
     clock_reminder_gap_hours: float = 2.0
     reminder_scan_seconds: float = 60.0
     secret_overlap_hours: float = 24.0
+    # web push (services/notifier/webpush.py): the VAPID private key as PEM; empty: web push is off
+    webpush_private_key: str = ""
+    webpush_subject: str = "mailto:railpost@localhost"  # who the push services may contact about our pushes
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> NotifierSettings:
@@ -88,6 +91,8 @@ class NotifierSettings:
             reminder_after_hours=float(e.get("NOTIFIER_REMINDER_AFTER_HOURS", cls.reminder_after_hours)),
             reminder_scan_seconds=float(e.get("NOTIFIER_REMINDER_SCAN_SECONDS", cls.reminder_scan_seconds)),
             clock_reminder_gap_hours=float(e.get("NOTIFIER_CLOCK_REMINDER_GAP_HOURS", cls.clock_reminder_gap_hours)),
+            webpush_private_key=e.get("WEBPUSH_VAPID_PRIVATE_KEY", "").replace("\\n", "\n"),
+            webpush_subject=e.get("WEBPUSH_SUBJECT", cls.webpush_subject),
         )
 
 

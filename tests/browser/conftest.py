@@ -6,6 +6,7 @@ skips them: install with `apt-get install -y chromium` and `pip install playwrig
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,6 +45,11 @@ class Server:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'page.sqlite3'}"
     migrate(url)
+    from services.notifier.webpush import ensure_vapid_key
+
+    env: dict[str, str] = {}
+    ensure_vapid_key(env, tmp_path_factory.mktemp("vapid"))  # web push on, as `make run` has it
+    os.environ["WEBPUSH_VAPID_PRIVATE_KEY"] = env["WEBPUSH_VAPID_PRIVATE_KEY"]
     app = create_app(Config(database_url=url, admin_token=ADMIN, log_level="WARNING", max_wait_seconds=20,
                             signin_secret=SIGNIN_SECRET))
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access line per request is noise here

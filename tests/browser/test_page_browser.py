@@ -605,3 +605,37 @@ def test_an_undo_request_is_answered_from_the_page(server: Server, browser: Any)
             assert mine.locator("#clock-undo button").count() == 0
     finally:
         mine.close()
+
+
+def test_alerts_on_this_device_register_the_service_worker_and_ask_the_push_service(server: Server, browser: Any) -> None:
+    """Opting in from the page: the service worker is registered at the site's root and the browser asks its
+    push service for a subscription with the server's VAPID key. Headless Chromium here has no push service to
+    reach, so the page must say so in words, store nothing, and offer the button again."""
+    record = _record("1840")
+    game_id, seats = _import(server, record, 30)
+    seat = seats[0]
+    key = server.api("GET", "/notifier/webpush/key").json()
+    assert key["public_key"] and len(key["public_key"]) == 87
+    context = browser.new_context()
+    context.grant_permissions(["notifications"], origin=server.base)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.base}/games/{game_id}/page#seat={seat['token']}")
+        page.wait_for_selector("#push-toggle", timeout=20_000)
+        page.click("#push-toggle")
+        page.wait_for_function("() => document.getElementById('push-status').textContent.trim() !== ''", timeout=30_000)
+        status = page.locator("#push-status").inner_text()
+        page.locator("#you").screenshot(path=str(SHOTS / "push_optin.png"))
+        scope = page.evaluate("async () => (await navigator.serviceWorker.getRegistration('/')).scope")
+        assert scope == f"{server.base}/"
+        if "Alerts are on" in status:  # a browser that reached its push service: the device is stored
+            devices = server.api("GET", "/notifier/webpush/devices", seat["token"]).json()
+            assert len(devices) == 1
+        else:
+            assert "could not turn alerts on" in status, status
+            assert server.api("GET", "/notifier/webpush/devices", seat["token"]).json() == []
+        worker = server.api("GET", "/push-worker.js")
+        assert worker.status_code == 200 and "showNotification" in worker.text
+        assert worker.headers["Content-Type"].startswith("text/javascript")
+    finally:
+        context.close()

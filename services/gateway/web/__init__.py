@@ -154,6 +154,15 @@ def index() -> ResponseReturnValue:
     return Response(render_template("index.html", games=games), mimetype="text/html", headers=HTML_HEADERS)
 
 
+@bp.get("/push-worker.js")
+def push_worker() -> ResponseReturnValue:
+    """The service worker of web push, at the site's root so its scope covers every game page."""
+    response = bp.send_static_file("push-worker.js")
+    response.headers["Content-Type"] = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/games/<int:game_id>/page")
 def page(game_id: int) -> ResponseReturnValue:
     return render_page(game_or_404(game_id))

@@ -431,7 +431,7 @@
     forget.type = "button"; forget.textContent = "Forget this seat on this device";
     forget.addEventListener("click", () => { try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ } location.reload(); });
     you.appendChild(forget);
-    if (!readOnly && me.player_id !== null && status !== "open") chatForm();
+    if (!readOnly && me.player_id !== null && status !== "open") { chatForm(); pushButton(); }
     if (status !== "active" || readOnly) return;
     const r = await api("/games/" + gameId + "/legal-actions");
     if (r.status !== 200) { you.append(" Could not load your moves: " + ((r.data && r.data.message) || r.status)); return; }
@@ -617,6 +617,52 @@
     if (!lines.length) return;
     body.replaceChildren(...lines);
     $("clock-section").hidden = false;
+  }
+
+  // web push: turn alerts on this device (opt-in here, revocable here; services/notifier/webpush.py)
+  const pushKey = "railpost.push." + gameId;
+  function b64ToBytes(text) {
+    const raw = atob((text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+  function pushButton() {
+    const you = $("you");
+    if (!you || !("serviceWorker" in navigator)) return;
+    const b = document.createElement("button");
+    b.type = "button"; b.id = "push-toggle"; b.className = "secondary";
+    const status = document.createElement("span"); status.id = "push-status"; status.className = "muted";
+    let device = null;
+    try { device = localStorage.getItem(pushKey); } catch (e) { /* ignore */ }
+    b.textContent = device ? "Turn off alerts on this device" : "Alerts on this device";
+    b.addEventListener("click", async () => {
+      try {
+        const reg = await navigator.serviceWorker.register("/push-worker.js");
+        if (device) {
+          const sub = reg.pushManager && await reg.pushManager.getSubscription();
+          if (sub) await sub.unsubscribe();
+          await api("/notifier/webpush/devices/" + device, { method: "DELETE" });
+          try { localStorage.removeItem(pushKey); } catch (e) { /* ignore */ }
+          status.textContent = " Alerts are off on this device."; b.textContent = "Alerts on this device"; device = null;
+          return;
+        }
+        const key = await api("/notifier/webpush/key");
+        if (key.status !== 200) { status.textContent = " " + ((key.data && key.data.message) || "Web push is off on this server."); return; }
+        if (!("PushManager" in window)) { status.textContent = " This browser cannot receive alerts."; return; }
+        if (window.Notification && Notification.permission !== "granted" && (await Notification.requestPermission()) !== "granted") {
+          status.textContent = " Alerts need your permission to show notifications."; return;
+        }
+        const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: b64ToBytes(key.data.public_key) });
+        const saved = await api("/notifier/webpush/devices", { method: "POST", headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(sub.toJSON()) });
+        if (saved.status !== 201) { status.textContent = " Not saved: " + ((saved.data && saved.data.message) || saved.status); return; }
+        device = String(saved.data.id);
+        try { localStorage.setItem(pushKey, device); } catch (e) { /* ignore */ }
+        status.textContent = " Alerts are on: your turns arrive on this device."; b.textContent = "Turn off alerts on this device";
+      } catch (err) {
+        status.textContent = " This browser could not turn alerts on (" + (err && err.message ? err.message : err) + ").";
+      }
+    });
+    you.append(" ", b, status);
   }
 
   // table talk: a `message` action from this seat (stored with the game, never changes the state)
