@@ -9,7 +9,7 @@ from flask import Flask, g, request
 from werkzeug.wrappers import Response
 
 from services.config import Config
-from services.gateway import actions, clock_api, errors, games, meta, players, titles
+from services.gateway import actions, clock_api, errors, games, meta, players, seat_api, titles
 from services.gateway import web as page
 from services.gateway.http import guard_path_ids
 from services.gateway.runtime import Runtime
@@ -37,6 +37,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     app.register_blueprint(notifier_api.bp)
     app.register_blueprint(clock_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
+    app.register_blueprint(seat_api.bp)  # seat hand-over by invitation, stand-ins
     errors.register(app)
     app.before_request(guard_path_ids)
 

@@ -22,6 +22,7 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
+from services.gateway.seat_api import stand_in_for
 from services.metrics import ACTIONS_REFUSED
 from services.play.apply import META_TYPES
 from services.play.commands import submit_and_wait, wait_for
@@ -70,6 +71,12 @@ def post_action(game_id: int) -> ResponseReturnValue:
     wait = _wait_seconds()
     action = body["action"]
     player_id = None if who.admin else who.seat.player_id  # type: ignore[union-attr]
+    own = action.get("entity_type") == "player" and action.get("entity") == player_id
+    if (player_id is not None and not own and action.get("type") not in META_TYPES
+            and stand_in_for(game_id, player_id, action)):
+        # the table's substitute moves for the absent seat: sent in the seat's name, the record names who
+        action, player_id = {**action, "user": player_id}, None
+        body = {**body, "action": action}
     if (player_id is not None and action.get("type") not in META_TYPES
             and action.get("entity_type") == "player" and action.get("entity") != player_id):
         ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
