@@ -82,3 +82,6 @@ def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -
     wait_version(client, game_id, 1)
     names = {s["player_id"]: s["name"] for s in client.get(f"/games/{game_id}").json["seats"]}
     assert names[first] == "Cy"
+    # the seat keeps its first holder's player id; its new token does not manage that player's channels
+    assert client.get("/notifier/subscriptions", headers=other).status_code == 200
+    assert client.get("/notifier/subscriptions", headers=cy).status_code == 401
