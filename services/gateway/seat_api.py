@@ -19,6 +19,7 @@ from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
 from services.play import handover
 from services.play import timekeeping as tk
+from services.play.votes import VoteError
 from services.tokens import hash_token, new_token
 from shared.engine import EngineError
 from shared.eventstore.records import ACTIVE
@@ -91,12 +92,19 @@ def claim(game_id: int, seat: int) -> ResponseReturnValue:
     body = load(ClaimIn, json_body())
     if game.status != ACTIVE:
         raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
-    token = new_token()
+    token, player_token = new_token(), new_token()
     seats = [s.player_id for s in rt().recorder.seats(game_id)]
+    table = tk.Table.replay(clock_log().read(game_id))
+    try:  # refuse before creating the newcomer's identity
+        handover.claim(table, seat, hash_token(body["invitation"]), body["name"], "", seats, now())
+    except VoteError as exc:
+        raise ApiError(exc.status, "clock_refused", str(exc), details={exc.field: [str(exc)]}) from None
+    holder = rt().recorder.create_player(body["name"], hash_token(player_token)).id  # for his own channels
     _decide(game_id, lambda t: handover.claim(t, seat, hash_token(body["invitation"]), body["name"],
-                                              hash_token(token), seats, now()))
-    return {"seat": seat, "player_id": seat, "token": token,
-            "message": "this seat token works once the table accepts you", **_view(game_id)}, 202
+                                              hash_token(token), seats, now(), holder))
+    return {"seat": seat, "player_id": seat, "token": token, "holder_id": holder, "player_token": player_token,
+            "message": "the seat token works once the table accepts you; the player token sets up your "
+                       "notifications (/notifier)", **_view(game_id)}, 202
 
 
 @bp.post("/games/<int:game_id>/seats/claim/answer")

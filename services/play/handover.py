@@ -32,6 +32,7 @@ class SeatClaim:
     token_hash: str  # the newcomer's seat token, live once the hand-over is done
     affected: frozenset[int]  # the other seated players, who consent
     opened: datetime
+    holder: int | None = None  # the newcomer's own player id: the seat's notifications go to it
     accepted: frozenset[int] = frozenset()
     declined: frozenset[int] = frozenset()
     timeout: timedelta = CLAIM_TIMEOUT
@@ -50,7 +51,8 @@ def apply_seat(t: Table, e: dict[str, Any], at: datetime | None) -> Table:
         return replace(t, offers=(*[o for o in t.offers if o[0] != e["seat"]], (e["seat"], e["invite_hash"])))
     if kind == "seat_claimed":
         assert at is not None
-        return replace(t, claim=SeatClaim(e["seat"], e["name"], e["token_hash"], frozenset(e["affected"]), at))
+        return replace(t, claim=SeatClaim(e["seat"], e["name"], e["token_hash"], frozenset(e["affected"]), at,
+                                          e.get("holder")))
     if kind == "claim_answer" and t.claim is not None:
         field = "accepted" if e["accept"] else "declined"
         return replace(t, claim=replace(t.claim, **{field: getattr(t.claim, field) | {e["seat"]}}))
@@ -77,14 +79,14 @@ def offer(table: Table, by: int, seat: int, invite_hash: str, now: datetime) -> 
 
 
 def claim(table: Table, seat: int, invite_hash: str, name: str, token_hash: str, seats: list[int],
-          now: datetime) -> list[dict[str, Any]]:
+          now: datetime, holder: int | None = None) -> list[dict[str, Any]]:
     if seat not in table.open_seats:
         raise VoteError("seat", f"seat {seat} is not open", 409)
     if (seat, invite_hash) not in table.offers:
         raise VoteError("invitation", f"that is not the invitation to seat {seat}", 403)
     if table.claim is not None:
         raise VoteError("claim", "another claim of a seat is waiting for the table", 409)
-    return [_stamp("seat_claimed", now, seat=seat, name=name, token_hash=token_hash,
+    return [_stamp("seat_claimed", now, seat=seat, name=name, token_hash=token_hash, holder=holder,
                    affected=sorted(s for s in seats if s != seat))]
 
 
@@ -106,7 +108,7 @@ def settle(table: Table, version: int, now: datetime) -> tuple[list[dict[str, An
         return [], None
     if c.state(now) == "declined":
         return [_stamp("claim_dropped", now, seat=c.seat, name=c.name)], None
-    return [_stamp("seat_handed_over", now, seat=c.seat, name=c.name, version=version)], c
+    return [_stamp("seat_handed_over", now, seat=c.seat, name=c.name, version=version, holder=c.holder)], c
 
 
 def hand_over(engine: sa.Engine, game_id: int, claim_: SeatClaim) -> None:
@@ -117,3 +119,4 @@ def hand_over(engine: sa.Engine, game_id: int, claim_: SeatClaim) -> None:
     with engine.begin() as conn:
         conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.player_id == claim_.seat)
                      .values(name=claim_.name, token_hash=claim_.token_hash))
+

@@ -69,6 +69,7 @@ def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -
     claimed = client.post(claim, json={"invitation": offered.json["invitation"], "name": "Cy"})
     assert claimed.status_code == 202 and claimed.json["seat_claim"]["affected"] == [other_id]
     cy = bearer(claimed.json["token"])
+    cy_player = bearer(claimed.json["player_token"])  # his own identity, for his own channels
     assert client.get(f"/games/{game_id}/legal-actions", headers=cy).status_code == 401  # not yet his
     answer = f"/games/{game_id}/seats/claim/answer"
     assert client.post(answer, json={"accept": True}, headers=absent).status_code == 403  # the seat itself
@@ -85,3 +86,5 @@ def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -
     # the seat keeps its first holder's player id; its new token does not manage that player's channels
     assert client.get("/notifier/subscriptions", headers=other).status_code == 200
     assert client.get("/notifier/subscriptions", headers=cy).status_code == 401
+    assert client.get("/notifier/subscriptions", headers=cy_player).status_code == 200
+    assert client.get(f"/games/{game_id}/clock").json["holders"][0]["seat"] == first
