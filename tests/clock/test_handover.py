@@ -88,3 +88,25 @@ def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -
     assert client.get("/notifier/subscriptions", headers=cy).status_code == 401
     assert client.get("/notifier/subscriptions", headers=cy_player).status_code == 200
     assert client.get(f"/games/{game_id}/clock").json["holders"][0]["seat"] == first
+
+
+def test_a_declined_claim_leaves_the_seat_open_and_silence_hands_it_over(table: Any) -> None:
+    client, game_id, seats, vc, scheduler, app = table
+    first, absent, other_id, other = to_deadline(client, game_id, seats, vc, scheduler, "open_seat")
+    scheduler.run_once()
+    invitation = client.post(f"/games/{game_id}/seats/{first}/offer", headers=other).json["invitation"]
+    claim = f"/games/{game_id}/seats/{first}/claim"
+    answer = f"/games/{game_id}/seats/claim/answer"
+    assert client.post(claim, json={"invitation": invitation, "name": "Cy"}).status_code == 202
+    assert client.post(claim, json={"invitation": invitation, "name": "Di"}).status_code == 409  # one at a time
+    assert client.post(answer, json={"accept": False}, headers=other).status_code == 200
+    assert client.post(answer, json={"accept": True}, headers=other).status_code == 409  # nothing waiting
+    view = client.get(f"/games/{game_id}/clock").json
+    assert view["seat_claim"] is None and view["open_seats"] == [first] and view["holders"] == []
+    claimed = client.post(claim, json={"invitation": invitation, "name": "Di"})
+    assert claimed.status_code == 202
+    vc.advance(48 * H)  # nobody declines: the table already voted to open the seat
+    scheduler.run_once()
+    view = client.get(f"/games/{game_id}/clock").json
+    assert [h["name"] for h in view["holders"]] == ["Di"] and view["open_seats"] == []
+    assert client.get(f"/games/{game_id}/legal-actions", headers=bearer(claimed.json["token"])).status_code == 200
