@@ -81,7 +81,8 @@ def post_action(game_id: int) -> ResponseReturnValue:
             and action.get("entity_type") == "player" and action.get("entity") != player_id):
         ACTIONS_REFUSED.labels("gateway", "not_your_entity").inc()
         raise ApiError(403, "not_your_entity", f"player {player_id} cannot act for player {action.get('entity')}")
-    if player_id is not None and action.get("type") in ("undo", "redo"):
+    if (player_id is not None and action.get("type") in ("undo", "redo")
+            and rt().recorder.get_receipt(game_id, scoped(who, key)) is None):  # a retry answers its receipt
         guard_undo(game_id, player_id, action, body["expected_version"])  # undo with consent
     try:
         receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id,
