@@ -9,7 +9,18 @@ from flask import Flask, g, request
 from werkzeug.wrappers import Response
 
 from services.config import Config
-from services.gateway import actions, clock_api, errors, games, home, meta, players, signin_api, titles
+from services.gateway import (
+    actions,
+    clock_api,
+    errors,
+    games,
+    home,
+    meta,
+    players,
+    seat_api,
+    signin_api,
+    titles,
+)
 from services.gateway import web as page
 from services.gateway.http import guard_path_ids
 from services.gateway.runtime import Runtime
@@ -37,6 +48,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     notifier_api.init_app(app, notifier_api.context_for(config))  # /notifier: settings, deliveries
     app.register_blueprint(clock_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
+    app.register_blueprint(seat_api.bp)  # seat hand-over by invitation, stand-ins
     app.register_blueprint(signin_api.bp)  # revoking the sign-in links of turn emails
     app.register_blueprint(home.bp)  # a player's games across the site, his turns first
     errors.register(app)

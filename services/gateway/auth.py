@@ -17,6 +17,7 @@ from shared.eventstore import signins
 from shared.eventstore.records import Game, Player, Seat
 
 SEAT_CACHE_SIZE = 100_000
+SEAT_RECHECK_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -70,16 +71,21 @@ def _signin_seat(token: str) -> Seat:
 
 
 def _seat(digest: str) -> Seat | None:
-    """Seat by token hash. Seats are never changed or removed once taken, so a found one is remembered for
-    the process (bounded); unknown tokens are always looked up again."""
-    cache = rt().seat_tokens
+    """Seat by token hash, remembered for the process (bounded). A seat changes hands only by a hand-over
+    (services/play/handover.py), so a remembered seat is looked up again after SEAT_RECHECK_SECONDS: a
+    handed-over token stops working in every process within that time (at once in the one that did it)."""
+    cache, checked = rt().seat_tokens, rt().seat_checked
     seat = cache.get(digest)
-    if seat is None:
+    if seat is None or time.monotonic() - checked.get(digest, 0.0) > SEAT_RECHECK_SECONDS:
         seat = rt().recorder.seat_by_token(digest)
-        if seat is not None:
+        if seat is None:
+            cache.pop(digest, None)
+        else:
             if len(cache) >= SEAT_CACHE_SIZE:
                 cache.clear()  # crude but thread-safe bound; refills from the store
+                checked.clear()
             cache[digest] = seat
+            checked[digest] = time.monotonic()
     return seat
 
 
@@ -90,9 +96,12 @@ def known_seat_of(game_id: int) -> Principal | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    seat = rt().seat_tokens.get(hash_token(token.strip()))
+    digest = hash_token(token.strip())
+    seat = rt().seat_tokens.get(digest)
     if seat is None or seat.game_id != game_id:
         return None
+    if time.monotonic() - rt().seat_checked.get(digest, 0.0) > SEAT_RECHECK_SECONDS:
+        return None  # due for a recheck: the general path looks it up again
     admin = rt().config.admin_token
     if admin and hmac.compare_digest(token.strip().encode(), admin.encode()):
         return None

@@ -22,6 +22,7 @@ class Runtime:
     sessions: SessionCache
     signals: SettleSignals
     seat_tokens: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (see auth._seat)
+    seat_checked: dict[str, float] = field(default_factory=dict)  # token hash -> when it was last looked up
 
 
 def rt() -> Runtime:

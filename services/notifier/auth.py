@@ -5,6 +5,7 @@ store) or the operator's admin token. The hash must match the gateway's; see `to
 from __future__ import annotations
 
 import hmac
+import json
 import time
 from dataclasses import dataclass
 
@@ -14,7 +15,8 @@ from services import signin
 from services.tokens import hash_token
 
 _players = sa.table("players", sa.column("id"), sa.column("token_hash"))
-_seats = sa.table("seats", sa.column("player_id"), sa.column("token_hash"))
+_seats = sa.table("seats", sa.column("game_id"), sa.column("player_id"), sa.column("token_hash"))
+_clock = sa.table("clock_events", sa.column("game_id"), sa.column("type"), sa.column("data"))
 _revocations = sa.table("signin_revocations", sa.column("game_id"), sa.column("player_id"), sa.column("revoked_at"))
 
 
@@ -26,6 +28,8 @@ def _signin_caller(conn: sa.Connection, token: str, secret: str) -> Caller | Non
         _revocations.c.game_id == link.game_id, _revocations.c.player_id == link.player_id)).scalar()
     if revoked is not None and link.issued <= float(revoked):
         return None
+    if _handed_over(conn, link.game_id, link.player_id):
+        return None  # like the seat token of a handed-over seat: it does not manage the first holder's channels
     return Caller(str(link.player_id))
 
 
@@ -52,9 +56,19 @@ def identify(conn: sa.Connection, authorization: str | None, admin_token: str | 
     if signin.looks_like(token):  # the page opened from a turn email: the same checks as the gateway's
         return _signin_caller(conn, token, signin_secret)
     digest = token_hash(token)
-    for table in (_players, _seats):
-        column = table.c.id if table is _players else table.c.player_id
-        found = conn.execute(sa.select(column).where(table.c.token_hash == digest).limit(1)).scalar()
-        if found is not None:
-            return Caller(str(found))
-    return None
+    found = conn.execute(sa.select(_players.c.id).where(_players.c.token_hash == digest).limit(1)).scalar()
+    if found is not None:
+        return Caller(str(found))
+    seat = conn.execute(sa.select(_seats.c.game_id, _seats.c.player_id).where(_seats.c.token_hash == digest)
+                        .limit(1)).first()
+    if seat is None or _handed_over(conn, seat.game_id, seat.player_id):
+        return None
+    return Caller(str(seat.player_id))
+
+
+def _handed_over(conn: sa.Connection, game_id: int, player_id: int) -> bool:
+    """A seat a newcomer took over (services/play/handover.py) keeps its first holder's player id: its seat
+    token must not manage that player's channels, which serve all his games."""
+    rows = conn.execute(sa.select(_clock.c.data).where(_clock.c.game_id == game_id,
+                                                       _clock.c.type == "seat_handed_over")).all()
+    return any(json.loads(r.data).get("seat") == player_id for r in rows)

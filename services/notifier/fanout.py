@@ -5,8 +5,9 @@ work is recorded exactly when the tracking position moves past the event that ca
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
@@ -55,6 +56,10 @@ def schedule(
     now: datetime,
     names: Mapping[str, str] | None = None,
 ) -> Scheduled:
+    if n.game_id is not None:  # a seat handed over: its notices go to whoever holds it now
+        holders = holders_of(conn, n.game_id)
+        if holders:
+            n = replace(n, recipients=tuple(dict.fromkeys(holders.get(p, p) for p in n.recipients)))
     subs = resolve(conn, n.recipients, n.game_id)
     devices = webpush.device_endpoints(conn, n.recipients) if settings.webpush_private_key else {}
     if not subs and not devices:
@@ -148,3 +153,21 @@ def _queue_mail(
         )
     )
     return 1
+
+
+def holders_of(conn: sa.Connection, game_id: str | int) -> dict[str, str]:
+    """(services/play/handover.py) Seat player id -> the player id of whoever holds it now, for the seats handed over in this game (as
+    text, the notifier's ids): the notifier sends a seat's notices to its holder."""
+    clock = sa.table("clock_events", sa.column("game_id"), sa.column("type"), sa.column("data"), sa.column("seq"))
+    try:
+        gid = int(game_id)
+    except (TypeError, ValueError):
+        return {}
+    rows = conn.execute(sa.select(clock.c.data).where(clock.c.game_id == gid, clock.c.type == "seat_handed_over")
+                        .order_by(clock.c.seq)).all()
+    out: dict[str, str] = {}
+    for row in rows:
+        data = json.loads(row.data)
+        if data.get("holder") is not None:
+            out[str(data["seat"])] = str(data["holder"])
+    return out

@@ -21,6 +21,7 @@ from services.notifier.clock import Clock, SystemClock
 from services.play import commands
 from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher
+from services.play.handover import hand_over
 from services.play.legal import seat_actions
 from services.play.sessions import SessionCache
 from services.play.timekeeping import Follow, Table, tick
@@ -88,6 +89,8 @@ class Scheduler:
                         [s.player_id for s in self.recorder.seats(game_id)])
         result = tick(table, follow, now, lambda player: self.remedies(game_id, player))
         self.log.append(game_id, table.seq, result.events)
+        for claim in result.handovers:  # a claim nobody declined in time: the newcomer holds the seat
+            hand_over(self.log.engine, game_id, claim)
         for i, (player, action) in enumerate(result.actions):
             body = {"action": action, "expected_version": game.version}
             commands.submit(self.recorder, self.dispatcher, game_id, f"clock-{game_id}-{table.seq}-{i}", body,

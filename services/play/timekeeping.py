@@ -14,6 +14,8 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from services.play.clock import Availability, ClockError, ClockEvent, GameClock, TimeControl
+from services.play.handover import SEAT_TYPES, SeatClaim, apply_seat
+from services.play.handover import settle as settle_claim
 from services.play.votes import ConsentRequest, TableVote, VoteError, at_deadline, undo_affected
 
 CLOCK_TYPES = frozenset({"turn", "moved", "extended", "vacation", "reminded"})
@@ -50,6 +52,11 @@ class Table:
     handled: bool = False  # the current turn's deadline was dealt with
     moves: tuple[tuple[int, int], ...] = ()  # (game version, player) of each move the clock saw
     undo_consent: bool = True  # the game's undo rule, chosen at creation: consent, or any undo is free
+    stand_in: tuple[int, int] | None = None  # (absent seat, the seat the table chose to move for it this turn)
+    open_seats: frozenset[int] = frozenset()  # seats the table opened for a new player
+    offers: tuple[tuple[int, str], ...] = ()  # (open seat, hash of the invitation to it)
+    claim: SeatClaim | None = None  # a newcomer's claim of an open seat, waiting for the table
+    holders: tuple[tuple[int, str, int], ...] = ()  # (seat, new holder's name, from game version): who played
     seq: int = 0
 
     @classmethod
@@ -87,6 +94,8 @@ class Table:
             t = replace(t, clock=t.clock.apply(ClockEvent.from_dict(e)))
             if kind == "turn":
                 t = replace(t, version=e.get("version"), handled=False)
+                if t.stand_in is not None and e["seat"] != t.stand_in[0]:
+                    t = replace(t, stand_in=None)  # the absent seat's turn is over
             if kind == "extended":
                 t = replace(t, handled=False)
             if kind == "moved":
@@ -100,7 +109,13 @@ class Table:
         if kind == "ballot" and t.vote is not None:
             return replace(t, vote=t.vote.cast(e["seat"], e["choice"], e.get("substitute")))
         if kind == "vote_decided":
+            if e.get("choice") == "substitute":
+                return replace(t, vote=None, stand_in=(e["absent"], e["substitute"]))
+            if e.get("choice") == "open_seat":
+                return replace(t, vote=None, open_seats=t.open_seats | {e["absent"]})
             return replace(t, vote=None)
+        if kind in SEAT_TYPES:
+            return apply_seat(t, e, at)
         raise ClockError("type", f"unknown clock event {kind!r}")
 
     # -- what players ask ---------------------------------------------------------------------------------
@@ -125,6 +140,13 @@ class Table:
                 "voted": sorted(self.vote.ballots), "closes": (self.vote.opened + self.vote.timeout).isoformat()},
             "undo": undo,
             "undo_request": self._consent_view(),
+            "stand_in": None if self.stand_in is None else {"absent": self.stand_in[0], "by": self.stand_in[1]},
+            "open_seats": sorted(self.open_seats),
+            "seat_claim": None if self.claim is None else {
+                "seat": self.claim.seat, "name": self.claim.name, "affected": sorted(self.claim.affected),
+                "accepted": sorted(self.claim.accepted),
+                "closes": (self.claim.opened + self.claim.timeout).isoformat()},
+            "holders": [{"seat": s, "name": n, "from_version": v} for s, n, v in self.holders],
         }
         if seat is not None and seat in c.availability:
             av = c.availability[seat]
@@ -229,6 +251,7 @@ class Tick:
     events: list[dict[str, Any]] = field(default_factory=list)
     actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (player, action) to queue
     reminders: list[tuple[int, int]] = field(default_factory=list)  # (player, step)
+    handovers: list[SeatClaim] = field(default_factory=list)  # claims to carry out in the seats table
 
 
 def tick(table: Table, game: Follow, now: datetime,
@@ -244,6 +267,11 @@ def tick(table: Table, game: Follow, now: datetime,
         out.events.append(event)
 
     _settle_consent(table, game, now, emit, out)
+    settled, claim = settle_claim(table, game.version, now)
+    for event in settled:
+        emit(event)
+    if claim is not None:
+        out.handovers.append(claim)
     if table.clock is None:
         return out
     acting = game.acting[0] if game.status == "active" and game.acting else None

@@ -110,4 +110,4 @@ def check(recorder: SqlRecorder, sessions: SessionCache, log: ClockLog, game: Ga
     if affected:
         raise UndoRefused(409, "undo_needs_consent",
                           f"this {kind} touches moves of player(s) {', '.join(map(str, affected))}: ask them "
-                          f"with POST /games/{game.id}/undo-requests (or answer the request mail)", affected)
+                          f"with POST /games/{game.id}/undo-requests", affected)

@@ -17,6 +17,8 @@ from services.notifier.clock import VirtualClock
 from services.play.scheduler import Scheduler, session_remedies
 from shared.eventstore import migrate
 
+SIGNIN_SECRET = "clock-tests-signin"  # the turn emails' sign-in links
+
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -26,7 +28,7 @@ def bearer(token: str) -> dict[str, str]:
 def table(tmp_path: Path) -> Any:
     url = f"sqlite:///{tmp_path / 'clock.sqlite3'}"
     migrate(url)
-    app = create_app(Config(database_url=url, redis_url=None, admin_token="adm"))
+    app = create_app(Config(database_url=url, redis_url=None, admin_token="adm", signin_secret=SIGNIN_SECRET))
     assert "railpost.scheduler" not in app.extensions  # only the served gateway (wsgi.py) runs the clock thread
     vc = VirtualClock(datetime(2026, 3, 2, 9, tzinfo=UTC))
     app.extensions["railpost.clock_time"] = vc

@@ -52,7 +52,11 @@ def test_undo_into_another_players_move_needs_consent(table: Any) -> None:
 
     # one's own last move, nobody moved since: free, and so is its redo
     first, first_id = move(client, game_id, by)
-    assert post(client, game_id, by[first], {"type": "undo"}, 1).json["status"] == "applied"
+    key = {**by[first], "Idempotency-Key": "undo-1"}
+    undo = {"action": {"type": "undo"}, "expected_version": 1}
+    assert client.post(f"/games/{game_id}/actions?wait=10", json=undo, headers=key).json["status"] == "applied"
+    retry = client.post(f"/games/{game_id}/actions?wait=10", json=undo, headers=key)  # same key: same receipt
+    assert retry.status_code == 200 and retry.json["new_version"] == 2, retry.json
     assert post(client, game_id, by[first], {"type": "redo"}, 2).json["status"] == "applied"
     # play on until someone else has moved after the first player's move
     while True:

@@ -63,3 +63,19 @@ def test_clock_reminders_reach_the_channels_at_most_one_per_period(recorder, eng
     notifier.step()
     assert [r["data"]["step"] for r in _reminders(receiver)] == [0, 1]
     assert len(scheduler.reminded) == 6  # the clock reminded at every step; the notifier kept the period
+
+
+def test_a_handed_over_seats_notices_go_to_its_new_holder(recorder, engine, clock, receiver, make_notifier) -> None:
+    table = seat_game(recorder, ["Ann", "Bob"], start_with="Ann")
+    cy = recorder.create_player("Cy", None).id
+    notifier = make_notifier()
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="webhook", url=receiver.url("/bob"))
+    subscribe(engine, clock, str(cy), channel="webhook", url=receiver.url("/cy"))
+    ClockLog(engine).append(table.game_id, 0, [{"type": "seat_handed_over", "at": clock.now().isoformat(),
+                                                "seat": int(table.pid("Bob")), "name": "Cy", "version": 0,
+                                                "holder": cy}])
+    table.turn("Bob")
+    notifier.step()
+    turns = [r for r in receiver.requests if r.json()["type"] == "turn.started"]
+    assert [r.path for r in turns] == ["/cy"]  # the seat's turn alert reaches Cy, no longer Bob

@@ -1,0 +1,117 @@
+"""Seat hand-over and stand-ins over REST (docs/time-controls.md, "Hand-over"): a seated player offers a seat
+the table opened (an invitation token, shown once), a newcomer claims it with that invitation (and gets the
+seat token that works once the table agrees), the other seated players answer. The table's `substitute`
+vote lets the chosen seat act for the absent one this turn (`stand_in_for`, used by the actions endpoint).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+from flask.typing import ResponseReturnValue
+from marshmallow import fields, validate
+
+from services.gateway.clock_api import _decide, _own_seat, _view, clock_log, now
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, json_body, load
+from services.gateway.runtime import rt
+from services.gateway.schemas import Strict, Text
+from services.play import handover
+from services.play import timekeeping as tk
+from services.play.votes import VoteError
+from services.tokens import hash_token, new_token
+from shared.engine import EngineError
+from shared.eventstore.records import ACTIVE
+from shared.eventstore.sql import state_summary
+
+bp = Blueprint("seats", __name__)
+
+
+class ClaimIn(Strict):
+    invitation = Text(required=True, validate=validate.Length(1, 200))
+    name = Text(required=True, validate=validate.Length(1, 64))
+
+
+class ClaimAnswerIn(Strict):
+    accept = fields.Boolean(required=True)
+
+
+def stand_in_for(game_id: int, caller: int, action: dict[str, Any]) -> int | None:
+    """The absent seat `caller` may act for now (the table voted `substitute` naming `caller`, and the
+    absent seat still holds the turn and controls the action's entity), else None."""
+    table = tk.Table.replay(clock_log().read(game_id))
+    if table.stand_in is None or table.stand_in[1] != caller:
+        return None
+    absent = table.stand_in[0]
+    game = game_or_404(game_id)
+    if game.status != ACTIVE or absent not in [int(p) for p in state_summary(game.state or {})["acting"]]:
+        return None
+    with rt().sessions.use(game) as session:
+        try:
+            controller = session.controller(action.get("entity"))
+        except EngineError:
+            return None
+    return absent if controller == absent else None
+
+
+def _invalidate(game_id: int, seat: int) -> None:
+    """The old holder's token leaves this process's seat cache at once (other processes' within the cache's
+    recheck interval, services/gateway/auth.py)."""
+    cache = rt().seat_tokens
+    for digest, cached in list(cache.items()):
+        if cached.game_id == game_id and cached.player_id == seat:
+            cache.pop(digest, None)
+
+
+def _carry_out(game_id: int, version: int) -> None:
+    done: list[handover.SeatClaim] = []
+
+    def decide(t: tk.Table) -> list[dict[str, Any]]:
+        events, claim = handover.settle(t, version, now())
+        done[:] = [claim] if claim is not None else []
+        return events
+    _decide(game_id, decide)
+    for claim in done:
+        handover.hand_over(clock_log().engine, game_id, claim)
+        _invalidate(game_id, claim.seat)
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>/offer")
+def offer(game_id: int, seat: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    by = _own_seat(game)
+    invitation = new_token()
+    _decide(game_id, lambda t: handover.offer(t, by, seat, hash_token(invitation), now()))
+    return {"seat": seat, "invitation": invitation, **_view(game_id, by)}, 201
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>/claim")
+def claim(game_id: int, seat: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    body = load(ClaimIn, json_body())
+    if game.status != ACTIVE:
+        raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
+    token, player_token = new_token(), new_token()
+    seats = [s.player_id for s in rt().recorder.seats(game_id)]
+    table = tk.Table.replay(clock_log().read(game_id))
+    try:  # refuse before creating the newcomer's identity
+        handover.claim(table, seat, hash_token(body["invitation"]), body["name"], "", seats, now())
+    except VoteError as exc:
+        raise ApiError(exc.status, "clock_refused", str(exc), details={exc.field: [str(exc)]}) from None
+    holder = rt().recorder.create_player(body["name"], hash_token(player_token)).id  # for his own channels
+    _decide(game_id, lambda t: handover.claim(t, seat, hash_token(body["invitation"]), body["name"],
+                                              hash_token(token), seats, now(), holder))
+    return {"seat": seat, "player_id": seat, "token": token, "holder_id": holder, "player_token": player_token,
+            "message": "the seat token works once the table accepts you; the player token sets up your "
+                       "notifications (/notifier)", **_view(game_id)}, 202
+
+
+@bp.post("/games/<int:game_id>/seats/claim/answer")
+def answer(game_id: int) -> ResponseReturnValue:
+    game = game_or_404(game_id)
+    by = _own_seat(game)
+    accept = load(ClaimAnswerIn, json_body())["accept"]
+    _decide(game_id, lambda t: handover.answer(t, by, accept, now()))
+    _carry_out(game_id, game.version)
+    return _view(game_id, by), 200

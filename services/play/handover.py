@@ -1,0 +1,127 @@
+"""Seat hand-over (docs/time-controls.md, "Hand-over"): a seat the table opened is offered by invitation; a
+newcomer claims it with that invitation; the other seated players accept or decline; on acceptance the
+newcomer holds the seat: its holdings and standing orders (the engine's seat stays the same), its seat
+token (the old one stops working) and its notifications. The clock log records who held the seat from which
+game version on, so the history says who played which moves.
+
+The table already voted to open the seat, so a claim nobody declines within 48 hours is accepted: silence
+keeps the game moving here, where an undo's silence keeps a move.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+
+import sqlalchemy as sa
+
+from services.play.votes import VoteError
+
+if TYPE_CHECKING:
+    from services.play.timekeeping import Table
+
+SEAT_TYPES = frozenset({"seat_offered", "seat_claimed", "claim_answer", "seat_handed_over", "claim_dropped"})
+CLAIM_TIMEOUT = timedelta(hours=48)
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    seat: int
+    name: str
+    token_hash: str  # the newcomer's seat token, live once the hand-over is done
+    affected: frozenset[int]  # the other seated players, who consent
+    opened: datetime
+    holder: int | None = None  # the newcomer's own player id: the seat's notifications go to it
+    accepted: frozenset[int] = frozenset()
+    declined: frozenset[int] = frozenset()
+    timeout: timedelta = CLAIM_TIMEOUT
+
+    def state(self, now: datetime) -> Literal["pending", "accepted", "declined"]:
+        if self.declined:
+            return "declined"
+        if self.accepted >= self.affected or now >= self.opened + self.timeout:
+            return "accepted"
+        return "pending"
+
+
+def apply_seat(t: Table, e: dict[str, Any], at: datetime | None) -> Table:
+    kind = e["type"]
+    if kind == "seat_offered":
+        return replace(t, offers=(*[o for o in t.offers if o[0] != e["seat"]], (e["seat"], e["invite_hash"])))
+    if kind == "seat_claimed":
+        assert at is not None
+        return replace(t, claim=SeatClaim(e["seat"], e["name"], e["token_hash"], frozenset(e["affected"]), at,
+                                          e.get("holder")))
+    if kind == "claim_answer" and t.claim is not None:
+        field = "accepted" if e["accept"] else "declined"
+        return replace(t, claim=replace(t.claim, **{field: getattr(t.claim, field) | {e["seat"]}}))
+    if kind == "claim_dropped":
+        return replace(t, claim=None)
+    if kind == "seat_handed_over":
+        seat = e["seat"]
+        return replace(t, claim=None, open_seats=t.open_seats - {seat},
+                       offers=tuple(o for o in t.offers if o[0] != seat),
+                       holders=(*t.holders, (seat, e["name"], int(e["version"]))))
+    return t
+
+
+def _stamp(event_type: str, now: datetime, **data: Any) -> dict[str, Any]:
+    return {"type": event_type, "at": now.isoformat(), **data}
+
+
+def offer(table: Table, by: int, seat: int, invite_hash: str, now: datetime) -> list[dict[str, Any]]:
+    if seat not in table.open_seats:
+        raise VoteError("seat", f"seat {seat} is not open: the table opens a seat by its vote at a deadline", 409)
+    if by == seat:
+        raise VoteError("seat", "the seat's own player does not offer it", 403)
+    return [_stamp("seat_offered", now, seat=seat, by=by, invite_hash=invite_hash)]
+
+
+def claim(table: Table, seat: int, invite_hash: str, name: str, token_hash: str, seats: list[int],
+          now: datetime, holder: int | None = None) -> list[dict[str, Any]]:
+    if seat not in table.open_seats:
+        raise VoteError("seat", f"seat {seat} is not open", 409)
+    if (seat, invite_hash) not in table.offers:
+        raise VoteError("invitation", f"that is not the invitation to seat {seat}", 403)
+    if table.claim is not None:
+        raise VoteError("claim", "another claim of a seat is waiting for the table", 409)
+    return [_stamp("seat_claimed", now, seat=seat, name=name, token_hash=token_hash, holder=holder,
+                   affected=sorted(s for s in seats if s != seat))]
+
+
+def answer(table: Table, by: int, accept: bool, now: datetime) -> list[dict[str, Any]]:
+    c = table.claim
+    if c is None or c.state(now) != "pending":
+        raise VoteError("claim", "no claim of a seat is waiting", 409)
+    if by not in c.affected:
+        raise VoteError("seat", f"seat {by} does not answer this claim", 403)
+    if by in c.accepted or by in c.declined:
+        raise VoteError("seat", f"seat {by} has already answered", 409)
+    return [_stamp("claim_answer", now, seat=by, accept=accept)]
+
+
+def settle(table: Table, version: int, now: datetime) -> tuple[list[dict[str, Any]], SeatClaim | None]:
+    """(events, the claim to carry out): a declined claim is dropped, an accepted (or unanswered) one done."""
+    c = table.claim
+    if c is None or c.state(now) == "pending":
+        return [], None
+    if c.state(now) == "declined":
+        return [_stamp("claim_dropped", now, seat=c.seat, name=c.name)], None
+    return [_stamp("seat_handed_over", now, seat=c.seat, name=c.name, version=version, holder=c.holder)], c
+
+
+def hand_over(engine: sa.Engine, game_id: int, claim_: SeatClaim) -> None:
+    """The seat's name and token become the newcomer's; the engine's seat (its player id) stays, so the
+    holdings, standing orders and the seat's notifications go with it. Idempotent."""
+    seats = sa.table("seats", sa.column("game_id"), sa.column("player_id"), sa.column("name"),
+                     sa.column("token_hash"))
+    with engine.begin() as conn:
+        conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.player_id == claim_.seat)
+                     .values(name=claim_.name, token_hash=claim_.token_hash))
+        # the first holder's sign-in links (his turn emails) name the same seat: they end with his tenure
+        conn.execute(sa.text("INSERT INTO signin_revocations (game_id, player_id, revoked_at) VALUES (:g, :p, :t) "
+                             "ON CONFLICT (game_id, player_id) DO UPDATE SET revoked_at = excluded.revoked_at"),
+                     {"g": game_id, "p": claim_.seat, "t": time.time()})
+

@@ -1,0 +1,119 @@
+"""The table's remedies change who may act for a seat (docs/time-controls.md): a `substitute` vote lets the
+chosen player move for the absent one this turn, recorded as his; an `open_seat` vote lets a seated player
+offer the seat by invitation, a newcomer claim it, and once the table accepts, the newcomer's seat token
+acts for the seat (its holdings and orders) while the old one stops working."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from services import signin
+
+from .conftest import SIGNIN_SECRET, bearer, wait_version
+
+H = timedelta(hours=1)
+
+
+def to_deadline(client: FlaskClient, game_id: int, seats: dict[str, Any], vc: Any, scheduler: Any,
+                choice: str) -> tuple[int, dict[str, str], int, dict[str, str]]:
+    """A 24 h game whose first mover lets the time run out; the other votes `choice` (naming himself)."""
+    ann, bob = bearer(seats["Ann"][0]), bearer(seats["Bob"][0])
+    assert client.put(f"/games/{game_id}/clock", json={"kind": "deadline", "per_move_hours": 24},
+                      headers=ann).status_code == 200
+    assert client.post(f"/games/{game_id}/start", headers=ann).status_code == 200
+    scheduler.run_once()
+    first = int(client.get(f"/games/{game_id}/state").json["acting_players"][0])
+    absent, other = (ann, bob) if first == seats["Ann"][1] else (bob, ann)
+    other_id = seats["Bob"][1] if first == seats["Ann"][1] else seats["Ann"][1]
+    vc.advance(24 * H)
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["vote"]["absent"] == first
+    body = {"choice": choice, **({"substitute": other_id} if choice == "substitute" else {})}
+    assert client.post(f"/games/{game_id}/clock/vote", json=body, headers=other).status_code == 201
+    return first, absent, other_id, other
+
+
+def post(client: FlaskClient, game_id: int, headers: dict[str, str], action: dict[str, Any], version: int) -> Any:
+    return client.post(f"/games/{game_id}/actions?wait=10", json={"action": action, "expected_version": version},
+                       headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+
+
+def test_substitute_moves_for_the_absent_seat_this_turn(table: Any) -> None:
+    client, game_id, seats, vc, scheduler, app = table
+    first, absent, other_id, other = to_deadline(client, game_id, seats, vc, scheduler, "substitute")
+    action = client.get(f"/games/{game_id}/legal-actions", headers=absent).json["actions"][0]
+    assert post(client, game_id, other, action, 0).status_code == 403  # not before the vote is decided
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["stand_in"] == {"absent": first, "by": other_id}
+    moved = post(client, game_id, other, action, 0)
+    assert moved.json["status"] == "applied", moved.json
+    data = client.get(f"/games/{game_id}/events").json["events"][-1]["data"]
+    assert data["action"]["user"] == other_id and data["action"].get("entity") == action.get("entity")
+
+
+def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -> None:
+    client, game_id, seats, vc, scheduler, app = table
+    first, absent, other_id, other = to_deadline(client, game_id, seats, vc, scheduler, "open_seat")
+    assert client.post(f"/games/{game_id}/seats/{first}/offer", headers=other).status_code == 409  # not yet
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["open_seats"] == [first]
+    assert client.post(f"/games/{game_id}/seats/{first}/offer", headers=absent).status_code == 403
+    assert client.post(f"/games/{game_id}/seats/{other_id}/offer", headers=absent).status_code == 409
+    offered = client.post(f"/games/{game_id}/seats/{first}/offer", headers=other)
+    assert offered.status_code == 201
+    claim = f"/games/{game_id}/seats/{first}/claim"
+    assert client.post(claim, json={"invitation": "nope", "name": "Cy"}).status_code == 403
+    assert client.post(claim, json={"name": "Cy"}).status_code == 400
+    claimed = client.post(claim, json={"invitation": offered.json["invitation"], "name": "Cy"})
+    assert claimed.status_code == 202 and claimed.json["seat_claim"]["affected"] == [other_id]
+    cy = bearer(claimed.json["token"])
+    cy_player = bearer(claimed.json["player_token"])  # his own identity, for his own channels
+    assert client.get(f"/games/{game_id}/legal-actions", headers=cy).status_code == 401  # not yet his
+    answer = f"/games/{game_id}/seats/claim/answer"
+    old_link = bearer(signin.sign(SIGNIN_SECRET, game_id, first, time.time() - 5))  # a turn email of his
+    assert client.get(f"/games/{game_id}/page/me", headers=old_link).status_code == 200
+    assert client.post(answer, json={"accept": True}, headers=absent).status_code == 403  # the seat itself
+    assert client.post(answer, json={"accept": True}, headers=other).status_code == 200
+    refused = client.get(f"/games/{game_id}/page/me", headers=old_link)  # his mails' links end with his tenure
+    assert refused.status_code == 401 and refused.json["error"] == "signin_link_revoked"
+    view = client.get(f"/games/{game_id}/clock").json
+    assert view["holders"] == [{"seat": first, "name": "Cy", "from_version": 0}] and view["open_seats"] == []
+    # Cy now holds the seat: its moves are his to make, the old token no longer works
+    action = client.get(f"/games/{game_id}/legal-actions", headers=cy).json["actions"][0]
+    assert post(client, game_id, absent, action, 0).status_code == 401
+    assert post(client, game_id, cy, action, 0).json["status"] == "applied"
+    wait_version(client, game_id, 1)
+    names = {s["player_id"]: s["name"] for s in client.get(f"/games/{game_id}").json["seats"]}
+    assert names[first] == "Cy"
+    # the seat keeps its first holder's player id; its new token does not manage that player's channels
+    assert client.get("/notifier/subscriptions", headers=other).status_code == 200
+    assert client.get("/notifier/subscriptions", headers=cy).status_code == 401
+    assert client.get("/notifier/subscriptions", headers=cy_player).status_code == 200
+    assert client.get(f"/games/{game_id}/clock").json["holders"][0]["seat"] == first
+
+
+def test_a_declined_claim_leaves_the_seat_open_and_silence_hands_it_over(table: Any) -> None:
+    client, game_id, seats, vc, scheduler, app = table
+    first, absent, other_id, other = to_deadline(client, game_id, seats, vc, scheduler, "open_seat")
+    scheduler.run_once()
+    invitation = client.post(f"/games/{game_id}/seats/{first}/offer", headers=other).json["invitation"]
+    claim = f"/games/{game_id}/seats/{first}/claim"
+    answer = f"/games/{game_id}/seats/claim/answer"
+    assert client.post(claim, json={"invitation": invitation, "name": "Cy"}).status_code == 202
+    assert client.post(claim, json={"invitation": invitation, "name": "Di"}).status_code == 409  # one at a time
+    assert client.post(answer, json={"accept": False}, headers=other).status_code == 200
+    assert client.post(answer, json={"accept": True}, headers=other).status_code == 409  # nothing waiting
+    view = client.get(f"/games/{game_id}/clock").json
+    assert view["seat_claim"] is None and view["open_seats"] == [first] and view["holders"] == []
+    claimed = client.post(claim, json={"invitation": invitation, "name": "Di"})
+    assert claimed.status_code == 202
+    vc.advance(48 * H)  # nobody declines: the table already voted to open the seat
+    scheduler.run_once()
+    view = client.get(f"/games/{game_id}/clock").json
+    assert [h["name"] for h in view["holders"]] == ["Di"] and view["open_seats"] == []
+    assert client.get(f"/games/{game_id}/legal-actions", headers=bearer(claimed.json["token"])).status_code == 200
