@@ -614,6 +614,23 @@
         });
       }
     }
+    (c.open_seats || []).forEach((pid) => line(who(pid) + "'s seat is open: any seated player may invite someone to take it over."));
+    if (c.stand_in) line(who(c.stand_in.by) + " moves for " + who(c.stand_in.absent) + " this turn.");
+    const claim = c.seat_claim;
+    if (claim) {
+      const waiting = claim.affected.filter((pid) => !claim.accepted.includes(pid));
+      const p = line(claim.name + " asks to take over " + who(claim.seat) + "'s seat; waiting for "
+        + (waiting.map(who).join(", ") || "nobody") + " (taken over " + when(claim.closes) + " unless declined).", "clock-claim");
+      if (mine !== null && waiting.includes(mine)) {
+        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
+          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
+          b.dataset.accept = String(accept); b.textContent = words;
+          b.addEventListener("click", () => send("/seats/claim/answer", { accept: accept }));
+          p.append(" ", b);
+        });
+      }
+    }
+    (c.holders || []).forEach((h) => line(h.name + " holds " + who(h.seat) + "'s seat since move " + h.from_version + "."));
     if (!lines.length) return;
     body.replaceChildren(...lines);
     $("clock-section").hidden = false;
