@@ -38,10 +38,12 @@ def Id(**kw: Any) -> fields.Integer:  # noqa: N802 (a field factory reads like a
 class ErrorOut(Schema):
     error = fields.String(required=True, metadata={"description": "stable machine-readable code"})
     message = fields.String(required=True)
-    rule = fields.String(metadata={"description": "engine rule code, for refused actions"})
-    reason = fields.String(metadata={"description": "the engine's reason, for refused actions (receipts)"})
-    details = fields.Dict(metadata={"description": "per field, for invalid requests"})
-    valid = fields.Raw(metadata={"description": "the valid values, for refused titles, options, player counts"})
+    rule = fields.String(metadata={"description": "the engine's rule code, for every refusal (set-ups, actions)"})
+    reason = fields.String(metadata={"description": "what is wrong, without the list of alternatives (the "
+                                                    "engine's refusal field; receipts: its whole sentence)"})
+    details = fields.Dict(metadata={"description": "per request field, for invalid requests and set-ups"})
+    valid = fields.Raw(metadata={"description": "the values that would have been accepted, where the engine "
+                                                "knows them (titles, options, player counts, actions allowed now)"})
 
 
 class PlayerIn(Strict):

@@ -50,6 +50,33 @@ def test_turns_within_a_minute_become_one_mail(recorder, engine, clock, smtp, ma
     assert len(inbox.messages) == 1  # sent once, not again
 
 
+def test_a_batch_over_two_games_lists_each_game_once(recorder, engine, clock, smtp, make_notifier):
+    """Issue 27: a batched mail repeated the same "your turn" line. Turns of two games inside one batching
+    window make one mail with one line per game, each game's latest."""
+    inbox, port = smtp
+    table = seat_game(recorder, ["Ann", "Bob"])
+    notifier = make_notifier(port)
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test")
+    other = seat_game(recorder, ["Cy", "Bob"], known=table)
+    for _ in range(3):
+        table.turn("Bob")
+        other.turn("Bob")
+        notifier.step()
+        clock.advance(5)
+        table.turn("Ann")
+        other.turn("Cy")
+    clock.advance(65)
+    notifier.step()
+    assert len(inbox.messages) == 1
+    msg = _parse(inbox.messages[0][1])
+    assert "2 updates" in msg["Subject"], msg["Subject"]
+    body = msg.get_payload(decode=True).decode().replace("\r\n", "\n")
+    lines = [line for line in body.split("\n\n") if "/games/" in line]
+    assert len(lines) == len(set(lines)) == 2, body
+    assert body.count(f"/games/{table.game_id}\n") == 1 and body.count(f"/games/{other.game_id}\n") == 1, body
+
+
 def test_one_click_unsubscribe_takes_effect_at_once(recorder, engine, db_url, clock, smtp, make_notifier):
     inbox, port = smtp
     table = seat_game(recorder, ["Ann", "Bob"])

@@ -70,7 +70,7 @@ class FlowRound(Round):
         offered = self.options(game)
         if kind not in offered:
             raise IllegalAction(f"{entity} cannot {kind} now; allowed: {', '.join(offered) or 'nothing'}",
-                                "wrong_action_now")
+                                "wrong_action_now", valid=list(offered), reason=f"{entity} cannot {kind} now")
         getattr(self, self.handlers[kind])(game, action, trusted)
         self.settle(game)
 

@@ -1,0 +1,225 @@
+"""The engine's layering, checked from the source (docs/architecture.md): imports are parsed with `ast`, never
+executed. A new import circle, an import upward through the engine's layers, an engine import of the
+services or the store, or a title named in shared engine code fails here."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "shared" / "engine"
+
+# Layers of the engine, lowest first: a module may import (at run time) only from its own layer or below.
+# Imports under `if TYPE_CHECKING:` are type hints only (core's steps name `Game`) and are not counted.
+LAYERS: dict[str, int] = {
+    "errors": 0, "rng": 0, "model": 0, "titledata": 0,  # the vocabulary and the board data
+    "board": 1,  # hexes, tiles, routes: knows no rounds
+    "core": 2,  # the shared rules: market, shares, trains, rounds and steps
+    "legal": 3,  # legal-action enumeration over core's steps
+    "titles": 4,  # each title's package: composes the core, overrides what its rules change
+}
+TOP = 5  # game, session, programs, digest, records, provisional, view and the package itself: the assembly
+FORBIDDEN = ("services", "shared.eventstore")  # the engine is pure: no service, no store
+
+# Title names that shared engine code (outside titles/ and data/) still holds, with how many times. Each is
+# a rule still living in the wrong place; the list may only shrink: an entry that is no longer there fails
+# too, so it is removed when its rule moves into the title's package.
+TITLE_NAME = re.compile(r"\b(1825|1828|1840|1833NE)\b")
+TITLES_NAMED_IN_SHARED_CODE: dict[tuple[str, str], int] = {
+    # BoardRules.from_data switches 1825's route rules, first-token blocking and tile colour needs by title
+    ("board/board.py", "1825"): 2,
+    # route_rules_for registers 1825's and 1833NE's route-rule classes by title name
+    ("board/routes.py", "1825"): 1,
+    ("board/routes.py", "1833NE"): 1,
+}
+
+
+def engine_files() -> Iterator[Path]:
+    yield from sorted(p for p in ENGINE.rglob("*.py") if "data" not in p.relative_to(ENGINE).parts[:1])
+
+
+def module_of(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS.get(parts[2], TOP) if len(parts) > 2 else TOP
+
+
+@cache
+def parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def type_checking_nodes(tree: ast.AST) -> set[int]:
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out.update(id(n) for n in ast.walk(node))
+    return out
+
+
+def imports_of(path: Path, *, top_level_only: bool = False) -> tuple[tuple[str, int], ...]:
+    """(imported module, line) of every run-time import; with `top_level_only`, those run at import time
+    (not inside a function), which are the ones that can form an import circle."""
+    return _imports(path, top_level_only)
+
+
+@cache
+def _imports(path: Path, top_level_only: bool) -> tuple[tuple[str, int], ...]:
+    return tuple(_scan(path, top_level_only))
+
+
+def _scan(path: Path, top_level_only: bool) -> Iterator[tuple[str, int]]:
+    module = module_of(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    tree = parsed(path)
+    hints = type_checking_nodes(tree)
+    lazy: set[int] = set()
+    if top_level_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and id(node) not in lazy:
+                lazy.update(id(n) for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if id(node) in hints or id(node) in lazy:
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            submodules = [f"{target}.{a.name}" for a in node.names if is_module(f"{target}.{a.name}")]
+            for name in submodules or [target]:  # `from . import titledata` imports that module
+                yield name, node.lineno
+
+
+@cache
+def is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def test_the_engine_imports_no_service_and_no_store() -> None:
+    bad = [f"{p.relative_to(ROOT)}:{line} imports {name}" for p in engine_files()
+           for name, line in imports_of(p) if name == FORBIDDEN[0] or name.startswith(FORBIDDEN)]
+    assert not bad, "the engine is pure (no services, no event store):\n" + "\n".join(bad)
+
+
+def test_engine_imports_go_down_the_layers() -> None:
+    """core, board and the model sit below the titles: a lower layer never imports a higher one at run time
+    (a title's hook is passed in, not imported)."""
+    modules = {module_of(p) for p in engine_files()}
+    bad = []
+    for path in engine_files():
+        here = module_of(path)
+        for name, line in imports_of(path):
+            if name in modules and name.startswith("shared.engine") and layer_of(name) > layer_of(here):
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {here} (layer {layer_of(here)}) imports "
+                           f"{name} (layer {layer_of(name)})")
+    assert not bad, "imports upward through the engine's layers:\n" + "\n".join(sorted(set(bad)))
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_import_circle_in_the_engine() -> None:
+    """No module of the engine imports, at import time, a module that imports it back (directly or round a
+    circle): the circle of 1840's rules with every round is not to come back."""
+    modules = {module_of(p): p for p in engine_files()}
+    graph = {m: {n for n, _ in imports_of(p, top_level_only=True) if n in modules and n != m}
+             for m, p in modules.items()}
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_circles() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def titles_named(path: Path) -> Iterator[str]:
+    """Title names in the string literals of a module (docstrings aside: prose may give an example)."""
+    tree = parsed(path)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and ast.get_docstring(node, clean=False) is not None}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            yield from TITLE_NAME.findall(node.value)
+
+
+def test_no_title_is_named_in_shared_engine_code() -> None:
+    """A title's rules live in its package (titles/gNNNN) and its data (data/games); shared code asks hooks.
+    The allowlist holds what is still there and may only shrink."""
+    found: Counter[tuple[str, str]] = Counter()
+    for path in engine_files():
+        rel = path.relative_to(ENGINE)
+        if rel.parts[0] == "titles":
+            continue
+        for title in titles_named(path):
+            found[(rel.as_posix(), title)] += 1
+    new = {k: v for k, v in found.items() if v > TITLES_NAMED_IN_SHARED_CODE.get(k, 0)}
+    assert not new, f"a title named in shared engine code (move the rule into the title's package): {new}"
+    gone = {k: v for k, v in TITLES_NAMED_IN_SHARED_CODE.items() if found.get(k, 0) < v}
+    assert not gone, f"the allowlist shrinks: remove or lower these entries, they are gone: {gone}"
+
+
+def test_the_title_check_sees_a_title_in_a_literal(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""Docs may say 1825."""\nif title == "1840":\n    x = f"{title} not 1833NE"\n')
+    assert sorted(titles_named(sample)) == ["1833NE", "1840"]
