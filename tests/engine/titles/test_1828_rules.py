@@ -173,8 +173,25 @@ def test_a_merger_needs_a_partner_and_runs_its_exchanges() -> None:
     system = session.game.corporations["CPR-NW"]
     assert "CPR" not in session.game.corporations and "NW" not in session.game.corporations
     assert system.percent_owned_by(3581) == 50 and system.treasury_percent == 10  # one share donated
-    assert session.game.acting() == [3581]  # the turn goes on, afresh: a merger is no purchase
-    assert "buy_shares" in session.game.round.actions_for(session.game, 3581)
+    # the merger was the turn's purchase: 3581 may still sell (or pass), but buys nothing more
+    assert session.game.acting() == [3581]
+    assert session.game.round.actions_for(session.game, 3581) == ["sell_shares", "pass"]
+
+
+def test_a_completed_merger_is_the_turns_purchase_and_may_end_the_turn() -> None:
+    name = "generated/1828/gen1828_4p_2999273"
+    acts = actions_of(name)
+    session = recorded(name, 173)  # ERIE-NKP formed; 1001 has yet to answer for his single NKP share
+    game = session.game
+    assert game.acting() == [1001]
+    session.submit(live(acts[173]))  # 1001 sells it ($79); the merger completes
+    assert "ERIE-NKP" in game.corporations and "ERIE" not in game.corporations
+    assert game.corporations["ERIE-NKP"].percent_owned_by(1003) == 20 and game.player(1003).cash == 97
+    # 1003 holds only ERIE-NKP's president's certificate (nobody can take it over) and ERIE-NKP is in no
+    # grey cell: nothing a purchase leaves open, so his turn is over and 1004 acts
+    assert game.acting() == [1004]
+    assert refused(session, {"type": "buy_shares", "entity": 1003, "shares": ["GT_2"], "percent": 10}) \
+        == "not_your_turn"
 
 
 def test_swap_train_moves_a_train_between_shells() -> None:

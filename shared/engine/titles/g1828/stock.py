@@ -38,8 +38,8 @@ class StockRound1828(StockRound):
         return super().actions_for(game, entity)
 
     def bought(self) -> bool:
-        return super().bought() or any(a["type"] == "failed_merge" or (a["type"] == "choose" and not a.get("merged"))
-                                       for a in self.turn_actions)
+        """A merger (its `choose`, completed or not) and a declared failed one are the turn's purchase."""
+        return super().bought() or any(a["type"] in ("failed_merge", "choose") for a in self.turn_actions)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A merger in progress takes every action; a private's exchange ability acts for its owner."""
@@ -51,17 +51,14 @@ class StockRound1828(StockRound):
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
             step.process(game, self, action, trusted)
             if self.merger is None:
-                # a completed merger is no purchase: the player's turn starts afresh, to buy, sell or pass
-                # (gen1828_5p_286529 actions 974-975: two purchases right after a merger; egp_4p_263517
-                # action 141: a pass), while acknowledging a failed one counts as the turn's purchase
-                if action.get("type") != "failed_merge":
-                    for done in self.turn_actions:
-                        if done["type"] == "choose":
-                            done["merged"] = True  # the turn's actions stand (a pass ends the turn only)
+                # a completed merger was the turn's purchase: the player goes on only with what a purchase
+                # leaves open (sales; as a grey-cell president a second share of that corporation:
+                # gen1828_5p_286529 actions 974-975, gen1828_5p_226194 action 908), else the turn ends
+                # (1828.Games:4:2999273 action 174: nothing left to do, the next player acts)
                 for other in self.steps:
                     other.passed = False
             if self.merger is None and self.settle(game) is None and not self.done:
-                self.next_entity(game)  # the merger was the turn's purchase; nothing else to do ends the turn
+                self.next_entity(game)
             return
         company = game.companies.get(entity) if isinstance(entity, str) else None
         if company is not None and action.get("type") == "buy_shares":
