@@ -279,3 +279,25 @@ def test_the_cp_minors_train_never_changes_hands() -> None:
         with pytest.raises(EngineError):
             session.submit({"type": "buy_train", "entity": "CPR", "train": "2-1", "price": price})
     assert (session.version, json.dumps(session.game.digest({}), sort_keys=True)) == before
+
+
+def test_selling_part_of_the_presidents_certificate_hands_back_the_oldest_market_share() -> None:
+    """With the market empty, the seller of one share and half his certificate gets his own share back and
+    the new president's two oldest shares stay in the market (docs/rules-1828.md, Stock round)."""
+    session = recorded("generated/1828/gen1828_4p_2999273", 174)  # 1004's turn in a later stock round
+    game = session.game
+    assert game.acting() == [1004]
+    gt = game.corporations["GT"]
+    for share in gt.shares:  # the position: 1004 presides with one share, 1002 holds three, the market none
+        if share.owner not in (gt.sym,):
+            gt.give(share, gt.sym)
+    gt.give(gt.shares[0], 1004)
+    for index in (3, 1, 2):
+        gt.give(gt.shares[index], 1002)
+    gt.give(gt.shares[5], 1004)
+    cash, price = game.player(1004).cash, game.share_price(gt)
+    assert price is not None
+    session.submit({"type": "sell_shares", "entity": 1004, "shares": ["GT_5", "GT_0"], "percent": 20})
+    held = {s.id: s.owner for s in gt.shares if s.owner not in (gt.sym,)}
+    assert held == {"GT_0": 1002, "GT_2": 1002, "GT_5": 1004, "GT_3": "pool", "GT_1": "pool"}
+    assert game.player(1004).cash == cash + 2 * price
