@@ -127,7 +127,8 @@ def live_action(name: str, index: int) -> dict:
     return {k: v for k, v in record["actions"][index].items() if k not in ("id", "created_at", "auto_actions")}
 
 
-def test_a_completed_merger_is_no_purchase() -> None:
+def test_after_a_merger_a_grey_cell_president_may_still_buy_two_shares() -> None:
+    """The merger was the turn's purchase; what a purchase leaves open stays open (docs/rules-1828.md)."""
     name = GEN + "gen1828_5p_286529"
     session = recorded(name, 973)  # 1004 has just merged NYC with NW
     game = session.game

@@ -173,8 +173,25 @@ def test_a_merger_needs_a_partner_and_runs_its_exchanges() -> None:
     system = session.game.corporations["CPR-NW"]
     assert "CPR" not in session.game.corporations and "NW" not in session.game.corporations
     assert system.percent_owned_by(3581) == 50 and system.treasury_percent == 10  # one share donated
-    assert session.game.acting() == [3581]  # the turn goes on, afresh: a merger is no purchase
-    assert "buy_shares" in session.game.round.actions_for(session.game, 3581)
+    # the merger was the turn's purchase: 3581 may still sell (or pass), but buys nothing more
+    assert session.game.acting() == [3581]
+    assert session.game.round.actions_for(session.game, 3581) == ["sell_shares", "pass"]
+
+
+def test_a_completed_merger_is_the_turns_purchase_and_may_end_the_turn() -> None:
+    name = "generated/1828/gen1828_4p_2999273"
+    acts = actions_of(name)
+    session = recorded(name, 173)  # ERIE-NKP formed; 1001 has yet to answer for his single NKP share
+    game = session.game
+    assert game.acting() == [1001]
+    session.submit(live(acts[173]))  # 1001 sells it ($79); the merger completes
+    assert "ERIE-NKP" in game.corporations and "ERIE" not in game.corporations
+    assert game.corporations["ERIE-NKP"].percent_owned_by(1003) == 20 and game.player(1003).cash == 97
+    # 1003 holds only ERIE-NKP's president's certificate (nobody can take it over) and ERIE-NKP is in no
+    # grey cell: nothing a purchase leaves open, so his turn is over and 1004 acts
+    assert game.acting() == [1004]
+    assert refused(session, {"type": "buy_shares", "entity": 1003, "shares": ["GT_2"], "percent": 10}) \
+        == "not_your_turn"
 
 
 def test_swap_train_moves_a_train_between_shells() -> None:
@@ -262,3 +279,25 @@ def test_the_cp_minors_train_never_changes_hands() -> None:
         with pytest.raises(EngineError):
             session.submit({"type": "buy_train", "entity": "CPR", "train": "2-1", "price": price})
     assert (session.version, json.dumps(session.game.digest({}), sort_keys=True)) == before
+
+
+def test_selling_part_of_the_presidents_certificate_hands_back_the_oldest_market_share() -> None:
+    """With the market empty, the seller of one share and half his certificate gets his own share back and
+    the new president's two oldest shares stay in the market (docs/rules-1828.md, Stock round)."""
+    session = recorded("generated/1828/gen1828_4p_2999273", 174)  # 1004's turn in a later stock round
+    game = session.game
+    assert game.acting() == [1004]
+    gt = game.corporations["GT"]
+    for share in gt.shares:  # the position: 1004 presides with one share, 1002 holds three, the market none
+        if share.owner not in (gt.sym,):
+            gt.give(share, gt.sym)
+    gt.give(gt.shares[0], 1004)
+    for index in (3, 1, 2):
+        gt.give(gt.shares[index], 1002)
+    gt.give(gt.shares[5], 1004)
+    cash, price = game.player(1004).cash, game.share_price(gt)
+    assert price is not None
+    session.submit({"type": "sell_shares", "entity": 1004, "shares": ["GT_5", "GT_0"], "percent": 20})
+    held = {s.id: s.owner for s in gt.shares if s.owner not in (gt.sym,)}
+    assert held == {"GT_0": 1002, "GT_2": 1002, "GT_5": 1004, "GT_3": "pool", "GT_1": "pool"}
+    assert game.player(1004).cash == cash + 2 * price

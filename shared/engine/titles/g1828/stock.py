@@ -38,8 +38,8 @@ class StockRound1828(StockRound):
         return super().actions_for(game, entity)
 
     def bought(self) -> bool:
-        return super().bought() or any(a["type"] == "failed_merge" or (a["type"] == "choose" and not a.get("merged"))
-                                       for a in self.turn_actions)
+        """A merger (its `choose`, completed or not) and a declared failed one are the turn's purchase."""
+        return super().bought() or any(a["type"] in ("failed_merge", "choose") for a in self.turn_actions)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A merger in progress takes every action; a private's exchange ability acts for its owner."""
@@ -51,17 +51,14 @@ class StockRound1828(StockRound):
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
             step.process(game, self, action, trusted)
             if self.merger is None:
-                # a completed merger is no purchase: the player's turn starts afresh, to buy, sell or pass
-                # (gen1828_5p_286529 actions 974-975: two purchases right after a merger; egp_4p_263517
-                # action 141: a pass), while acknowledging a failed one counts as the turn's purchase
-                if action.get("type") != "failed_merge":
-                    for done in self.turn_actions:
-                        if done["type"] == "choose":
-                            done["merged"] = True  # the turn's actions stand (a pass ends the turn only)
+                # a completed merger was the turn's purchase: the player goes on only with what a purchase
+                # leaves open (sales; as a grey-cell president a second share of that corporation:
+                # gen1828_5p_286529 actions 974-975, gen1828_5p_226194 action 908), else the turn ends
+                # (1828.Games:4:2999273 action 174: nothing left to do, the next player acts)
                 for other in self.steps:
                     other.passed = False
             if self.merger is None and self.settle(game) is None and not self.done:
-                self.next_entity(game)  # the merger was the turn's purchase; nothing else to do ends the turn
+                self.next_entity(game)
             return
         company = game.companies.get(entity) if isinstance(entity, str) else None
         if company is not None and action.get("type") == "buy_shares":
@@ -214,18 +211,20 @@ class BuySellParShares1828(BuySellParShares):
 
 
 def sell_to_market(game: Game, bundle: Any, seller: int) -> None:
-    """Certificates to the market. Selling part of the president's certificate hands it to the player who
-    takes the presidency over (the most shares, first in seat order after the seller), who gives his
-    ordinary shares for it: the part sold goes to the market; the rest comes back to the seller from the
-    market when it holds enough, else from the new president (gen1828_5p_226194 index 359: 1004 sells 10%
-    of NYH-C&O's certificate with none in the market, 1005 becomes president, the market gets one of his
-    shares and 1004 the other)."""
+    """Certificates to the market. Selling part of the president's certificate (a bundle worth less than its
+    certificates) goes in three moves: every certificate of the bundle goes to the market, in the order
+    named; the player who takes the presidency over (the most shares, first in seat order after the seller)
+    hands over his oldest ordinary shares worth the certificate (to the seller when he still holds at least
+    the certificate's worth, else to the market) and receives it; the seller then takes back from the
+    market its oldest ordinary shares worth the part he did not sell, which is his own sold share when the
+    market held none before (1828.Games:3:5729320:ensure_good_privates index 840: 1003 sells NW-ERIE_4
+    and half the certificate and gets NW-ERIE_4 back; gen1828_5p_226194 index 359: with nothing in the
+    market before, 1004 gets the new president's first share; gen1828_3p_318877: a market already holding
+    shares hands back one of those)."""
     corp = bundle.corporation
     pres = corp.shares[0]
     kept = sum(s.percent for s in bundle.shares) - bundle.percent
-    pool = sum(s.percent for s in corp.shares if s.owner == POOL and not s.president)
-    if not (bundle.includes_president and kept > 0) or pool >= kept:
-        # the market hands the rest back itself when it can (gen1828_3p_318877 keeps its certificates)
+    if not (bundle.includes_president and kept > 0):
         game.transfer_shares(bundle, POOL, seller=seller)
         return
     order = game.player_order
@@ -235,18 +234,21 @@ def sell_to_market(game: Game, bundle: Any, seller: int) -> None:
     if best is None or corp.percent_owned_by(best) < pres.percent:
         raise IllegalAction("nobody can take over as president", "president_split")
     for share in bundle.shares:
-        if not share.president:
-            corp.give(share, POOL)
-    to_market = bundle.percent - sum(s.percent for s in bundle.shares if not s.president)
-    to_seller = pres.percent - to_market
-    corp.give(pres, best)
+        corp.give(share, POOL)
+    swap_to: Any = seller if corp.percent_owned_by(seller) >= pres.percent else POOL
+    owed = pres.percent
     for share in sorted((s for s in corp.shares if s.owner == best and not s.president), key=lambda s: s.stamp):
-        if to_seller > 0:  # the seller's part comes first (gen1828_5p_226194 index 408 sells it back)
+        if owed <= 0:
+            break
+        corp.give(share, swap_to)
+        owed -= share.percent
+    corp.give(pres, best)
+    for share in sorted((s for s in corp.shares if s.owner == POOL and not s.president), key=lambda s: s.stamp):
+        if kept <= 0:
+            break
+        if share.percent <= kept:
             corp.give(share, seller)
-            to_seller -= share.percent
-        elif to_market > 0:
-            corp.give(share, POOL)
-            to_market -= share.percent
+            kept -= share.percent
     game.rules.after_share_transfer(game, corp)
 
 
