@@ -378,6 +378,14 @@ class Board:
         why = self._rotation_problem(h, new, rotation)
         if why:
             raise IllegalAction(f"tile {name} in rotation {rotation} on {hex_id}: {why}", "rotation")
+        if any(any(t is not None for t in slots) for slots in h.tokens):
+            # a station is never lost to an upgrade: each city holding one needs a city on the new tile
+            # (docs/rules-1825.md, "An upgrade keeps every station")
+            kept = {oi for oi, _ in _city_moves(old, h.rotation, new, rotation)}
+            lost = [oi for oi, slots in enumerate(h.tokens) if oi not in kept and any(t is not None for t in slots)]
+            if lost:
+                who = ", ".join(t for oi in lost for t in h.tokens[oi] if t is not None)
+                raise IllegalAction(f"tile {name} on {hex_id} has no city for the station of {who}", "station_lost")
         if must_connect:
             reach = self.reach(entity)
             if not (new.rexits[rotation] & reach.edges.get(hex_id, set())):
