@@ -21,7 +21,9 @@ from .records import META_TYPES, RANGE_HINTS, meta_entity, record_action, record
 CHECKPOINT_EVERY = 16
 SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT_CHECKPOINTS behind
 RECENT_CHECKPOINTS = 8
-SNAPSHOT_FORMAT = 2  # 2: stock rounds keep each player's latest turn for standing orders
+# 2: stock rounds keep each player's latest turn for standing orders; 3: the board keeps its title's route
+# rules object (TitleRules.route_rules), not a name
+SNAPSHOT_FORMAT = 3
 
 
 @dataclass

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
 from .hexes import invert
-from .routes import ROUTE_RULES, DefaultRouteRules, EdgeKey, NodeRef, Route, RouteContext, evaluate
+from .routes import DefaultRouteRules, EdgeKey, NodeRef, Route, RouteContext, evaluate
 from .tiles import NODE_BASE
 from .trains import TrainKind
 
@@ -87,7 +87,7 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
                 conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int,
                 rules: DefaultRouteRules | None = None) -> list[Route]:
     if rules is None:
-        rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+        rules = board.rules.route_rules
     blocking = rules.check_blocking(ctx, Route(train_id, kind, []))
     needs_token = rules.needs_token(ctx, [Route(train_id, kind, [])], 0)
     # a run scores the same both ways round on direction-free rules: score only the way round found first

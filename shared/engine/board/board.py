@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
 from .graph import Reach, compute_reach
+from .routes import DefaultRouteRules
 from .tiles import NODE_BASE, Supply, TileDef, load_catalogue, parse_tile, parse_tile_id
 from .tokens import CityRef, free_slot, slot_refusal
 from .trains import TrainKind
@@ -32,7 +33,8 @@ class BoardRules:
     extra_upgrade_text: dict[str, str] = field(default_factory=dict)
     illegal_upgrades: dict[str, list[str]] = field(default_factory=dict)
     track_restriction: str = "permissive"  # permissive / restrictive / semi_restrictive / station_restrictive
-    route_rules: str = "default"  # key into routes.ROUTE_RULES
+    # the checks and revenue a run follows: the title hands its own set (TitleRules.route_rules)
+    route_rules: DefaultRouteRules = field(default_factory=DefaultRouteRules)
     # tile name -> colour that must be available in the phase before it may be laid (1825: 119 brown, 166 gray)
     tile_requires_color: dict[str, str] = field(default_factory=dict)
     # tile name -> hexes it may be laid on (1825 tile 200)
@@ -52,7 +54,8 @@ class BoardRules:
 
     @classmethod
     def from_title_data(cls, title_dir: FsPath) -> BoardRules:
-        """Defaults read from a title's rules.json / extras.json; a title may adjust the result."""
+        """Defaults read from a title's rules.json / extras.json; the title adjusts the result
+        (`TitleRules.board_rules`)."""
         title_dir = FsPath(title_dir)
         try:
             rules = json.loads((title_dir / "rules.json").read_text()).get("rules", {})
@@ -73,16 +76,6 @@ class BoardRules:
                   extra_upgrade_text={k: v for k, v in (extras.get("extra_upgrades") or {}).items()
                                       if isinstance(v, str)},
                   illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
-        title = json.loads((title_dir / "meta.json").read_text()).get("title") if (title_dir / "meta.json").exists() else ""
-        if title == "1825":
-            out.route_rules = "1825"
-            out.blocks_end_on_first_token = True
-            out.tile_requires_color = {"119": "brown", "166": "gray"}
-            hexes = list(extras.get("tile_200_hexes") or value("TILE200_HEXES", []))
-            out.tile_only_on_hexes = {"200": hexes}
-            out.through_bonus_tiles = ("200",)
-            out.through_bonus_min_phase = 3
-            out.through_bonus_excluded_trains = ("4+4E",)
         return out
 
 
@@ -123,6 +116,26 @@ class HexState:
         whole board happen at every checkpoint and every trial copy, so they must be cheap)."""
         return HexState(self.id, self.x, self.y, self.neighbors, self.preprinted, tile, rotation, copy, tokens,
                         reservations, tile_reservations, blockers, self.location)
+
+
+def _city_moves(old: TileDef, old_rot: int, new: TileDef, rotation: int) -> list[tuple[int, int]]:
+    """(old city, new city) for every city of the old tile that has a place on the new one: the new city
+    with all its track, else (no track yet) the first new city no city with track went to, else the city
+    of the same number; a city left out has no place on the new tile."""
+    # cities come first among a tile's nodes, so city i's exits are rctedges[i]
+    old_ct, new_ct = old.rctedges[old_rot], new.rctedges[rotation]
+    targets = [next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None) for ct in old_ct]
+    free_cities = [ni for ni in range(len(new.cities)) if ni not in targets]
+    moves: list[tuple[int, int]] = []
+    for oi in range(len(old.cities)):
+        target = targets[oi]
+        if target is None and not old_ct[oi] and free_cities:
+            target = free_cities.pop(0)
+        if target is None and oi < len(new.cities):
+            target = oi
+        if target is not None:
+            moves.append((oi, target))
+    return moves
 
 
 def _put(slots: list[str | None], pos: int | None, ent: str) -> None:
@@ -365,6 +378,14 @@ class Board:
         why = self._rotation_problem(h, new, rotation)
         if why:
             raise IllegalAction(f"tile {name} in rotation {rotation} on {hex_id}: {why}", "rotation")
+        if any(any(t is not None for t in slots) for slots in h.tokens):
+            # a station is never lost to an upgrade: each city holding one needs a city on the new tile
+            # (docs/rules-1825.md, "An upgrade keeps every station")
+            kept = {oi for oi, _ in _city_moves(old, h.rotation, new, rotation)}
+            lost = [oi for oi, slots in enumerate(h.tokens) if oi not in kept and any(t is not None for t in slots)]
+            if lost:
+                who = ", ".join(t for oi in lost for t in h.tokens[oi] if t is not None)
+                raise IllegalAction(f"tile {name} on {hex_id} has no city for the station of {who}", "station_lost")
         if must_connect:
             reach = self.reach(entity)
             if not (new.rexits[rotation] & reach.edges.get(hex_id, set())):
@@ -463,20 +484,7 @@ class Board:
         if copy >= 0:
             self.supply.take(new.name, copy)
         tokens, reserved = _slots_for(new), _slots_for(new)
-        # cities come first among a tile's nodes, so city i's exits are rctedges[i]
-        old_ct, new_ct = old.rctedges[old_rot], new.rctedges[rotation]
-        targets = [next((ni for ni in range(len(new.cities)) if ct and ct <= new_ct[ni]), None) for ct in old_ct]
-        # a city without track yet goes to the first new city no city with track went to (in order)
-        free_cities = [ni for ni in range(len(new.cities)) if ni not in targets]
-        moves: list[tuple[int, int]] = []  # (old city, new city)
-        for oi in range(len(old.cities)):
-            target = targets[oi]
-            if target is None and not old_ct[oi] and free_cities:
-                target = free_cities.pop(0)
-            if target is None and oi < len(tokens):
-                target = oi
-            if target is not None:
-                moves.append((oi, target))
+        moves = _city_moves(old, old_rot, new, rotation)
         for oi, target in moves:  # reservations first, in their slots where possible
             dst = reserved[target]
             for pos, ent in enumerate(h.reservations[oi]):

@@ -3,12 +3,14 @@
 The walk follows track from every city holding one of the entity's tokens; it does not continue through a
 city whose slots are all filled by other companies, nor past a terminal path, nor (`BoardRules.
 offboards_end_track`) through an off-board area: an off-board is reached but ends the track; the map data
-draws its paths as ordinary track into the node, so the node's kind decides, as it does for routes. Results
-are cached on the Board and dropped whenever a tile or token changes.
+draws its paths as ordinary track into the node, so the node's kind decides, as it does for routes. Nor does
+it use track it could get onto only by crossing a hex side twice (`compute_reach`). Results are cached on the
+Board and dropped whenever a tile or token changes.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,13 +34,75 @@ class Reach:
     token_nodes: set[NodeRef] = field(default_factory=set)
 
 
+Arrival = tuple[str, int, int]  # (hex, end code, path arrived by; -1 = an edge entered from outside)
+Walk = tuple[str, int, int]  # (hex, path index, end it is walked from)
+
+
 def compute_reach(board: Board, entity: str) -> Reach:
+    """What the entity reaches from its stations, along walks that never cross a hex side twice
+    (docs/rules-1825.md, "Track is reached only along a line a train could run").
+
+    The walk over arrivals (`_walk`) reaches a piece of track however it got there; a walk that left a hex
+    across one of the piece's own sides and came back into the hex cannot use it (a train would cross that
+    side twice). Such pieces are few (a loop back into the same hex): each one whose first walk came back
+    into its hex is asked again with the hex sealed at the piece's sides (`_walk` with `sealed`); one not
+    reached so is barred from that end and the reach walked again, until nothing changes.
+    """
+    barred: set[Walk] = set()
+    while True:
+        reach, firsts, parents = _walk(board, entity, barred)
+        # a walk comes back into a hex only through a second way into it (an edge entered from outside or
+        # a station there): hexes with one are never asked
+        ways_in: dict[str, int] = {}
+        for hex_id, end, via in parents:
+            if end < NODE_BASE or via == -1:
+                ways_in[hex_id] = ways_in.get(hex_id, 0) + 1
+        bad = [w for w, arrival in firsts.items() if ways_in.get(w[0], 0) > 1
+               and _came_back(parents, arrival, w[0], _sides(board, w))
+               and not _reached_sealed(board, entity, w, barred)]
+        if not bad:
+            return reach
+        barred.update(bad)
+
+
+def _sides(board: Board, walk: Walk) -> frozenset[int]:
+    """The hex sides the walked path touches."""
+    state = board.hexes[walk[0]]
+    path = state.tile.rpaths[state.rotation][walk[1]]
+    return frozenset(e for e in (path.a, path.b) if e < NODE_BASE)
+
+
+def _came_back(parents: dict[Arrival, Arrival | None], arrival: Arrival, hex_id: str, sides: frozenset[int]
+               ) -> bool:
+    """Whether the walk that first led to `arrival` had left `hex_id` across one of `sides` before."""
+    child: Arrival = arrival
+    node = parents.get(arrival)
+    while node is not None:
+        # node -> child crossed from node's hex into child's across child's end (an edge entered)
+        if node[0] == hex_id and child[0] != hex_id and (child[1] + 3) % 6 in sides:
+            return True
+        child, node = node, parents.get(node)
+    return False
+
+
+def _reached_sealed(board: Board, entity: str, walk: Walk, barred: set[Walk]) -> bool:
+    """Whether the walk `walk` is reached by a walk that never left its hex across the path's sides."""
+    _, firsts, _ = _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)
+    return walk in firsts
+
+
+def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
+          target: Walk | None = None) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, Arrival | None]]:
+    """The reach over arrivals, no path walked from an end in `barred`; `sealed` = (hex, sides): no walk
+    leaves that hex across those sides (it stops once `target` is walked). Also gives the arrival each
+    walked path was first walked from, and the arrival each arrival was first reached from."""
     reach = Reach()
     hexes = board.hexes
     edges = reach.edges
+    sealed_hex, sealed_sides = sealed if sealed is not None else ("", frozenset())
     # (hex, end code, path arrived by) arrivals: a node (and the path that led to it, never walked back: track
     # does not reverse at a town or city), or an edge entered from outside (path -1)
-    stack: list[tuple[str, int, int]] = []
+    stack: deque[Arrival] = deque()  # walked breadth first: each arrival's first walk is a shortest one
     for hex_id, state in hexes.items():
         for ci, slots in enumerate(state.tokens):
             if entity in slots:
@@ -62,12 +126,14 @@ def compute_reach(board: Board, entity: str) -> Reach:
         stack.append((hex_id, code, -1))
     allowed = getattr(board, "allowed_track", {}).get(entity)
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
-    seen_arrivals: set[tuple[str, int, int]] = set(stack)
+    parents: dict[Arrival, Arrival | None] = dict.fromkeys(stack)
+    firsts: dict[Walk, Arrival] = {}
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
     node_blocks = board.node_blocks
     offboards_end = board.rules.offboards_end_track
     while stack:
-        hex_id, end, via = stack.pop()
+        current = stack.popleft()
+        hex_id, end, via = current
         state = hexes[hex_id]
         tile, rot = state.tile, state.rotation
         paths = tile.rpaths[rot]
@@ -78,6 +144,13 @@ def compute_reach(board: Board, entity: str) -> Reach:
             path = paths[pi]
             if allowed is not None and path.track not in allowed:
                 continue
+            walk = (hex_id, pi, end)
+            if barred and walk in barred:
+                continue
+            if walk not in firsts:
+                firsts[walk] = current
+                if walk == target:
+                    return reach, firsts, parents
             paths_add((hex_id, pi))
             a, b = path.a, path.b
             for e in (a, b):
@@ -101,13 +174,13 @@ def compute_reach(board: Board, entity: str) -> Reach:
                 arrival = (hex_id, other, pi)
             else:
                 nb = neighbors.get(other)
-                if nb is None:
+                if nb is None or (hex_id == sealed_hex and other in sealed_sides):
                     continue
                 arrival = (nb, (other + 3) % 6, -1)
-            if arrival not in seen_arrivals:
-                seen_arrivals.add(arrival)
+            if arrival not in parents:
+                parents[arrival] = current
                 stack.append(arrival)
-    return reach
+    return reach, firsts, parents
 
 
 def _adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:

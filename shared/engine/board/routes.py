@@ -3,8 +3,9 @@
 A recorded route lists hex chains between consecutive stops (`connections`) and, usually, the stops
 themselves (`nodes`, "HEX-i"). Each chain is resolved to concrete track (paths) on the current map; no track
 segment (hex edge + lane) may be used twice in one run. The generic checks (stops, token, distance, blocked
-cities) are then followed by the title's checks, selected by `BoardRules.route_rules` from `ROUTE_RULES`;
-each title rule set is a small class of named hooks, not a subclass chain.
+cities) are then followed by the title's checks: the rule set the title hands its board
+(`TitleRules.route_rules`, kept as `BoardRules.route_rules`), a small class of named hooks that lives in the
+title's package; a title that changes nothing keeps `DefaultRouteRules`.
 """
 
 from __future__ import annotations
@@ -319,147 +320,6 @@ class DefaultRouteRules:
         return paid_revenue(ctx, route, kind, lambda s: self.stop_value(ctx, route, s))
 
 
-class Rules1825(DefaultRouteRules):
-    """1825 (extras.json `route_rules`, tile_200_rule): town ends, one stop per hex, HALTs, double-headers,
-    and the tile-200 pass-through bonus."""
-
-    direction_free = False
-
-    T_TRAINS = ("3T", "4T")
-    FREE_END_TRAINS = ("3T", "4T", "U3", "2+2")
-
-    def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
-        paired: set[int] = set()
-        for i, a in enumerate(routes):
-            if not self._dh_candidate(a) or i in paired:
-                continue
-            for j, b in enumerate(routes):
-                if j == i or j in paired or not self._dh_candidate(b):
-                    continue
-                if self._pair(ctx, a, b):
-                    paired.update((i, j))
-                    a.in_double_header = b.in_double_header = True
-                    b.double_header_of = i
-                    break
-
-    @staticmethod
-    def _dh_candidate(r: Route) -> bool:
-        return r.kind.distance == 2 and len(r.stops) == 2
-
-    def _pair(self, ctx: RouteContext, a: Route, b: Route) -> bool:
-        common = [s for s in a.stops if s in b.stops]
-        if not common:
-            return False
-        shared = common[0]
-        node = ctx.node(shared)
-        if node.is_city and ctx.board.node_blocks(shared[0], shared[1], ctx.entity):
-            return False
-        if all(ctx.node(s).is_town for s in a.stops) or all(ctx.node(s).is_town for s in b.stops):
-            return False
-        at, bt = any(ctx.tokened(s) for s in a.stops), any(ctx.tokened(s) for s in b.stops)
-        if not at and not bt:
-            return False
-        return node.is_town or not (at and bt)
-
-    def needs_token(self, ctx: RouteContext, routes: list[Route], i: int) -> bool:
-        return not routes[i].in_double_header
-
-    def check_blocking(self, ctx: RouteContext, route: Route) -> bool:
-        return route.kind.distance != 2
-
-    def _bonus(self, ctx: RouteContext, route: Route) -> int:
-        rules = ctx.board.rules
-        digits = "".join(ch for ch in ctx.phase_name if ch.isdigit())
-        if not rules.through_bonus_tiles or not digits or int(digits) < rules.through_bonus_min_phase:
-            return 0
-        if route.kind.name in rules.through_bonus_excluded_trains:
-            return 0
-        return sum(1 for s in route.stops[1:-1]
-                   if ctx.board.hexes[s[0]].tile.name in rules.through_bonus_tiles and ctx.tokened(s))
-
-    def effective_kind(self, ctx: RouteContext, route: Route) -> TrainKind:
-        bonus = self._bonus(ctx, route)
-        kind = route.kind
-        if not bonus:
-            return kind
-        from .trains import TrainPart
-
-        if isinstance(kind.distance, int):
-            parts = (TrainPart(("city", "town"), kind.distance, kind.distance + bonus),)
-        else:
-            parts = tuple(TrainPart(p.nodes, p.pay, p.pay + bonus, p.multiplier) for p in kind.distance)
-        return TrainKind(kind.name, parts, kind.multiplier)
-
-    def check_title(self, ctx: RouteContext, routes: list[Route], i: int) -> None:
-        route = routes[i]
-        name = route.kind.name
-        if name in self.T_TRAINS:
-            return
-        seen: set[str] = set()
-        for s in route.stops:
-            if s[0] in seen:
-                raise IllegalAction(f"train {route.train_id}: cannot visit two stops in {s[0]}", "route_same_hex")
-            seen.add(s[0])
-        if name in self.FREE_END_TRAINS:
-            return
-        first, last = ctx.node(route.stops[0]).is_town, ctx.node(route.stops[-1]).is_town
-        if first and last:
-            raise IllegalAction(f"train {route.train_id}: a route cannot begin and end in towns", "route_town_end")
-        if (first or last) and not (route.kind.distance == 2 and route.in_double_header):
-            raise IllegalAction(f"train {route.train_id}: a route cannot begin or end in a town", "route_town_end")
-
-    def stop_value(self, ctx: RouteContext, route: Route, stop: NodeRef) -> int:
-        if "HALT" in ctx.label(stop).split(",") and route.kind.name not in self.T_TRAINS:
-            return 0
-        return super().stop_value(ctx, route, stop)
-
-    def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: TrainKind) -> int:
-        route = routes[i]
-        partner = route.double_header_of
-        if partner is None:
-            return super().revenue(ctx, routes, i, kind)
-        shared = set(routes[partner].stops)
-        return paid_revenue(ctx, route, kind, lambda s: 0 if s in shared else self.stop_value(ctx, route, s))
-
-
-class Rules1833NE(DefaultRouteRules):
-    """1833NE: a run may be extended past the train's length to collect an interconnection bonus
-    (`BoardRules.extension_bonuses`). The record's `extension` is [stops before, stops after] the train's own
-    part; that part must be a legal run by itself and alone is paid. The extension needs only track no other
-    route uses (checked for every run) and may pass through full cities; each extended end must be a place
-    of a bonus (worth something in this phase) that the train's own part does not collect."""
-
-    direction_free = False
-
-    @staticmethod
-    def _bonus_places(ctx: RouteContext, stops: list[NodeRef]) -> dict[int, frozenset[str]]:
-        hexes = {s[0] for s in stops}
-        out = {}
-        for i, (a, b, values) in enumerate(ctx.board.rules.extension_bonuses):
-            if dict(values).get(ctx.phase_name, 0) > 0 and hexes & a and hexes & b:
-                out[i] = a | b
-        return out
-
-    def check_extension(self, ctx: RouteContext, route: Route) -> None:
-        head, tail = route.extension
-        if not head and not tail:
-            return
-        if head + tail > len(route.stops) - 2:
-            raise IllegalAction(f"train {route.train_id}: the extension leaves fewer than two stops for the "
-                                "train itself", "route_extension")
-        own = self._bonus_places(ctx, route.core)
-        new = [places for i, places in self._bonus_places(ctx, route.stops).items() if i not in own]
-        ends = ([route.stops[0]] if head else []) + ([route.stops[-1]] if tail else [])
-        for end in ends:
-            if not any(end[0] in places for places in new):
-                raise IllegalAction(f"train {route.train_id}: the extension to {ctx.name(end)} collects no "
-                                    "bonus the train's own run does not", "route_extension")
-
-
-ROUTE_RULES: dict[str, DefaultRouteRules] = {"default": DefaultRouteRules(), "1825": Rules1825(),
-                                             "1833NE": Rules1833NE()}
-
-
 def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
     kind = trains.get(train_id)
     if kind is None:
@@ -507,7 +367,7 @@ def validate_routes(board: Board, entity: str, records: list[dict[str, Any]], tr
                     colors: tuple[str, ...], phase_name: str = "") -> list[Route]:
     if not isinstance(records, list):
         raise MalformedAction("routes must be a list", "route_shape")
-    rules = ROUTE_RULES.get(board.rules.route_rules, ROUTE_RULES["default"])
+    rules = board.rules.route_rules
     ctx = RouteContext(board, entity, colors, phase_name)
     used: set[EdgeKey] = set()
     seen_trains: set[str] = set()

@@ -4,9 +4,11 @@ global flag."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board, BoardRules
+from ..board.routes import DefaultRouteRules
 from ..board.trains import TrainKind, kinds_from_setup
 from ..core.market import Cell
 from ..core.operating import OperatingRound
@@ -35,7 +37,19 @@ class TitleRules:
 
     def load_board(self, data: TitleData) -> Board:
         config = next(c for c in data.meta["configurations"] if c["name"] == data.configuration)
-        return Board.load(data.directory, config["map_file"], data.setup, BoardRules.from_title_data(data.directory))
+        return Board.load(data.directory, config["map_file"], data.setup, self.board_rules(data.directory))
+
+    def route_rules(self) -> DefaultRouteRules:
+        """The checks and revenue this title's runs follow; the board keeps them (`BoardRules.route_rules`)
+        so the shared route code asks no title by name. A title whose runs differ returns its own set."""
+        return DefaultRouteRules()
+
+    def board_rules(self, directory: Path) -> BoardRules:
+        """The board knobs of this title: the defaults its data files give, with its route rules; a title
+        adjusts what its rules change (1825's tile limits, 1833NE's bonuses)."""
+        out = BoardRules.from_title_data(directory)
+        out.route_rules = self.route_rules()
+        return out
 
     def initial_bank_cash(self, game: Game) -> int:
         cash = game.defn.data.setup["bank"]["cash"]

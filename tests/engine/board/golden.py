@@ -8,9 +8,10 @@ from typing import Any
 
 from conftest import CONFORMANCE, GAMES, load_json, load_trace
 
-from shared.engine.board import Board, BoardRules, kinds_from_setup
+from shared.engine.board import Board, kinds_from_setup
 from shared.engine.errors import EngineError
 from shared.engine.session import final_active_flags
+from shared.engine.titles import rules_for
 
 
 @dataclass
@@ -42,7 +43,7 @@ def setup_for(title: str, optional_rules: list[str]) -> dict | None:
 
 
 def new_board(title: str, setup: dict) -> Board:
-    rules = BoardRules.from_title_data(GAMES / title)
+    rules = rules_for(title).board_rules(GAMES / title)  # the title's own knobs and route rules
     return Board.load(GAMES / title, setup["map_file"], setup, rules)
 
 

@@ -82,3 +82,17 @@ def test_clone_and_pickle_are_independent():
     assert again.token_hexes("LNWR") == ["T16"]
     assert len(pickle.dumps(board)) < 400_000
     json.dumps(board.digest_tiles())
+
+
+def test_route_rules_come_from_the_title_not_its_name():
+    """The shared board reads only the title's data; the title hands it its route rules (issue 24)."""
+    from shared.engine.board.routes import DefaultRouteRules
+    from shared.engine.titles import rules_for
+    from shared.engine.titles.g1825.routes import RouteRules1825
+    from shared.engine.titles.g1833ne.routes import RouteRules1833NE
+
+    assert type(BoardRules.from_title_data(GAMES / "1825").route_rules) is DefaultRouteRules
+    assert isinstance(rules_for("1825").board_rules(GAMES / "1825").route_rules, RouteRules1825)
+    assert rules_for("1825").board_rules(GAMES / "1825").tile_requires_color == {"119": "brown", "166": "gray"}
+    assert isinstance(rules_for("1833NE").route_rules(), RouteRules1833NE)
+    assert type(rules_for("1828").route_rules()) is DefaultRouteRules

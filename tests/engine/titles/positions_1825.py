@@ -13,11 +13,14 @@ from shared.engine import GameSession
 from shared.engine.game import Game
 
 GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1825"
+# Railpost's own random games (oracle reverse check), cut at the move the reference refused: `rp_1825_...`
+REVERSE = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1825"
 
 
 @lru_cache(maxsize=8)
 def record(name: str) -> dict[str, Any]:
-    return json.loads((GENERATED / f"{name}.json").read_text())  # type: ignore[no-any-return]
+    where = REVERSE if name.startswith("rp_") else GENERATED
+    return json.loads((where / f"{name}.json").read_text())  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=32)

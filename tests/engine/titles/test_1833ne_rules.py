@@ -9,9 +9,10 @@ import pytest
 from play_1833ne import players
 
 from shared.engine import GameSession
-from shared.engine.board.routes import ROUTE_RULES, Route, RouteContext
+from shared.engine.board.routes import DefaultRouteRules, Route, RouteContext
 from shared.engine.errors import IllegalAction
 from shared.engine.model import POOL
+from shared.engine.titles.g1825.routes import RouteRules1825
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
 from shared.engine.titles.g1833ne.operating import step_options
@@ -374,9 +375,9 @@ def test_other_rule_sets_refuse_extensions() -> None:
     g = s.game
     ctx = RouteContext(g.board, "B&L", ("yellow",), "I")
     route = Route("2-0", g.rules.train_kinds(g)["2"], [("G22", 0), ("G20", 0), ("I14", 0)], extension=(0, 1))
-    for name in ("default", "1825"):
+    for rules in (DefaultRouteRules(), RouteRules1825()):
         with pytest.raises(IllegalAction, match="cannot be extended"):
-            ROUTE_RULES[name].check_extension(ctx, route)
+            rules.check_extension(ctx, route)
 
 
 def give_private(s: GameSession, sym: str, corp: str) -> None:

@@ -7,9 +7,12 @@ results, receivership with train leasing, double-heading 2-trains, bank and stoc
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...board import Board, BoardRules
+from ...board.routes import DefaultRouteRules
 from ...board.tiles import load_catalogue
 from ...core.market import Cell
 from ...core.operating import (
@@ -32,6 +35,7 @@ from .compose import compose
 from .credit import check_spend, lease_repayable, token_options
 from .operating import OperatingRound1825, sale_options
 from .reach import reaches
+from .routes import RouteRules1825
 from .sales import BuySellParShares1825
 
 if TYPE_CHECKING:
@@ -79,8 +83,27 @@ class Rules1825(TitleRules):
 
     def load_board(self, data: TitleData) -> Board:
         # composed configurations have no map file of their own: build the board from the data in hand
-        return Board.from_data(load_catalogue(data.tiles), data.map, data.setup,
-                               BoardRules.from_title_data(data.directory))
+        return Board.from_data(load_catalogue(data.tiles), data.map, data.setup, self.board_rules(data.directory))
+
+    def route_rules(self) -> DefaultRouteRules:
+        return RouteRules1825()
+
+    def board_rules(self, directory: Path) -> BoardRules:
+        """1825's board limits (docs/rules-1825.md): a hex block ends with the home token; 119 needs brown,
+        166 gray; tile 200 only on its listed hexes, and from phase 3 a run through a tokened 200 counts
+        it as an extra stop (not for 4+4E trains)."""
+        out = super().board_rules(directory)
+        extras_path = Path(directory) / "extras.json"
+        extras = json.loads(extras_path.read_text()) if extras_path.exists() else {}
+        rules = json.loads((Path(directory) / "rules.json").read_text()).get("rules", {})
+        listed = (rules.get("TILE200_HEXES") or {}).get("value", [])
+        out.blocks_end_on_first_token = True
+        out.tile_requires_color = {"119": "brown", "166": "gray"}
+        out.tile_only_on_hexes = {"200": list(extras.get("tile_200_hexes") or listed)}
+        out.through_bonus_tiles = ("200",)
+        out.through_bonus_min_phase = 3
+        out.through_bonus_excluded_trains = ("4+4E",)
+        return out
 
     def initial_bank_cash(self, game: Game) -> int:
         # the reference keeps a large internal float; the bank that breaks is `bank_size`

@@ -17,7 +17,6 @@ from __future__ import annotations
 import pickle
 from typing import TYPE_CHECKING, Any
 
-from ...board.routes import ROUTE_RULES
 from ...errors import IllegalAction, accepts
 from ...model import POOL
 from . import coal, privates
@@ -239,7 +238,7 @@ def _run_routes(game: Game, corp: Corporation) -> list[Option]:
     by_id = {t.id: kinds[t.name] for t in trains}
     limits: dict[str, Any] = {}
     if not coal.has_marker(game, corp):
-        base = ROUTE_RULES.get(game.board.rules.route_rules, ROUTE_RULES["default"])
+        base = game.board.rules.route_rules
         limits["rules"] = _AvoidCoalfields(base, coal.coalfields(game))
     if corp.kind == "minor":
         with minor_network(game, corp):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...board import Board
+from ...board.routes import DefaultRouteRules
 from ...board.tiles import NODE_BASE
 from ...core.market import Cell
 from ...core.operating import HomeToken, OperatingRound
@@ -23,6 +24,7 @@ from . import bonuses, p3
 from . import constants as K
 from . import tables as T
 from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
+from .routes import RouteRules1833NE
 from .stock import StockStep, finish_stock_round
 
 if TYPE_CHECKING:
@@ -46,9 +48,11 @@ class Rules1833NE(TitleRules):
     title = "1833NE"
 
     # -- set-up -------------------------------------------------------------------------------------------
+    def route_rules(self) -> DefaultRouteRules:
+        return RouteRules1833NE()  # runs may be extended to collect a bonus
+
     def load_board(self, data: TitleData) -> Board:
         board = super().load_board(data)
-        board.rules.route_rules = "1833NE"  # runs may be extended to collect a bonus
         tables = T.load_checked(data)  # a bad tables file stops here, when the game is created
         board.rules.extension_bonuses = tuple((b.a, b.b, tuple(sorted(b.value))) for b in tables.bonuses)
         return board
