@@ -226,3 +226,62 @@ def test_stations_close_up_when_their_city_is_upgraded() -> None:
     board.lay("B12", "611-0", rotation)
     assert board.hex("B12").tokens == [["11", None]]
     board.check_token("12", board.city_id("B12", 0), 1, must_connect=False)  # slot 1 is the free one
+
+
+# -- the last chance to buy a private ------------------------------------------------------------------------
+def last_purchase_position(keep: list[str]) -> Any:
+    """gen1840_4p_3333 after 163 actions: line 1 has run and has its last chance to buy a private for its
+    major. Arranged: every private except `keep` is closed."""
+    game = session_at("gen1840_4p_3333", 163).game
+    line = game.round
+    assert line.current_entity(game) == "1" and line.stage == "company"
+    for company in game.companies.values():
+        if company.sym not in keep and isinstance(company.owner, int):
+            game.player(company.owner).companies.remove(company.sym)
+            company.owner, company.closed = None, True
+    return game
+
+
+def test_buying_the_last_private_for_sale_ends_the_lines_turn() -> None:
+    game = last_purchase_position(["KK", "SB"])
+    major = game.rules.owner_major(game, game.corporations["1"])
+    major.cash = 100
+    game.process({"type": "buy_company", "entity": "1", "company": "KK", "price": 1})
+    assert game.round.current_entity(game) == "1" and game.round.options(game) == ["buy_company", "pass"]
+    game.process({"type": "buy_company", "entity": "1", "company": "SB", "price": 1})
+    assert game.round.current_entity(game) != "1"  # nothing left to buy: no pass asked
+    assert {"KK", "SB"} <= set(major.companies)
+
+
+def test_a_purchase_that_leaves_the_major_unable_to_pay_any_other_ends_the_turn() -> None:
+    game = last_purchase_position(["KK", "SB"])
+    major = game.rules.owner_major(game, game.corporations["1"])
+    cheapest_left = game.companies["SB"].min_price
+    major.cash = cheapest_left + 5
+    game.process({"type": "buy_company", "entity": "1", "company": "KK", "price": 6})
+    assert major.cash < cheapest_left and game.round.current_entity(game) != "1"
+
+
+def test_selling_the_last_private_to_the_bank_ends_the_lines_last_chance() -> None:
+    game = last_purchase_position(["KK"])
+    owner = game.companies["KK"].owner
+    game.process({"type": "choose_ability", "entity": "KK", "choice": {"type": "sell"}})
+    assert game.companies["KK"].closed and owner is not None
+    assert game.round.current_entity(game) != "1"
+
+
+# -- a pass in the acquisition round's tram turns --------------------------------------------------------------
+def test_a_pass_ends_the_purchase_step_of_the_major_that_acts() -> None:
+    """gen1840_3p_289409 after 159 actions: the bidding is over and the majors' tram turns follow.
+    Arranged: SJE (its single line runs its only tram: nothing to reassign) waits for its reassignment
+    ahead of DT K&C (no line), which is in its purchase step and acts. DT K&C's pass ends its own purchase
+    step; with nothing left for anyone to decide the round ends."""
+    game = session_at("gen1840_3p_289409", 159).game
+    acq = game.round
+    assert acq.kind == "Acquisition" and acq.restocked
+    acq.interrupt = [("SJE", "reassign"), ("DT K&C", "buy")]
+    assert acq.current_entity(game) == "DT K&C"
+    assert acq.options(game) == ["scrap_train", "pass"]
+    game.process({"type": "pass", "entity": "DT K&C"})
+    assert acq.done
+    assert [t.id for t in game.corporations["DT K&C"].trains] == ["O1-3", "Y1-1"]

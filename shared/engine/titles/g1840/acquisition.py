@@ -159,12 +159,14 @@ class AcquisitionRound(FlowRound):
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         sym = action["entity"]
-        if self.interrupt:
-            major, what = self.interrupt[0]
+        turn = self.turn(game)
+        if turn is not None:
+            # the pass ends the acting major's step, which need not be the first one waiting
+            major, what = self.interrupt[turn]
             if what == "buy":
-                self.interrupt[0] = (major, "reassign")
+                self.interrupt[turn] = (major, "reassign")
             else:
-                self.interrupt.pop(0)
+                self.interrupt.pop(turn)
             self.after_interrupt(game)
             return
         if self.auctioning is not None:

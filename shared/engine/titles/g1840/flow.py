@@ -50,6 +50,9 @@ class FlowRound(Round):
     def settle(self, game: Game) -> None:
         """After an action: skip entities with nothing to do, end the round when nobody is left."""
 
+    def after_sale(self, game: Game) -> None:
+        """After a private's sale to the bank (which is nobody's turn): by default nothing moves on."""
+
     def actions_for(self, game: Game, entity: Any) -> list[str]:
         if self.done or entity != self.current_entity(game):
             return []
@@ -60,6 +63,7 @@ class FlowRound(Round):
         kind = action["type"]
         if kind == "choose_ability" and entity in game.companies:
             sell_company(game, action)
+            self.after_sale(game)
             return
         current = self.current_entity(game)
         if entity != current:

@@ -64,14 +64,22 @@ class LineRound(FlowRound):
         self.done = True
 
     def settle(self, game: Game) -> None:
-        """A home station with no free city left to go to is not placed (the line then has none)."""
+        """A home station with no free city left to go to is not placed (the line then has none). The last
+        chance to buy a private after the run ends by itself once nothing is left that the major could buy
+        (rules-1840 *Buying a private*): the purchase of the last affordable private ends the turn."""
+        if not self.done and self.stage == "company" and not self.may_buy_company(game):
+            self.next_stage(game)
         while not self.done and self.pending and self.pending[0] == "home" and not home_spots(game, self.corp(game)):
             self.pending.pop(0)
+
+    def after_sale(self, game: Game) -> None:
+        """A private sold to the bank may leave the line nothing more to buy."""
+        self.settle(game)
 
     def options(self, game: Game) -> list[str]:
         """A line may buy a private for its major at any moment of its turn except while an extra lay or
         station is pending (rules-1840 *Buying a private*); after its run it gets one last chance, which it
-        must pass to end the turn."""
+        ends by passing, or which ends by itself when nothing is left it could buy."""
         buy = ["buy_company"] if self.may_buy_company(game) else []
         if self.pending:
             if self.pending[0] == "home":
