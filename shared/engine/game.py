@@ -28,7 +28,10 @@ class Definition:
     def __init__(self, title: str, options: tuple[str, ...], players: int) -> None:
         self.key = (title, options, players)
         self.rules: TitleRules = rules_for(title)
-        options_n = self.rules.normalise_options(titledata.options_for_players(title, list(options), players), players)
+        chosen = list(options)
+        if self.rules.drops_options_by_players:
+            chosen = titledata.options_for_players(title, chosen, players)
+        options_n = self.rules.normalise_options(chosen, players)
         self.data = titledata.load(title, options_n, players, self.rules.compose_data)
         self.options = options_n
         self.market = StockMarket(self.data.setup["market"])

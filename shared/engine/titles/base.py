@@ -29,6 +29,11 @@ class TitleRules:
     state_class: type[TitleState] = TitleState
 
     # -- set-up -------------------------------------------------------------------------------------------
+    # An option that declares its player counts is dropped, silently, from a game of another count
+    # (titledata.options_for_players) before the title normalises the rest; a title that checks its options
+    # against the player count itself (1825: the merged Units' range) turns this off.
+    drops_options_by_players = True
+
     def normalise_options(self, options: list[str], players: int) -> list[str]:
         return options
 
@@ -310,9 +315,21 @@ class TitleRules:
         return [t for t in corp.trains if not t.rusted]
 
     def route_available(self, game: Game, corp: Corporation) -> bool:
-        """A train could run: the network holds a station and at least one more stop."""
+        """A train could run: one of the corporation's stations is joined by track to another stop (a city,
+        town or halt, or another of its stations). Stations that stand alone — two stations with no track
+        between them included — run nothing, so the run (and what depends on it) is not offered and the turn's
+        revenue is withheld (rules-1825.md, "No run without a route")."""
         reach = game.board.reach(corp.sym)
-        return bool(reach.token_nodes) and len(reach.nodes) > 1
+        if not reach.token_nodes:
+            return False
+        if reach.nodes - reach.token_nodes:
+            return True
+        if len(reach.token_nodes) < 2:
+            return False
+        kinds = self.train_kinds(game)
+        kind = kinds.get("2") or next(iter(kinds.values()))  # any run has two stops
+        return bool(game.board.best_routes(corp.sym, {"probe": kind}, self.revenue_colors(game),
+                                           game.phase.name, per_train=1, search_limit=500))
 
     def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
         if not self.route_trains(game, round_, corp):

@@ -7,12 +7,14 @@ strictly by the reference) showed missing: each starts from a real position of a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from positions_1825 import position
 
-from shared.engine import IllegalAction
+from shared.engine import GameSession, IllegalAction
 from shared.engine.game import Game
 
 
@@ -158,3 +160,35 @@ def test_a_train_between_corporations_is_priced_in_whole_tens() -> None:
     game.process({"type": "buy_train", "entity": "SECR", "entity_type": "corporation", "train": "2-0",
                   "price": 670})
     assert secr.cash == 5 and game.depot.by_id("2-0").owner == "SECR"
+
+
+# -- no run without a route --------------------------------------------------------------------------------
+# Railpost's own random game (Units 1+2+3, 4 players, seed 21; the reference accepts all 198 moves): OR2, LNWR
+# is in receivership (operated by 1002) with £1,000, no train, price 100, and its two stations T16 and Q11
+# have no track between them or to any other stop; M&C, GNoS and HR after it have no route either.
+RP_U123 = Path(__file__).resolve().parents[2] / "fixtures" / "1825" / "rp_1825_4p_21_unit_123.json"
+
+
+def _rp_position(index: int) -> Game:
+    record = json.loads(RP_U123.read_text())
+    return GameSession.from_record(dict(record, actions=record["actions"][:index])).game
+
+
+def test_a_corporation_whose_stations_stand_alone_does_not_run() -> None:
+    game = _rp_position(196)
+    lnwr = game.corporations["LNWR"]
+    assert game.acting() == ["LNWR"] and game.rules.receivership(game, lnwr) and not lnwr.trains
+    assert not game.rules.route_available(game, lnwr)
+    game.process({"type": "lay_tile", "entity": "LNWR", "hex": "Q9", "tile": "7-0", "rotation": 4})
+    game.process({"type": "lay_tile", "entity": "LNWR", "hex": "T14", "tile": "9-0", "rotation": 1})
+    # no run and no lease are offered: the turn ends withheld (price one left), nothing is leased or bought,
+    # and as nobody after LNWR has a route either, the next stock round starts with the priority holder
+    assert game.round.kind == "Stock" and game.acting() == [1002]
+    assert lnwr.cash == 1000 and not lnwr.trains
+    assert game.market.cell(lnwr.share_cell).price == 90
+
+
+def test_a_station_joined_to_another_stop_runs() -> None:
+    game = position(U1_4P, 56)
+    assert game.acting() == ["GER"] and "run_routes" in game.action_types("GER")
+    assert game.rules.route_available(game, game.corporations["GER"])

@@ -268,13 +268,18 @@ def test_whole_game_sets_up(options: list[str], players: int) -> None:
             assert corp.required_train is not None, corp.sym
 
 
-def test_a_unit_option_outside_the_player_count_is_dropped() -> None:
-    """Options that declare their player counts are dropped from a game of another count (conformance
-    README): five players with Units 1 and 2 chosen play Unit 1 (Unit 2 is for 2-4), six with Unit 1 chosen
-    fall back to the default for six, Units 1+2."""
-    assert new_game(["unit_1", "unit_2"], 5).state.defn.data.configuration == "unit_1"
-    assert new_game(["unit_1"], 6).state.defn.data.configuration == "unit_12"
+def test_unit_options_are_merged_before_the_player_count_is_checked() -> None:
+    """1825 merges the chosen Units first and checks the merged combination's player range; no Unit option is
+    dropped for its own range (rules-1825.md, Set-up): four players choosing Units 1, 2 and 3 play Units 1+2+3
+    (Unit 3 alone is a 2-player Unit) with all six privates, five choosing Units 1 and 2 play Units 1+2, and
+    six choosing Unit 1 (2-5 players) are refused."""
+    game = new_game(["unit_1", "unit_2", "unit_3"], 4).state
+    assert game.defn.data.configuration == "unit_123"
+    assert sorted(game.companies) == sorted(["S&M", "C&HP", "C&W", "L&M", "TWW", "S&D"])
+    assert new_game(["unit_1", "unit_2"], 5).state.defn.data.configuration == "unit_12"
     assert new_game(["unit_1", "unit_2"], 4).state.defn.data.configuration == "unit_12"
+    with pytest.raises(MalformedAction, match="Invalid option"):
+        new_game(["unit_1"], 6)
 
 
 def test_no_options_get_the_default_map_and_kits_without_a_unit_are_refused() -> None:
@@ -284,5 +289,5 @@ def test_no_options_get_the_default_map_and_kits_without_a_unit_are_refused() ->
     assert new_game([], 3).state.defn.data.configuration == "unit_2"
     with pytest.raises(MalformedAction, match="choose at least one Unit for 4 players .*unit_1, unit_2, unit_12"):
         new_game(["k1"], 4)
-    with pytest.raises(MalformedAction, match="choose at least one Unit"):
-        new_game(["unit_1", "k3"], 6)  # Unit 1 is dropped at six players; K3 alone picks no map
+    with pytest.raises(MalformedAction, match="Invalid option"):
+        new_game(["unit_1", "k3"], 6)  # Unit 1 is for 2-5 players

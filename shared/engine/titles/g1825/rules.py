@@ -60,6 +60,10 @@ RECEIVERSHIP_CREDIT = 200
 
 class Rules1825(TitleRules):
     title = "1825"
+    # Units are merged as chosen and the merged combination's player range is checked (compose.check_options):
+    # Units 1, 2 and 3 chosen by four players are Units 1+2+3, not Units 1+2 with Unit 3 (a 2-player Unit)
+    # dropped (docs/rules-1825.md, Set-up: "Options and player counts").
+    drops_options_by_players = False
 
     # -- set-up -------------------------------------------------------------------------------------------
     def normalise_options(self, options: list[str], players: int) -> list[str]:
