@@ -31,11 +31,7 @@ FORBIDDEN = ("services", "shared.eventstore")  # the engine is pure: no service,
 # too, so it is removed when its rule moves into the title's package.
 TITLE_NAME = re.compile(r"\b(1825|1828|1840|1833NE)\b")
 TITLES_NAMED_IN_SHARED_CODE: dict[tuple[str, str], int] = {
-    # BoardRules.from_data switches 1825's route rules, first-token blocking and tile colour needs by title
-    ("board/board.py", "1825"): 2,
-    # route_rules_for registers 1825's and 1833NE's route-rule classes by title name
-    ("board/routes.py", "1825"): 1,
-    ("board/routes.py", "1833NE"): 1,
+    # empty since the board takes its route rules and board settings from the title (TitleRules.board_rules)
 }
 
 
