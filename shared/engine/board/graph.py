@@ -64,15 +64,18 @@ def compute_reach(board: Board, entity: str) -> Reach:
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
     seen_arrivals: set[tuple[str, int, int]] = set(stack)
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
-    node_blocks = board.node_blocks
     offboards_end = board.rules.offboards_end_track
     while stack:
         hex_id, end, via = stack.pop()
         state = hexes[hex_id]
         tile, rot = state.tile, state.rotation
+        ends = tile.by_end[rot].get(end)
+        if not ends:
+            continue
         paths = tile.rpaths[rot]
         neighbors = state.neighbors
-        for pi in tile.by_end[rot].get(end, ()):
+        hex_edges = edges.get(hex_id)
+        for pi in ends:
             if pi == via:
                 continue
             path = paths[pi]
@@ -82,7 +85,6 @@ def compute_reach(board: Board, entity: str) -> Reach:
             a, b = path.a, path.b
             for e in (a, b):
                 if e < NODE_BASE:
-                    hex_edges = edges.get(hex_id)
                     if hex_edges is None:
                         hex_edges = edges[hex_id] = set()
                     hex_edges.add(e)
@@ -95,8 +97,15 @@ def compute_reach(board: Board, entity: str) -> Reach:
             other = b if a == end else a
             if other >= NODE_BASE:
                 nodes_add((hex_id, other))
-                if path.terminal or node_blocks(hex_id, other, entity) \
-                        or (offboards_end and tile.nodes[other - NODE_BASE].kind == "offboard"):
+                if path.terminal:
+                    continue
+                node = tile.nodes[other - NODE_BASE]
+                kind = node.kind
+                if kind == "city":  # Board.node_blocks: every slot holds another company's token
+                    slots = state.tokens[node.index]
+                    if slots and entity not in slots and None not in slots:
+                        continue
+                elif offboards_end and kind == "offboard":
                     continue
                 arrival = (hex_id, other, pi)
             else:
