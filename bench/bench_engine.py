@@ -1,12 +1,19 @@
 """Engine speed: replay time per recorded game (best of 3, set-up excluded) against the reference engine's
 time on this machine (from the conformance manifest), and p50/p99 of applying one action.
 
-Times are CPU seconds of this process (`time.process_time`), so a busy machine does not inflate them."""
+Times are CPU seconds of this process (`time.process_time`), so a busy machine inflates them less. With
+`REF_18XX` set, the reference engine also loads the manifest's games now (`ref_timing.rb`, CPU seconds of
+the Ruby process, best of 3): "now" is that ratio, measured side by side under the same load; the
+geometric mean of both ratios closes the table, with the load average."""
 
 from __future__ import annotations
 
 import json
+import math
+import os
+import shutil
 import statistics
+import subprocess
 import time
 from pathlib import Path
 
@@ -50,9 +57,33 @@ def replay_fold(record: dict) -> float:
     return time.process_time() - started
 
 
+def reference_now(paths: list[Path]) -> dict[str, float]:
+    """The reference's CPU seconds per record measured now (empty without REF_18XX or ruby)."""
+    if not os.environ.get("REF_18XX") or shutil.which("ruby") is None:
+        return {}
+    env = dict(os.environ, ENGINE_LOG_LEVEL=os.environ.get("ENGINE_LOG_LEVEL", "4"))
+    done = subprocess.run(["ruby", str(Path(__file__).with_name("ref_timing.rb")), *map(str, paths)],
+                          capture_output=True, text=True, env=env, check=False)
+    out = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            row = json.loads(line)
+            out[row["file"]] = row["best"]
+    return out
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
 def main() -> None:
-    print(f"{'game':58} {'actions':>7} {'best s':>8} {'act/s':>8} {'ref s':>6} {'speed':>6} {'p50 ms':>7} {'p99 ms':>7}")
-    for name, path, reference in games():
+    listed = games()
+    now = reference_now([path for _, path, reference in listed if reference])
+    print(f"{'game':58} {'actions':>7} {'best s':>8} {'act/s':>8} {'ref s':>6} {'speed':>6} {'p50 ms':>7} {'p99 ms':>7}"
+          f" {'ref now':>7} {'now':>6}")
+    ratios: list[float] = []
+    ratios_now: list[float] = []
+    for name, path, reference in listed:
         record = json.loads(path.read_text())
         try:
             best = min(replay_fold(record) for _ in range(3))
@@ -70,7 +101,17 @@ def main() -> None:
         n = len(record["actions"])
         ratio = f"{reference / best:5.1f}x" if reference else "   -"
         ref = f"{reference:6.3f}" if reference else "     -"
-        print(f"{name:58} {n:7d} {best:8.3f} {n / best:8.0f} {ref} {ratio:>6} {p50:7.3f} {p99:7.3f}", flush=True)
+        ref_now = now.get(str(path))
+        side = f"{ref_now:7.3f} {ref_now / best:5.1f}x" if ref_now else f"{'-':>7} {'-':>6}"
+        if reference:
+            ratios.append(reference / best)
+        if ref_now:
+            ratios_now.append(ref_now / best)
+        print(f"{name:58} {n:7d} {best:8.3f} {n / best:8.0f} {ref} {ratio:>6} {p50:7.3f} {p99:7.3f} {side}",
+              flush=True)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"geomean speed over the manifest: {geomean(ratios):.2f}x (manifest times)"
+          + (f", {geomean(ratios_now):.2f}x (reference timed now)" if ratios_now else "") + f"; load {load}")
 
 
 if __name__ == "__main__":

@@ -324,6 +324,7 @@ class Game:
         if kind not in KNOWN_TYPES:
             raise MalformedAction(f"unknown action type {kind!r}", "action_type", valid=sorted(KNOWN_TYPES))
         previous = self.action_id
+        self.serial = getattr(self, "serial", 0) + 1  # every action begun: what a round kept is for one state
         if isinstance(action.get("id"), int):
             self.action_id = action["id"]
         try:

@@ -293,6 +293,15 @@ class Board:
         every cached reach is stale."""
         self._reach.clear()
 
+    def _forget_reach_at(self, hex_id: str, entity: str | None = None) -> None:
+        """A tile or token changed on `hex_id` only: an entity's reach can change only if its track
+        already touches that hex (any track into the hex enters by an edge the reach records under the
+        hex, and a token blocks or opens only a city the reach arrives at there) or it is `entity`, whose
+        stations changed. The other entities' reaches stay cached."""
+        stale = [e for e, r in self._reach.items() if e == entity or hex_id in r.edges]
+        for e in stale:
+            del self._reach[e]
+
     _changed = forget_reach  # transitional alias for title code not yet switched (the lead removes it)
 
     def node_blocks(self, hex_id: str, code: int, entity: str) -> bool:
@@ -504,7 +513,7 @@ class Board:
                 _put(dst, own, ent)
         h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
         self._where[(new.name, h.copy)] = hex_id
-        self.forget_reach()
+        self._forget_reach_at(hex_id)
 
     def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
         return [(hex_id, name, rot) for hex_id, name, rot, _ in self.legal_lay_results(entity, phase_colors)]
@@ -603,7 +612,7 @@ class Board:
             h.tile_reservations.remove(entity)
         if self.rules.blocks_end_on_first_token:
             self.remove_blocker(entity)
-        self.forget_reach()
+        self._forget_reach_at(h.id, entity)
 
     def token_hexes(self, entity: str) -> list[str]:
         return self.token_hexes_by_entity().get(entity, [])

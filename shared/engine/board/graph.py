@@ -129,16 +129,19 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     parents: dict[Arrival, Arrival | None] = dict.fromkeys(stack)
     firsts: dict[Walk, Arrival] = {}
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
-    node_blocks = board.node_blocks
     offboards_end = board.rules.offboards_end_track
     while stack:
         current = stack.popleft()
         hex_id, end, via = current
         state = hexes[hex_id]
         tile, rot = state.tile, state.rotation
+        ends = tile.by_end[rot].get(end)
+        if not ends:
+            continue
         paths = tile.rpaths[rot]
         neighbors = state.neighbors
-        for pi in tile.by_end[rot].get(end, ()):
+        hex_edges = edges.get(hex_id)
+        for pi in ends:
             if pi == via:
                 continue
             path = paths[pi]
@@ -155,7 +158,6 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
             a, b = path.a, path.b
             for e in (a, b):
                 if e < NODE_BASE:
-                    hex_edges = edges.get(hex_id)
                     if hex_edges is None:
                         hex_edges = edges[hex_id] = set()
                     hex_edges.add(e)
@@ -168,8 +170,15 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
             other = b if a == end else a
             if other >= NODE_BASE:
                 nodes_add((hex_id, other))
-                if path.terminal or node_blocks(hex_id, other, entity) \
-                        or (offboards_end and tile.nodes[other - NODE_BASE].kind == "offboard"):
+                if path.terminal:
+                    continue
+                node = tile.nodes[other - NODE_BASE]
+                kind = node.kind
+                if kind == "city":  # Board.node_blocks: every slot holds another company's token
+                    slots = state.tokens[node.index]
+                    if slots and entity not in slots and None not in slots:
+                        continue
+                elif offboards_end and kind == "offboard":
                     continue
                 arrival = (hex_id, other, pi)
             else:

@@ -56,6 +56,12 @@ class Round:
     # several rounds of this kind are played in one set (operating rounds): players number them by set and
     # place, "OR 3.2"; a round played once a set is numbered by the set alone, "SR 3"
     several_per_set = False
+    # What the blocking step offered when the last action settled: (game.serial, step, entity, offered).
+    # Working out a step's actions is the costly part of an action (the stock step checks every share),
+    # and the next action's `process` asks the very same question of the very same state; this answer is
+    # used only while no other action has started since (class defaults: states pickled before have none).
+    _offer: tuple[int, Step, Any, list[str]] | None = None
+    _known_blocking: Step | None = None  # within `settle`: the step just found blocking (not asked twice)
 
     def __init__(self, steps: list[Step], round_num: int = 1) -> None:
         self.steps = steps
@@ -77,10 +83,33 @@ class Round:
         return self.done
 
     def active_step(self, game: Game) -> Step | None:
+        known = self._known_blocking
         for step in self.steps:
-            if step.blocking(game, self):
+            if step is known or self._blocks(game, step, keep=known is not None):
                 return step
         return None
+
+    def _blocks(self, game: Game, step: Step, keep: bool = False) -> bool:
+        """`step.blocking`; `keep` (while settling): remember what a step with the default test offers, for
+        the next action's `process`."""
+        if not keep or type(step).blocking is not Step.blocking:
+            return step.blocking(game, self)
+        if step.passed:
+            return False
+        entity = self.current_entity(game)
+        offered = step.actions(game, self, entity)
+        if offered:
+            self._offer = (getattr(game, "serial", 0), step, entity, list(offered))
+        return bool(offered)
+
+    def _offered(self, game: Game, step: Step, entity: Any, memo: tuple[int, Step, Any, list[str]] | None) -> list[str]:
+        """`step.actions` for the action being processed: the answer kept when the previous action settled
+        if no action has begun since (`game.serial` counts them), else asked afresh."""
+        if memo is not None:
+            serial, known, who, offered = memo
+            if known is step and who == entity and serial == getattr(game, "serial", 0) - 1:
+                return list(offered)
+        return step.actions(game, self, entity)
 
     def actions_for(self, game: Game, entity: Any) -> list[str]:
         if self.done or entity != self.current_entity(game):
@@ -129,12 +158,20 @@ class Round:
         The same answer as `skip_steps` followed by `active_step`, without asking every step twice: only
         when a step was skipped (a skip may act, e.g. buy a train) is the whole list asked again.
         """
+        self._offer = None
         skipped = False
         for step in self.steps:
             if step.passed:
                 continue
-            if step.blocking(game, self):
-                return self.active_step(game) if skipped else step
+            if self._blocks(game, step, keep=True):
+                if not skipped:
+                    return step
+                # a skip may have opened an earlier step; this one's answer cannot have changed since
+                self._known_blocking = step
+                try:
+                    return self.active_step(game)
+                finally:
+                    self._known_blocking = None
             step.skip(game, self)
             skipped = True
             if self.done or game.finished:
@@ -151,10 +188,11 @@ class Round:
                 f"it is not {entity}'s turn: {current} must act now ({self.kind} round)", "not_your_turn"
             )
         kind = action["type"]
+        memo, self._offer = self._offer, None
         for step in self.steps:
             if step.passed:
                 continue
-            offered = step.actions(game, self, entity)
+            offered = self._offered(game, step, entity, memo)
             if kind in offered:
                 step.process(game, self, action, trusted)
                 self.after_process(game, action)

@@ -99,12 +99,31 @@ class BuySellParShares(Step):
         "pass": "pass_turn",
     }
 
+    # while `actions` runs (nothing moves): the player's certificate count, asked once per candidate share
+    _certs: dict[int, int] | None = None
+
     # -- what may the player do? ---------------------------------------------------------------------------
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, StockRound)
         if entity != round_.current_entity(game) or not isinstance(entity, int):
             return []
-        player = game.player(entity)
+        outer, self._certs = self._certs, {}
+        try:
+            return self._actions(game, round_, game.player(entity))
+        finally:
+            self._certs = outer
+
+    def num_certs(self, game: Game, player: Player) -> int:
+        """`game.num_certs`, counted once per enumeration of the player's actions."""
+        memo = self._certs
+        if memo is None:
+            return game.num_certs(player)
+        count = memo.get(player.id)
+        if count is None:
+            count = memo[player.id] = game.num_certs(player)
+        return count
+
+    def _actions(self, game: Game, round_: StockRound, player: Player) -> list[str]:
         if self.must_sell(game, player):
             out = ["sell_shares"] if self.sellable_bundles(game, round_, player) else []
             if out and game.rules.can_sell_companies(game, player):
@@ -127,7 +146,7 @@ class BuySellParShares(Step):
 
     def must_sell(self, game: Game, player: Player) -> bool:
         limit = game.rules.cert_limit(game)
-        return limit < UNLIMITED_CERTS and game.num_certs(player) > limit
+        return limit < UNLIMITED_CERTS and self.num_certs(game, player) > limit
 
     def _may_sell_now(self, game: Game, round_: StockRound) -> bool:
         return game.rules.sell_allowed_this_round(game)
@@ -139,7 +158,7 @@ class BuySellParShares(Step):
         cell = game.market.cell(corp.share_cell) if corp.share_cell is not None else None
         if cell is not None and "no_cert_limit" in cell.types:
             return True
-        return game.num_certs(player) < limit
+        return self.num_certs(game, player) < limit
 
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         """None when the purchase is allowed, else the reason."""
@@ -194,10 +213,12 @@ class BuySellParShares(Step):
     def parable(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
         if round_.bought():
             return []
+        limit = game.rules.cert_limit(game)
+        if limit < UNLIMITED_CERTS and self.num_certs(game, player) >= limit:
+            return []  # below_cert_limit, asked once rather than once per corporation
         return [c for c in game.corporations.values()
                 if not c.ipoed and not c.closed and game.rules.can_start(game, c)
-                and game.rules.par_prices(game, c, player)
-                and below_cert_limit(game, player)]
+                and game.rules.par_prices(game, c, player)]
 
     def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
         if round_.bought() or player.cash <= 0 or not below_cert_limit(game, player):
