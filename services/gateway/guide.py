@@ -102,7 +102,10 @@ admin token; every other player of the record gets a fresh identity, answered in
 Keys are yours alone (another caller's identical key is another command); resending the same key and body
 answers the first receipt, so retry freely after a timeout or a 503. `?wait=N` long-polls for the outcome.
 One example per action type is in the request body's examples below; `GET /games/{id}/legal-actions` lists
-what you may do now (every bid with its `min`, `step` and `max`).
+what you may do now: the moves of every entity you control (you, the corporations you preside, your and their
+privates), then your standing orders (`program_*`, open at any moment); `?entity=` narrows it to one entity.
+Open-ended values state their range: every bid, a train bought from another corporation and a private bought
+by a corporation carry `min`, `step` and `max` beside the `price` listed (a buy order's share count likewise).
 
 **Undo and redo** belong to the table, not to one player: any seat may send `{"type": "undo"}` (the most
 recent action that still counts is taken back), `{"type": "undo", "action_id": X}` (back to right after the

@@ -33,7 +33,7 @@ class TurnText:
 
 def seat_moves(session: GameSession, player_id: int) -> list[dict[str, Any]]:
     """What this seat may do now: exactly what the REST `legal-actions` answers its seat token."""
-    return seat_actions(session, player_id)
+    return seat_actions(session, player_id, orders=False)
 
 
 def _money(game: Game, amount: Any) -> str:

@@ -1,72 +1,8 @@
-"""Bids in `legal-actions` state their range, not only the prices the engine offers as examples: the minimum
-(the lowest price the engine offers for that target), the step (the board data's `MIN_BID_INCREMENT`; with
-`MUST_BID_INCREMENT_MULTIPLE` bids must also be multiples of it) and the maximum (what the bidder can commit:
-the round's own `max_bid` where the title has one, which deducts cash committed to other open bids, else the
-bidder's cash). A client can then offer any valid bid, not just the few listed.
-
-This reads the engine's state from outside; the title legal modules are the natural owners of the range
-and should state it themselves (see the report of issue 16)."""
+"""Bid ranges in `legal-actions`: stated by the engine (`shared.engine.ranges`), kept importable here for the
+mail-in renderer and older callers."""
 
 from __future__ import annotations
 
-from typing import Any
+from shared.engine.ranges import annotate_bids
 
-TARGETS = ("company", "corporation", "minor")
-
-
-def _target(action: dict[str, Any]) -> tuple[str, Any] | None:
-    for key in TARGETS:
-        if key in action:
-            return key, action[key]
-    return None
-
-
-def _bidder_cash(game: Any, action: dict[str, Any]) -> int | None:
-    entity = action.get("entity")
-    try:
-        if action.get("entity_type") == "player":
-            return int(game.player(entity).cash)
-        return int(game.corporations[entity].cash)
-    except (KeyError, AttributeError, TypeError, ValueError):
-        return None
-
-
-def _maximum(game: Any, action: dict[str, Any], target: Any, offered: int) -> int | None:
-    round_ = getattr(game, "round", None)
-    max_bid = getattr(round_, "max_bid", None)
-    if callable(max_bid) and action.get("entity_type") == "player":
-        try:
-            return int(max_bid(game, action["entity"], target))
-        except Exception:  # a title whose max_bid wants something else: fall back to cash
-            pass
-    cash = _bidder_cash(game, action)
-    return None if cash is None else max(cash, offered)
-
-
-def annotate_bids(game: Any, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The same actions; every `bid` gains `min`, `step`, `max` (and `multiple_of` where the data says so)."""
-    lows: dict[tuple[Any, str, Any], int] = {}
-    for action in actions:
-        target = _target(action) if action.get("type") == "bid" else None
-        if target is not None and isinstance(action.get("price"), int):
-            key = (action.get("entity"), *target)
-            lows[key] = min(lows.get(key, action["price"]), action["price"])
-    if not lows:
-        return actions
-    data = game.defn.data if hasattr(game, "defn") else None
-    step = int(data.rule("MIN_BID_INCREMENT", 5)) if data is not None else 5
-    multiple = bool(data.rule("MUST_BID_INCREMENT_MULTIPLE", False)) if data is not None else False
-    out = []
-    for action in actions:
-        target = _target(action) if action.get("type") == "bid" else None
-        key = (action.get("entity"), *target) if target is not None else None
-        if key not in lows:
-            out.append(action)
-            continue
-        low = lows[key]
-        high = _maximum(game, action, key[2], low)
-        extra: dict[str, Any] = {"min": low, "step": step, "max": None if high is None else max(high, low)}
-        if multiple:
-            extra["multiple_of"] = step
-        out.append({**action, **extra})
-    return out
+__all__ = ["annotate_bids"]

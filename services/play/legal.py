@@ -5,16 +5,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.play.bids import annotate_bids
 from shared.engine import GameSession
+from shared.engine.programs import program_options
+from shared.engine.ranges import annotate
 
 
-def seat_actions(session: GameSession, player_id: int | None, entity: Any = None) -> list[dict[str, Any]]:
-    """The legal actions of the entities `player_id` controls (every entity's for an operator, None), in the
-    engine's order, bids with their range."""
+def seat_actions(session: GameSession, player_id: int | None, entity: Any = None,
+                 orders: bool = True) -> list[dict[str, Any]]:
+    """The legal actions of the entities `player_id` controls (an operator, None: of every player who must
+    act now), in the engine's order, open-ended values with their range, standing orders last.
+
+    Without `entity`: every entity the player controls (himself, the corporations he presides or acts for,
+    his and their privates) and his standing orders (`Game.legal_actions_of`). With `entity`: that entity's
+    moves (as before: a corporation's include the sales its president makes for it), and a player's
+    standing orders. `orders=False` leaves the standing orders out (the turn email numbers the moves of the
+    turn; the orders come last in the REST list, so the numbers agree)."""
     if session.finished:
         return []
+    game = session.game
+    if entity is None:
+        if player_id is not None:
+            return game.legal_actions_of(player_id, orders)
+        # an operator: whoever acts now (also an entity no player controls), then each acting player's
+        out = annotate(game, session.legal_actions())
+        for pid in game.acting_players():
+            out += [a for a in game.legal_actions_of(pid, orders) if a not in out]
+        return out
     actions = session.legal_actions(entity)
     if player_id is not None:
         actions = [a for a in actions if session.controller(a.get("entity")) == player_id]
-    return annotate_bids(session.game, actions)
+    if orders and isinstance(entity, int) and (player_id is None or entity == player_id) \
+            and any(p.id == entity for p in game.players):
+        actions = actions + program_options(game, entity)
+    return annotate(game, actions)

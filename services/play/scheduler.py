@@ -50,7 +50,7 @@ def session_remedies(recorder: SqlRecorder, sessions: SessionCache) -> Remedies:
         if game is None:
             return None, None
         with sessions.use(game) as session:
-            options = seat_actions(session, player_id)
+            options = seat_actions(session, player_id, orders=False)
             orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player_id]
         passing = next((a for a in options if a.get("type") == "pass"), None)
         return (orders[0] if orders else None), passing

@@ -404,6 +404,13 @@ class Game:
 
         return legal_actions(self, entity, kinds)
 
+    def legal_actions_of(self, player: Any, orders: bool = True) -> list[dict[str, Any]]:
+        """Every move of every entity `player` controls, standing orders last (what legal-actions answers
+        without `?entity=`)."""
+        from .legal import legal_actions_of
+
+        return legal_actions_of(self, player, orders)
+
     def action_types(self, entity: Any = None) -> list[str]:
         """The action types open to `entity` (default: whoever acts now)."""
         if self.finished:

@@ -30,9 +30,12 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
         if not acting:
             return []
         entity = acting[0]
+    # moves the round takes beside its steps, at any moment (1840: a private sold to the bank by its owner)
+    extra = [_complete(game, entity, option) for option in game.round.extra_options(game, entity)
+             if kinds is None or option["type"] in kinds]
     own = game.round.legal_options(game, entity)
     if own is not None:
-        return [_complete(game, entity, option) for option in own if kinds is None or option["type"] in kinds]
+        return [_complete(game, entity, option) for option in own if kinds is None or option["type"] in kinds] + extra
     types = game.round.actions_for(game, entity)
     out: list[dict[str, Any]] = []
     for kind in types:
@@ -44,7 +47,35 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
         for option in options:
             option.setdefault("type", kind)
             out.append(_complete(game, entity, option))
-    return out
+    return out + extra
+
+
+def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[str, Any]]:
+    """Every move open to the entities `player` controls (the player, the corporations he presides or acts
+    for, the privates he or they own), and his standing orders (`programs`): what legal-actions answers a
+    player who names no entity. Each entity's moves in the engine's order, the acting entity's first, the
+    standing orders last (`orders=False` leaves them out)."""
+    if game.finished:
+        return []
+    from .programs import program_options
+
+    entities: list[Any] = list(game.acting())
+    entities += [player] if isinstance(player, int) else []
+    entities += [sym for sym in game.corporations if game.controller(sym) == player]
+    entities += [sym for sym in game.companies if sym not in game.corporations and game.controller(sym) == player]
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for entity in dict.fromkeys(entities):
+        for action in legal_actions(game, entity):
+            key = repr(sorted(action.items()))
+            if game.controller(action.get("entity")) == player and key not in seen:
+                seen.add(key)
+                out.append(action)
+    if orders and isinstance(player, int) and any(p.id == player for p in game.players):
+        out += program_options(game, player)
+    from .ranges import annotate
+
+    return annotate(game, out)
 
 
 def _complete(game: Game, entity: Any, option: dict[str, Any]) -> dict[str, Any]:
@@ -101,6 +132,29 @@ def _sell_shares(game: Game, round_: StockRound, entity: int) -> list[dict[str, 
             bundle = Bundle(corp, ordinary + pres, sum(s.percent for s in held))
             if step.can_sell(game, round_, player, corp, bundle) is None:
                 out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+        # a sale of part of the director's certificate (`_director_sales`) is not offered yet: with it the
+        # 1825 soak's random play runs one configuration past the turn limit (issue 23, open)
+    return out
+
+
+def _director_sales(game: Game, round_: StockRound, step: BuySellParShares, player: Any, corp: Any,
+                    ordinary: list[Any], director: Any, full_offered: bool) -> list[dict[str, Any]]:
+    """Sales that include the director's certificate: the certificate listed with part of its percent (the
+    buyer of the chair, or the market, hands ordinary certificates back, `move_sold`), or with all of it
+    where it does not go to the market whole (`full_offered` False). Tried on a copy: the swap's own
+    conditions are the step's."""
+    from .core.shares import Bundle
+
+    unit = min((s.percent for s in corp.shares if not s.president), default=10) or 10
+    out = []
+    for n in range(len(ordinary) + 1):
+        for part in range(unit, director.percent + (0 if full_offered else 1), unit):
+            bundle = Bundle(corp, ordinary[:n] + [director], sum(s.percent for s in ordinary[:n]) + part)
+            if step.can_sell(game, round_, player, corp, bundle) is not None:
+                continue
+            option = {"shares": [s.id for s in bundle.shares], "percent": bundle.percent}
+            if game.accepts({"type": "sell_shares", "entity": player.id, **option}):
+                out.append(option)
     return out
 
 

@@ -52,6 +52,32 @@ def process_program(game: Game, action: dict[str, Any]) -> None:
     player.programs = [program]
 
 
+def program_options(game: Game, player_id: Any) -> list[dict[str, Any]]:
+    """S1's moves, as legal-actions offers them to a player at any moment: a pass order of each kind, a buy
+    order for every corporation with certificates (until it floats, or until a share count: a range from 1,
+    without an upper bound), from the IPO or the market, with or without a pass order after; and clearing the
+    order the player has."""
+    base = {"entity": player_id, "entity_type": "player"}
+    out: list[dict[str, Any]] = [
+        {"type": "program_share_pass", **base, "unconditional": unconditional, "indefinite": indefinite}
+        for unconditional in (False, True) for indefinite in (False, True)]
+    for corp in game.corporations.values():
+        if corp.closed or not corp.shares:
+            continue
+        for from_market in (False, True):
+            for after in (False, True):
+                order = {"type": "program_buy_shares", **base, "corporation": corp.sym,
+                         "from_market": from_market, "auto_pass_after": after}
+                out.append({**order, "until_condition": "float"})
+                # any positive count is taken (S1); one beyond the shares there are never ends the order
+                out.append({**order, "until_condition": 1, "min": 1, "step": 1, "max": None})
+    player = game.player(player_id)
+    if player.programs:
+        out.append({"type": "program_disable", **base, "reason": "user",
+                    "original_type": player.programs[0]["type"]})
+    return out
+
+
 # -- the cascade -----------------------------------------------------------------------------------------
 def run_programs(game: Game) -> list[dict[str, Any]]:
     """S2: after every action, while whoever must act now has an order that produces actions, apply them;

@@ -391,3 +391,30 @@ def test_create_app_mounts_the_notifier_with_init_app(tmp_path: Path) -> None:
     assert ctx.settings.public_base_url == "https://rp.example" and "notifier" in app.blueprints
     reply = app.test_client().get("/notifier/subscriptions", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
     assert reply.status_code in (200, 409), reply.get_json()
+
+
+def test_legal_actions_without_entity_list_every_entity_and_standing_orders(tmp_path: Path) -> None:
+    """Issue 23: without `?entity=` a seat gets the moves of every entity it controls and its standing
+    orders (set or, once set, clear), the player who is not acting too; `?entity=` narrows to one entity."""
+    call = embedded_call(tmp_path)
+    status, made = call("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
+    game_id = made["id"]
+    seats = [call("POST", f"/games/{game_id}/join", json={"name": n})[1] for n in ("Alice", "Bob")]
+    assert call("POST", f"/games/{game_id}/start", seats[0]["token"])[0] == 200
+    acting = call("GET", f"/games/{game_id}/state")[1]["acting_players"][0]
+    mover = next(s for s in seats if s["player_id"] == acting)
+    waiting = next(s for s in seats if s["player_id"] != acting)
+    mine = call("GET", f"/games/{game_id}/legal-actions", mover["token"])[1]["actions"]
+    types = {a["type"] for a in mine}
+    assert {"bid", "program_share_pass", "program_buy_shares"} <= types and "program_disable" not in types
+    theirs = call("GET", f"/games/{game_id}/legal-actions", waiting["token"])[1]["actions"]
+    assert theirs and {a["type"] for a in theirs} <= {"program_share_pass", "program_buy_shares"}
+    assert all(a["entity"] == waiting["player_id"] for a in theirs)
+    order = next(a for a in theirs if a["type"] == "program_share_pass")
+    status, receipt = call("POST", f"/games/{game_id}/actions?wait=10", waiting["token"],
+                           headers={"Idempotency-Key": "order"}, json={"action": order, "expected_version": 0})
+    assert status == 200, receipt
+    theirs = call("GET", f"/games/{game_id}/legal-actions", waiting["token"])[1]["actions"]
+    assert [a["original_type"] for a in theirs if a["type"] == "program_disable"] == ["program_share_pass"]
+    narrowed = call("GET", f"/games/{game_id}/legal-actions?entity={acting}", mover["token"])[1]["actions"]
+    assert narrowed and all(a["entity"] == acting for a in narrowed)

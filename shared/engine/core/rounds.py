@@ -142,6 +142,11 @@ class Round:
                 return step.options(game, self, entity)
         return None
 
+    def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        """The concrete moves this round's own `process` takes from `entity` beside its steps' (each with its
+        "type"), e.g. a private sold at any moment; none by default."""
+        return []
+
     def skip_steps(self, game: Game) -> None:
         for step in self.steps:
             if step.passed:

@@ -436,7 +436,9 @@
     const r = await api("/games/" + gameId + "/legal-actions");
     if (r.status !== 200) { you.append(" Could not load your moves: " + ((r.data && r.data.message) || r.status)); return; }
     if (r.data.version !== version) { location.reload(); return; }
-    legal = r.data.actions || [];
+    // standing orders are open to every player at any moment: they do not make it his turn (the page lists
+    // the moves of the turn; setting and clearing orders is offered apart)
+    legal = (r.data.actions || []).filter((a) => !String(a.type).startsWith("program_"));
     const turn = $("turn");
     turn.hidden = false;
     $("turn-title").textContent = legal.length ? "Your turn" : "Not your turn";

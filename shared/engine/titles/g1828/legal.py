@@ -282,7 +282,8 @@ def _company_turn(game: Game, round_: OperatingRound1828, kind: str, company: Co
         if kind != "place_token":
             return []
         h = game.board.hex(game.extra["pending_token_hex"])
-        options = [{"city": game.board.city_id(h.id, index), "slot": slot}
+        # the station is the owning corporation's: the move names it as the tokener, as records do
+        options = [{"city": game.board.city_id(h.id, index), "slot": slot, "tokener": company.owner}
                    for index, slots in enumerate(h.tokens) for slot in range(len(slots))]
         return _accepted(game, kind, company.sym, options)
     if kind == "lay_tile" and company.sym in game.extra.get("pending_lays", []):
@@ -378,6 +379,15 @@ def _emergency_sales(game: Game, round_: OperatingRound1828, corp: Corporation) 
         held = [s for s in other.shares if s.owner == president and not s.president]
         for n in range(1, len(held) + 1):
             options.append({"shares": [s.id for s in held[:n]], "percent": sum(s.percent for s in held[:n])})
+        # with the president's certificate, part or all of its percent (a new president, or the market,
+        # hands ordinary certificates back): which of these the sale rules allow, the trial below says
+        chair = next((s for s in other.shares if s.owner == president and s.president), None)
+        if chair is not None:
+            unit = min((s.percent for s in other.shares if not s.president), default=10) or 10
+            for n in range(len(held) + 1):
+                for part in range(unit, chair.percent + 1, unit):
+                    options.append({"shares": [s.id for s in held[:n]] + [chair.id],
+                                    "percent": sum(s.percent for s in held[:n]) + part})
     return [dict(o, entity=president, entity_type="player")
             for o in _accepted(game, "sell_shares", president, options)]
 

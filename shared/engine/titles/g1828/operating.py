@@ -270,6 +270,10 @@ class OperatingRound1828(OperatingRound):
                 out.insert(0, "lay_tile")
             if may_sell_in_emergency(game, self, corp):
                 out.append("sell_shares")
+            # a private may be bought at any point of the turn (`process` takes it whatever step blocks)
+            buying = next((s for s in self.steps if isinstance(s, BuyCompany)), None)
+            if "buy_company" not in out and buying is not None and "buy_company" in buying.actions(game, self, entity):
+                out.append("buy_company")
         if out and entity in game.corporations and not self.pending_homes \
                 and coal.may_buy(game, game.corporations[entity]) and "special_buy" not in out:
             out.append("special_buy")

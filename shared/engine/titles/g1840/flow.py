@@ -81,6 +81,18 @@ class FlowRound(Round):
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
         self.settle(game)
 
+    def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        """`sell_company` at any moment of these rounds: the private's owner sells it to the bank."""
+        return sale_options(game, entity)
+
+
+def sale_options(game: Game, entity: Any) -> list[dict[str, Any]]:
+    """A private with an owner may be sold (`choose_ability`, choice sell): the move its owner makes."""
+    company = game.companies.get(entity) if isinstance(entity, str) else None
+    if company is None or entity in game.corporations or company.closed or company.owner is None:
+        return []
+    return [{"type": "choose_ability", "entity": entity, "entity_type": "company", "choice": {"type": "sell"}}]
+
 
 def sell_company(game: Game, action: dict[str, Any]) -> None:
     """A private may be sold to the bank for its face value at any time by its owner."""

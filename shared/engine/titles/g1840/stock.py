@@ -12,7 +12,7 @@ from ...core.rounds import Round
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import EngineError, IllegalAction
 from ...model import Corporation
-from .flow import rules_of, sell_company
+from .flow import rules_of, sale_options, sell_company
 from .rules import CITY, LINE
 
 if TYPE_CHECKING:
@@ -98,3 +98,10 @@ class StockRound1840(StockRound):
             sell_company(game, action)
             return
         super().process(game, action, trusted)
+
+    def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        """The private's sale, open while its owner has the turn (`process` above)."""
+        company = game.companies.get(entity) if isinstance(entity, str) else None
+        if company is None or company.owner != self.current_entity(game):
+            return []
+        return sale_options(game, entity)
