@@ -104,11 +104,13 @@ def _open(browser: Any, server: Server, game_id: int, token: str | None = None, 
 
 
 def _acting_seat(server: Server, game_id: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seat whose move it is (standing orders, and 1840's sale of a private, are offered to every seat at
+    any time, so "has a legal action" is not "is to act")."""
+    acting = server.api("GET", f"/games/{game_id}/state").json()["acting_players"]
     for seat in seats:
-        r = server.api("GET", f"/games/{game_id}/legal-actions", seat["token"])
-        if r.status_code == 200 and r.json()["actions"]:
+        if seat["player_id"] in acting:
             return seat
-    raise AssertionError(f"no seat of game {game_id} has a legal action")
+    raise AssertionError(f"no seat of game {game_id} is acting ({acting})")
 
 
 def _wait_version(page: Any, version: int) -> None:
