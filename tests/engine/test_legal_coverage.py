@@ -38,6 +38,9 @@ CHECKED = NAMES if os.environ.get("LEGAL_COVERAGE") == "all" else legal_coverage
 GAPS: dict[str, dict[str, int]] = {
     "generated/1825/gen1825_unit1_3p_482113": {"sell_shares": 2},
     "generated/1828/gen1828_3p_136186": {"choose, undone later": 11, "sell_shares": 3},
+    "generated/1828/gen1828_4p_2999273": {"choose, undone later": 3, "merge, undone later": 3, "sell_shares": 2},
+    "generated/1828/gen1828_4p_752101": {"choose, undone later": 3, "merge, undone later": 2, "sell_shares": 1},
+    "generated/1828/gen1828_5p_457227": {"choose, undone later": 10, "merge, undone later": 4, "sell_shares": 3},
     "generated/1828/gen1828_4p_519478": {"choose, undone later": 7, "merge, undone later": 1, "sell_shares": 2},
     "generated/1828/gen1828_5p_226194": {"choose, undone later": 35, "merge, undone later": 36, "sell_shares": 2},
     "generated/1828/gen1828_egp_4p_263517": {"choose, undone later": 4, "merge, undone later": 1, "sell_shares": 2},

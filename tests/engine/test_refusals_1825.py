@@ -311,7 +311,7 @@ def test_train_limit() -> None:
     for train in session.game.depot.upcoming()[:4]:
         train.owner = corp.sym
         corp.trains.append(train)
-    refused(session, act("LNWR", "buy_train", train="2-4", price=180), "wrong_action_now", staged=True)
+    refused(session, act("LNWR", "buy_train", train="2-4", price=180), "train_limit", staged=True)  # the rule itself: at the limit
 
 
 def test_train_from_another_corporation_costs_at_least_the_minimum() -> None:
