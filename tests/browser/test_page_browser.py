@@ -452,7 +452,7 @@ def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, brow
         assert items.count() > 20
         for i in range(items.count()):
             item = items.nth(i)
-            name = item.get_attribute("data-tile")
+            name = item.get_attribute("data-tray-tile")
             text = item.locator("span").inner_text()
             left, total = (int(x) for x in re.fullmatch(rf"#{re.escape(name)} (\d+) of (\d+)", text).groups())
             assert left == total - on_map.get(name, 0), (name, text)

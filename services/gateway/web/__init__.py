@@ -9,6 +9,7 @@ fragment stays in the browser, the script moves it to local storage and sends it
 
 from __future__ import annotations
 
+import re
 import time
 from functools import lru_cache
 from typing import Any
@@ -73,12 +74,17 @@ def _notice(game: Game) -> str | None:
         return None
 
 
+_TRAY_ATTRS = re.compile(r' data-tile="[^"]*"')  # a tray tile is on no hex: nothing reads it as the map's
+
+
 def _tray(session: GameSession, view: dict[str, Any]) -> list[dict[str, Any]]:
     """The tiles left, each drawn as the map draws it, with its count."""
     out = []
     for tile in tile_tray(session.game):
         svg = (f'<svg class="tray-tile" viewBox="-52 -52 104 104" width="56" height="56" role="img" '
-               f'aria-label="tile {tile["name"]}">{render_hex(tile["hex"], view)}</svg>')
+               f'aria-label="tile {tile["name"]}">'
+               + _TRAY_ATTRS.sub("", render_hex(tile["hex"], view)).replace('<g class="hex"', '<g class="hex tray-hex"', 1)
+               + "</svg>")
         out.append({**tile, "svg": svg})
     return out
 
