@@ -17,13 +17,13 @@ ENGINE = ROOT / "shared" / "engine"
 # Layers of the engine, lowest first: a module may import (at run time) only from its own layer or below.
 # Imports under `if TYPE_CHECKING:` are type hints only (core's steps name `Game`) and are not counted.
 LAYERS: dict[str, int] = {
-    "errors": 0, "rng": 0, "model": 0, "titledata": 0,  # the vocabulary and the board data
+    "errors": 0, "rng": 0, "model": 0, "titledata": 0, "ranges": 0,  # the vocabulary, the board data, ranges
     "board": 1,  # hexes, tiles, routes: knows no rounds
     "core": 2,  # the shared rules: market, shares, trains, rounds and steps
-    "legal": 3,  # legal-action enumeration over core's steps
+    "legal": 3, "programs": 3,  # legal-action enumeration over core's steps; standing orders and their options
     "titles": 4,  # each title's package: composes the core, overrides what its rules change
 }
-TOP = 5  # game, session, programs, digest, records, provisional, view and the package itself: the assembly
+TOP = 5  # game, session, digest, records, provisional, view and the package itself: the assembly
 FORBIDDEN = ("services", "shared.eventstore")  # the engine is pure: no service, no store
 
 # Title names that shared engine code (outside titles/ and data/) still holds, with how many times. Each is
