@@ -315,6 +315,11 @@ class Game:
         train.owner = buyer.sym
         buyer.trains.append(train)
 
+    def edited(self) -> None:
+        """Say that the state was changed outside `process` (a test or a tool building a position by hand):
+        what a round kept for the state as it was (the blocking step's offer) must not be used for the new one."""
+        self.serial = getattr(self, "serial", 0) + 1
+
     # -- the checked door ---------------------------------------------------------------------------------
     def process(self, action: dict[str, Any], *, trusted: bool = False) -> None:
         """Apply one action or refuse it; a refusal leaves every part of the state unchanged."""

@@ -67,7 +67,7 @@ def test_after_a_failed_merger_a_president_may_still_buy_two_shares_of_his_grey_
     # the failed merger was the turn's purchase: a share of another corporation is refused
     refused_by(game, {"type": "buy_shares", "entity": 1003, "shares": [gt_share.id], "percent": 10})
     game.rules.set_cell(game, game.corporations["MC"], (9, 0))  # a grey ("unlimited") cell, $62
-    game.round._offer = None  # the state was changed outside `process`: what the round kept from it is stale
+    game.edited()  # the state was changed outside `process`
     offered = [o["shares"][0] for o in session.legal_actions() if o["type"] == "buy_shares"]
     assert offered and all(share.startswith("MC_") for share in offered)
     cash = game.player(1003).cash

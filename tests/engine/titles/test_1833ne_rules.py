@@ -133,7 +133,7 @@ def test_non_president_sale_does_not_move_the_price_and_market_limit_is_50() -> 
     g.round.index = 1
     for step in g.round.steps:
         step.setup(g, g.round)
-    g.round._offer = None  # the state was changed outside `process`: what the round kept from it is stale
+    g.edited()  # the state was changed outside `process`
     s.submit({"type": "sell_shares", "entity": 2, "shares": ["CV_1", "CV_2"], "percent": 20})
     assert price_of(s, "CV") == 100 and cv.percent_owned_by(POOL) == 50
     assert g.corporations["CV"].president == 1
