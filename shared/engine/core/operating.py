@@ -191,7 +191,9 @@ class TrackAndToken(SpecialBuy):
         return lay
 
     def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
-        if round_.tokened:
+        # a corporation's first station is its home: while that one is not down (a home hex still without
+        # track), it places no other (docs/rules-1825.md, "A minor building its own home hex")
+        if round_.tokened or self.home_first(corp) is not None:
             return False
         price = corp.next_token_price()
         if price is None or price > game.rules.buying_power(game, corp):
@@ -204,7 +206,19 @@ class TrackAndToken(SpecialBuy):
             return IllegalAction("no more track may be laid this turn (one upgrade, or two yellow tiles)", "tile_lays")
         if action["type"] == "place_token" and round_.tokened:
             return IllegalAction("only one station may be placed per turn", "token")
+        if action["type"] == "place_token" and action.get("entity") in game.corporations:
+            return self.home_first(game.corporations[action["entity"]])
         return None
+
+    @staticmethod
+    def home_first(corp: Corporation) -> IllegalAction | None:
+        """A corporation's first station is its home; one whose home is not down yet (its home hex still
+        without track) places no other."""
+        if corp.home is None or corp.tokens_placed:
+            return None
+        home = corp.home if isinstance(corp.home, str) else ", ".join(corp.home)
+        return IllegalAction(f"{corp.sym}'s first station is its home on {home}, placed once that hex has "
+                             "track: lay a tile there first", "home_first")
 
     def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -237,6 +251,8 @@ class TrackAndToken(SpecialBuy):
         city, slot = action.get("city"), action.get("slot")
         if not isinstance(city, str) or not isinstance(slot, int):
             raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        if not trusted and (why := self.home_first(corp)) is not None:
+            raise why
         if not self.can_place_token(game, round_, corp) and not trusted:
             raise IllegalAction(f"{corp.sym} cannot place a station now", "token")
         if round_.tokened:

@@ -14,6 +14,7 @@ from positions_1825 import position
 
 from shared.engine import IllegalAction
 from shared.engine.game import Game
+from shared.engine.legal import legal_actions
 
 
 def sell(player: int, shares: list[str], percent: int) -> dict[str, Any]:
@@ -195,6 +196,26 @@ def test_minor_upgrades_its_home_hex_before_its_station_without_a_reachable_trai
     game.process({"type": "lay_tile", "entity": "NS", "hex": "Q13", "tile": "14-0", "rotation": 2})
     assert game.board.hex("Q13").tile.name == "14"
     assert game.board.token_hexes("NS") == ["Q13"]
+
+
+
+def test_a_minor_places_no_station_before_its_home_one() -> None:
+    """Unit 1 + R1: TV's home V8 (Cardiff & Newport) holds two empty cities without track. TV may not put a
+    station on either before it lays its home tile: it is offered the lay and pass only, a station is refused
+    naming the rule, and nothing changes; after the lay its home station goes down (a choice of city)."""
+    game = position("gen1825_unit_1_r1_4p_273112", 143)
+    tv = game.corporations["TV"]
+    assert tv.tokens_placed == 0 and game.acting() == ["TV"]
+    offered = {a["type"] for a in legal_actions(game, "TV")}
+    assert "place_token" not in offered and "lay_tile" in offered
+    cash = tv.cash
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "place_token", "entity": "TV", "city": "V8-0-0", "slot": 0})
+    assert caught.value.rule == "home_first" and "lay a tile there first" in str(caught.value)
+    assert tv.cash == cash and game.board.token_hexes("TV") == []
+    game.process({"type": "lay_tile", "entity": "TV", "hex": "V8", "tile": "10-0", "rotation": 5})
+    game.process({"type": "place_token", "entity": "TV", "city": "10-0-1", "slot": 0})
+    assert game.board.token_hexes("TV") == ["V8"] and tv.cash == cash
 
 
 # -- upgrading a station needs a train that reaches it -----------------------------------------------------
