@@ -8,6 +8,7 @@ import ast
 import re
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -51,7 +52,12 @@ def layer_of(module: str) -> int:
 
 @cache
 def parsed(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"))
+    """Parsed on a fresh thread: CPython 3.11.7's AST conversion checks its recursion depth against the
+    caller's stack depth and can fail spuriously ("AST constructor recursion depth mismatch", gh-106905)
+    when called deep inside the test runner's stack; a new thread starts at depth 0."""
+    source = path.read_text(encoding="utf-8")
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(ast.parse, source).result()
 
 
 def type_checking_nodes(tree: ast.AST) -> set[int]:
