@@ -561,7 +561,6 @@ class Board:
             raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
         return h, ci
 
-    _city = locate_city  # transitional alias for title code not yet switched (the lead removes it)
 
     def city_hex(self, city_id: str) -> str:
         return self.locate_city(city_id)[0].id
@@ -589,6 +588,16 @@ class Board:
             raise IllegalAction(f"no free slot for {entity}'s home token on {hex_id}", "home")
         self.place_token(entity, city, slot)
         return city
+
+    def station_slot(self, entity: str, city_id: str, named: int) -> int:
+        """The slot a new station takes. A city's slots are interchangeable, so the station goes into the
+        entity's own reserved slot, else the first free unreserved one, whatever slot the move names; which
+        slot holds which station still matters later (a removal names its slot; an upgrade closes the
+        stations up in slot order), so every engine must agree on it. The named slot is kept only when
+        none is free, so that the refusal names it (docs/rules-1840.md, "Which slot a station takes")."""
+        h, ci = self.locate_city(city_id)
+        chosen = free_slot(h.tokens[ci], h.reservations[ci], entity)
+        return named if chosen is None else chosen
 
     def check_token(self, entity: str, city_id: str, slot: int, *, must_connect: bool = True) -> None:
         h, ci = self.locate_city(city_id)

@@ -134,6 +134,7 @@ class HomeToken(Step):
         homes = corp.home if isinstance(corp.home, list) else [corp.home]
         if game.board.city_hex(city) not in homes:
             raise IllegalAction(f"{corp.sym}'s home token goes on {', '.join(homes)}", "home")
+        slot = game.board.station_slot(corp.sym, city, slot)
         game.board.check_token(corp.sym, city, slot, must_connect=False)
         game.board.place_token(corp.sym, city, slot)
         corp.tokens_placed += 1
@@ -260,7 +261,7 @@ class TrackAndToken(SpecialBuy):
         price = corp.next_token_price()
         if price is None:
             raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
-        slot = game.rules.token_slot(game, corp, city, slot)
+        slot = game.board.station_slot(corp.sym, city, slot)
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
         game.rules.pay_for_token(game, round_, corp, price)
         game.board.place_token(corp.sym, city, slot)

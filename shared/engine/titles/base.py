@@ -302,10 +302,6 @@ class TitleRules:
     def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
         pass
 
-    def token_slot(self, game: Game, corp: Corporation, city_id: str, slot: int) -> int:
-        """The slot a station goes into; by default the one the action names."""
-        return slot
-
     def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
         if price > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the station costs {price}", "cash")

@@ -135,3 +135,37 @@ def test_loans_cost_200_each_at_the_end() -> None:
     game.rules.take_loans(game, player, player.cash + 150)  # short by 150: two loans of 100
     assert game.extra["loans"][str(player.id)] == 200
     assert game.rules.player_value(game, player) == worth + 200 - 2 * 200
+
+
+def test_a_station_takes_the_first_free_slot_whatever_slot_the_move_names() -> None:
+    """rules-1840 *Which slot a station takes*: line 15 names slot 1 of K15's empty two-slot city; its
+    station goes into slot 0, exactly as when it names slot 0, and slot 1 stays free for the next one."""
+    recorded = record()["actions"][198]
+    assert recorded["type"] == "place_token" and recorded["slot"] == 0
+    move = {k: v for k, v in recorded.items() if k not in ("id", "created_at")}
+    by_record, named_one = session_at(198), session_at(198)
+    by_record.submit(dict(move))
+    named_one.submit(dict(move, slot=1))
+    h, ci = named_one.game.board.locate_city(recorded["city"])
+    assert h.tokens[ci] == ["15", None]
+    assert named_one.digest() == by_record.digest()
+
+
+def test_a_major_without_the_opening_bid_may_name_a_line_but_then_only_take_it_back() -> None:
+    """rules-1840 *Naming a line*: WT with less than 20 may name line 4 (18xx.games accepts it), is never
+    offered it, and then has no move but undo: its opening bid is refused with that advice."""
+    s = session_at(21)
+    game = s.game
+    assert game.round.kind == "Acquisition"
+    game.corporations["WT"].cash = 15
+    game.edited()
+    assert not [a for a in s.legal_actions("WT") if a["type"] == "merge"]
+    game.process({"type": "merge", "entity": "WT", "entity_type": "corporation", "corporation": "4"})
+    assert game.round.auctioning == "4" and game.round.current_entity(game) == "WT"
+    with pytest.raises(IllegalAction) as err:
+        game.process({"type": "bid", "entity": "WT", "entity_type": "corporation", "corporation": "4",
+                      "price": 20})
+    assert err.value.rule == "bid_price" and "take the nomination back" in str(err.value)
+    with pytest.raises(IllegalAction):
+        game.process({"type": "pass", "entity": "WT", "entity_type": "corporation"})
+    assert game.corporations["WT"].cash == 15 and game.round.auctioning == "4"

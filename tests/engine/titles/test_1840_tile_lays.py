@@ -71,3 +71,16 @@ def test_an_orange_hex_upgrade_is_the_turns_one_tile() -> None:
         with pytest.raises(IllegalAction) as err:
             lay(game, "7", "E23", "L12-1", rotation)
         assert err.value.rule == "tile_lays"
+
+
+def test_a_second_ordinary_lay_is_refused_live_but_replayed_when_a_record_takes_it_back() -> None:
+    """rules-1840 *Tile lays*: one ordinary tile a turn. A recorded lay that the record's own undo takes
+    back is applied as 18xx.games applied it (docs/conflicts-1840.md), not re-judged."""
+    game = session_at("gen1840_4p_344173", 450).game
+    assert game.round.normal_laid and game.round.lays == 1
+    move = {"type": "lay_tile", "entity": "7", "hex": "E23", "tile": "L12-1", "rotation": 3}
+    with pytest.raises(IllegalAction) as err:
+        game.process(dict(move))
+    assert err.value.rule == "tile_lays"
+    game.process(dict(move), trusted=True)
+    assert game.board.hex("E23").tile.name == "L12" and game.round.lays == 2

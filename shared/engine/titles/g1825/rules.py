@@ -391,15 +391,6 @@ class Rules1825(TitleRules):
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
         self._pay_or_borrow(game, round_, corp, cost, "the terrain")
 
-    def token_slot(self, game: Game, corp: Corporation, city_id: str, slot: int) -> int:
-        """The reference ignores the slot an action names: a station goes into the corporation's own
-        reserved slot, else the first free unreserved one (see docs/conflicts-1825.md)."""
-        h, ci = game.board._city(city_id)
-        tokens, reserved = h.tokens[ci], h.reservations[ci]
-        own = [i for i, r in enumerate(reserved) if r == corp.sym and i < len(tokens) and tokens[i] is None]
-        free = [i for i, t in enumerate(tokens) if t is None and (i >= len(reserved) or reserved[i] is None)]
-        return (own or free or [slot])[0]
-
     def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
         self._pay_or_borrow(game, round_, corp, price, "the station")
 

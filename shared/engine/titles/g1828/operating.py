@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...board.routes import lookup_train, resolve_route
 from ...board.tiles import NODE_BASE
-from ...board.tokens import free_slot
 from ...core.operating import BuyTrain, DiscardTrain, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
 from ...core.shares import parse_bundle
@@ -49,21 +48,6 @@ class Track1828(TrackAndToken):
         if round_.laid_hexes and len(round_.laid_hexes) + 1 >= len(game.rules.tile_lays(game)):
             return None
         return dict(lay, upgrade=False)
-
-
-def first_free_slot(game: Game, action: dict[str, Any]) -> dict[str, Any]:
-    city = action.get("city")
-    if not isinstance(city, str) or not isinstance(action.get("slot"), int):
-        return action
-    try:
-        h = game.board.hex(game.board.city_hex(city))
-    except Exception:  # noqa: BLE001 - an unknown city is refused by the checked door later
-        return action
-    index = int(city.rpartition("-")[2])
-    if index >= len(h.tokens):
-        return action
-    slot = free_slot(h.tokens[index], h.reservations[index], str(action.get("entity")))
-    return action if slot is None else dict(action, slot=slot)
 
 
 def owned_companies(game: Game, corp: Any) -> list[Any]:
@@ -124,8 +108,8 @@ def may_sell_in_emergency(game: Game, round_: OperatingRound, corp: Corporation)
 
 
 class Token1828(TrackAndToken):
-    """Place one station after the track step. As in the reference, a station takes the city's first free
-    slot (its reserved one first) whatever slot the action names."""
+    """Place one station after the track step (which slot it takes: the shared board rule,
+    `Board.station_slot`)."""
 
     handlers = {"place_token": "place_token", "pass": "pass_step"}
 
@@ -134,7 +118,7 @@ class Token1828(TrackAndToken):
             raise IllegalAction(f"{action.get('entity')} already has a station in {action.get('city')}", "token")
         if action.get("city") in coalfield_cities(game):
             raise IllegalAction("the Virginia Coalfields may not hold a station", "token")
-        super().place_token(game, round_, first_free_slot(game, action), trusted)
+        super().place_token(game, round_, action, trusted)
 
     def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
         """One station per city and corporation (gen1828_3p_544675 index 654: B&M-IC, in Cincinnati

@@ -157,6 +157,7 @@ def _station(game: Game, round_: OperatingRound, corp: Corporation, action: dict
         raise IllegalAction(f"{corp.sym} already placed a station this turn", "token")
     if corp.next_token_price() is None:
         raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
+    slot = game.board.station_slot(corp.sym, city, slot)
     game.board.check_token(corp.sym, city, slot, must_connect=False)
     game.board.place_token(corp.sym, city, slot)
     corp.tokens_placed += 1

@@ -84,9 +84,7 @@ class AcquisitionRound(FlowRound):
                 return tram_buy_options(game, corp)
             return reassign_options(game, corp)
         if self.auctioning is None:
-            if game.corporations[self.entities[self.index]].cash < LINE_MIN_BID:
-                return ["pass"]  # cannot open an auction it could not bid in
-            return ["merge", "pass"]
+            return ["merge", "pass"]  # naming a line is open to a major of any cash (rules-1840 *Naming a line*)
         if not self.bids:
             return ["bid"]
         return ["bid", "pass"]
@@ -129,9 +127,6 @@ class AcquisitionRound(FlowRound):
         sym = action.get("corporation")
         if sym not in game.extra["lines_offered"]:
             raise IllegalAction(f"line {sym!r} is not offered", "merge")
-        major = game.corporations[action["entity"]]
-        if major.cash < LINE_MIN_BID:
-            raise IllegalAction(f"{major.sym} has {major.cash}, less than the lowest bid {LINE_MIN_BID}", "merge_cash")
         self.auctioning = str(sym)
 
     def bid(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
@@ -142,6 +137,10 @@ class AcquisitionRound(FlowRound):
         least = self.bids[-1][1] + LINE_BID_STEP if self.bids else LINE_MIN_BID
         if price < least:
             raise IllegalAction(f"the lowest bid is {least}", "bid_price")
+        if price > major.cash and not self.bids:
+            raise IllegalAction(f"{major.sym} named line {self.auctioning} and must open its bidding, but has only "
+                                f"{major.cash} of the lowest bid {least}: take the nomination back (undo)",
+                                "bid_price")
         if price > major.cash:
             raise IllegalAction(f"{major.sym} has only {major.cash}", "bid_price")
         if not self.bids:

@@ -105,6 +105,8 @@ def _choose(game: Game, round_: Any, entity: Any) -> list[Option]:
 
 
 def _merge(game: Game, round_: Any, entity: Any) -> list[Option]:
+    """A major short of the opening bid may name a line, but then cannot go on (rules-1840 *Naming a
+    line*): never offered."""
     if game.corporations[entity].cash < LINE_MIN_BID:
         return []
     return [{"corporation": sym} for sym in game.extra["lines_offered"]]

@@ -154,7 +154,8 @@ class LineRound(FlowRound):
             raise MalformedAction(f"unknown tile {tile_id!r}", "tile_id")
         orange_hex = is_orange(game, hex_id)
         stadtbahn = orange_hex and tile.color == "yellow"
-        self.check_lay_allowed(corp, orange_hex, stadtbahn)
+        if not trusted:  # a recorded lay taken back later: the reference accepted it (conflicts-1840)
+            self.check_lay_allowed(corp, orange_hex, stadtbahn)
         check_frame(game, hex_id, tile.name)
         if stadtbahn and not trusted:
             check_stadtbahn_exits(game, hex_id, tile_id, rotation)
@@ -265,6 +266,7 @@ class LineRound(FlowRound):
             raise IllegalAction(f"{corp.sym} has no stations left", "token")
         if home and game.board.city_hex(city) != corp.home:
             raise IllegalAction(f"{corp.sym}'s home station goes on {corp.home}", "home")
+        slot = game.board.station_slot(corp.sym, city, slot)
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted and not home)
         check_hex_reservation(game, corp, game.board.city_hex(city))
         game.pay(major, None, price)
@@ -279,7 +281,7 @@ class LineRound(FlowRound):
         city, slot = action.get("city"), action.get("slot")
         if not isinstance(city, str) or not isinstance(slot, int):
             raise MalformedAction("remove_token needs city and slot", "remove_token_shape")
-        h, ci = game.board._city(city)
+        h, ci = game.board.locate_city(city)
         if h.id in rules_of(game).extras(game)["no_token_remove_hexes"]:
             raise IllegalAction(f"tokens on {h.id} stay", "remove_token")
         if slot >= len(h.tokens[ci]) or h.tokens[ci][slot] is None:
