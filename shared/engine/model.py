@@ -131,8 +131,10 @@ class Corporation:
 
     @property
     def president(self) -> Owner:
-        owner = self.shares[0].owner
-        return owner if isinstance(owner, int) else None
+        """The player holding the director's certificate. A company whose certificates are all ordinary
+        (1840's Stadtbahnen: no director) has none, whoever holds its first certificate."""
+        first = self.shares[0]
+        return first.owner if first.president and isinstance(first.owner, int) else None
 
     def next_token_price(self) -> int | None:
         if self.tokens_placed >= len(self.token_prices):

@@ -169,3 +169,20 @@ def test_a_major_without_the_opening_bid_may_name_a_line_but_then_only_take_it_b
     with pytest.raises(IllegalAction):
         game.process({"type": "pass", "entity": "WT", "entity_type": "corporation"})
     assert game.corporations["WT"].cash == 15 and game.round.auctioning == "4"
+
+
+def test_a_stadtbahn_has_no_director_so_buying_its_shares_leaves_a_pass_order_standing() -> None:
+    """rules-1840 *Stadtbahnen have no director*: 621 holds D_0 and D_1 (the first certificate of the
+    Donaukanal-Linie is an ordinary share) and sets a pass order; 2006 then buys D_2. Nobody presides over
+    D, so the purchase is no threat to a president and 621's order passes for him."""
+    s = session_at(164)
+    game = s.game
+    assert game.corporations["D"].president is None
+    assert game.corporations["D"].percent_owned_by(621) == 20
+    s.submit({"type": "program_share_pass", "entity": 621, "entity_type": "player", "unconditional": False,
+              "indefinite": True})
+    move = {k: v for k, v in record()["actions"][164].items() if k not in ("id", "created_at")}
+    assert move["entity"] == 2006 and move["shares"] == ["D_2"]
+    stored = s.submit(move)
+    assert stored.get("auto_actions") == [{"type": "pass", "entity": 621, "entity_type": "player"}]
+    assert game.player(621).programs  # the order stands

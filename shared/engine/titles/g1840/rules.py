@@ -366,9 +366,7 @@ class Rules1840(TitleRules):
         return [c for c in game.corporations.values() if c.kind != LINE or c.sym in shown]
 
     def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
-        if corp.kind == CITY:
-            entry["president"] = None
-        elif corp.kind == LINE:
+        if corp.kind == LINE:
             entry["president"] = self.acting_player_for(game, corp)
         return entry
 

@@ -13,7 +13,7 @@ from ...core.stock import BuySellParShares, StockRound
 from ...errors import EngineError, IllegalAction
 from ...model import Corporation
 from .flow import rules_of, sale_options, sell_company
-from .rules import CITY, LINE
+from .rules import LINE
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -45,8 +45,6 @@ class BuySellParShares1840(BuySellParShares):
             return "lines are owned by Tram Companies"
         if share.owner == corp.sym and not rules_of(game).all_majors_started(game):
             return "all Tram Companies must be started first"
-        if share.president and corp.kind == CITY and share.owner == corp.sym:
-            share.president = False
         return super().can_buy(game, round_, player, share)
 
     def share_cost(self, game: Game, corp: Corporation, share: Any) -> int:
