@@ -285,3 +285,26 @@ def test_a_pass_ends_the_purchase_step_of_the_major_that_acts() -> None:
     game.process({"type": "pass", "entity": "DT K&C"})
     assert acq.done
     assert [t.id for t in game.corporations["DT K&C"].trains] == ["O1-3", "Y1-1"]
+
+
+# -- a Stadtbahn chain end filled by an extra lay --------------------------------------------------------------
+def test_a_chain_hex_filled_by_an_extra_lay_leaves_that_end_of_the_stadtbahn_closed() -> None:
+    """rules-1840 *Tile lays*: G's chain runs B16 B14 C13 D12 E13 F12 H12 (3-player small map). Line 7 built
+    B16 with its Stadtbahn tile; line 11 then put L2 on B14 as the extra lay of its own Stadtbahn tile on
+    G23. B14 was not built as a Stadtbahn lay, so G's chain is still open at B14 (now filled) and goes on
+    from H12 only: C13 is refused and not offered (18xx.games refuses it too: Railpost's game 5143970)."""
+    import json
+
+    from shared.engine import GameSession
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1840" / \
+        "rp_1840_3p_5143970_three_player_small.json"
+    session = GameSession.from_record(json.loads(fixture.read_text()))
+    game = session.game
+    assert game.acting() == ["7"] and game.board.hex("B14").tile.name == "L2"
+    assert "B16" in game.extra["stadtbahn_built"] and "B14" not in game.extra["stadtbahn_built"]
+    with pytest.raises(IllegalAction) as err:
+        lay(game, "7", "C13", "L2-2", 3)
+    assert err.value.rule == "stadtbahn_track" and "next: H12" in str(err.value)
+    chain = {"C13", "D12", "E13", "F12", "H12"}
+    assert {a["hex"] for a in session.legal_actions("7") if a["type"] == "lay_tile"} & chain == {"H12"}

@@ -138,6 +138,7 @@ class LineRound(FlowRound):
             self.orange_laid = True
         if stadtbahn:
             self.stadtbahn_laid = True
+            game.extra["stadtbahn_built"].append(hex_id)
             icon = orange_icon(game, hex_id)
             if icon:
                 self.pending.append(icon)
@@ -423,16 +424,19 @@ def stadtbahn_of(game: Game, hex_id: str) -> str | None:
 def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
     """A Stadtbahn tile continues its Stadtbahn's track (rules-1840 *Tile lays*): the Stadtbahn's hexes
     (`track_hexes`, in order from one starting city to the other) are built from both ends inwards, so the
-    tile goes on the first or the last of them still without its tile. A line's broad track is irrelevant,
-    and so is a station of the Stadtbahn half-way along."""
+    tile goes on the first or the last of them not yet built. A line's broad track is irrelevant, and so is
+    a station of the Stadtbahn half-way along. Only a line's own Stadtbahn lay builds a hex of the chain: a
+    framed tile put there as an extra lay fills the hex but leaves that end where it was, so the chain goes
+    on from its other end only (rules-1840 *Tile lays*; docs/conflicts-1840.md)."""
     sym = stadtbahn_of(game, hex_id)
     chain = (stadtbahn_config(game, sym).get("track_hexes") or []) if sym is not None else []
     board = game.board
-    open_hexes = [h for h in chain if board.hex(h).tile is board.hex(h).preprinted]
-    if not open_hexes or hex_id not in (open_hexes[0], open_hexes[-1]):
-        ends = " or ".join(dict.fromkeys(open_hexes[:1] + open_hexes[-1:])) or "none"
-        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track (next: {ends})",
-                            "stadtbahn_track")
+    built = set(game.extra.get("stadtbahn_built") or [])
+    unbuilt = [h for h in chain if h not in built]
+    ends = [h for h in dict.fromkeys(unbuilt[:1] + unbuilt[-1:]) if board.hex(h).tile is board.hex(h).preprinted]
+    if hex_id not in ends:
+        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track "
+                            f"(next: {' or '.join(ends) or 'none'})", "stadtbahn_track")
 
 
 def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:

@@ -66,6 +66,7 @@ class Rules1840(TitleRules):
         extra["variants"] = {}
         extra["base_of"] = {}
         extra["first_sr"] = True
+        extra["stadtbahn_built"] = []  # chain hexes that took their tile as a line's own Stadtbahn lay
         for raw in game.defn.data.setup["trains"]:
             extra["variants"][raw["name"]] = {raw["name"]: raw["price"]}
             extra["base_of"][raw["name"]] = raw["name"]
