@@ -64,10 +64,11 @@ def finished_of(record_path: Path) -> bool | None:
 
 
 def driver_for(spec: Spec, driver: str) -> str:
-    """The player `auto` stands for: the weighted soak player for 1825, reverse_check.py's otherwise."""
+    """The player `auto` stands for: the weighted soak player for 1825 and 1840 (which scraps seldom, so
+    the reference's empty-depot crash does not end the check at CR5), reverse_check.py's otherwise."""
     if driver != "auto":
         return driver
-    return "soak" if spec.title == "1825" else "reverse_check"
+    return "soak" if spec.title in ("1825", "1840") else "reverse_check"
 
 
 def run_one(oracle: Oracle, spec: Spec, out: Path, max_actions: int, timeout: int,

@@ -21,6 +21,11 @@ import randomplay  # noqa: E402
 
 from shared.engine import GameSession  # noqa: E402
 
+# 1840: a major that scraps every tram each company round buys up a whole colour per round, and the
+# reference crashes when the depot is empty as CR5 starts (docs/conflicts-1840.md); scrapping seldom lets
+# the reference judge the games' later rounds too. A choice of the player, not of the rules.
+TITLE_WEIGHTS: dict[str, dict[str, float]] = {"1840": {**randomplay.WEIGHTS, "scrap_train": 0.05}}
+
 
 def main(argv: list[str]) -> int:
     title, players, seed, opts, out, max_actions = argv
@@ -29,7 +34,7 @@ def main(argv: list[str]) -> int:
     stuck = None
     try:
         stats = randomplay.play(title, options, int(players), int(seed), max_actions=int(max_actions),
-                                depot_preference=0.8, on_start=held.append)
+                                weights=TITLE_WEIGHTS.get(title), depot_preference=0.8, on_start=held.append)
         finished = stats.finished
     except Exception as err:  # noqa: BLE001 - a broken invariant or a refused offer is the finding
         stuck = f"Railpost's own play stopped: {type(err).__name__}: {err}"[:400]
