@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from services.play import handover, undo_policy
@@ -23,8 +23,10 @@ from services.play.clock_store import ClockLog, StaleClock
 from services.play.sessions import SessionCache
 from services.play.votes import VoteError
 from shared.eventstore import SqlRecorder
+from shared.eventstore.outbox import TableAsks
 from shared.eventstore.records import ACTIVE, Game
 
+OPENERS = ("vote_opened", "consent_opened", "seat_claimed")  # the clock events that ask the table something
 Decision = Callable[[tk.Table], list[dict[str, Any]]]
 ATTEMPTS = 3
 
@@ -59,12 +61,22 @@ class Pending:
                 raise Refused(400, "invalid_request", str(exc), exc.field) from None
             except VoteError as exc:
                 raise Refused(exc.status, "clock_refused", str(exc), exc.field) from None
+            tell, version = self.tell(game_id, events, new)
             try:
-                self.log.append(game_id, len(events), new)
+                self.log.append(game_id, len(events), new, tell, version)
                 return new
             except StaleClock:
                 continue
         raise Refused(409, "clock_busy", "the clock changed while deciding; try again")
+
+    def tell(self, game_id: int, before: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]
+             ) -> tuple[list[TableAsks], int | None]:
+        """The `table_asks` outbox events that announce the questions `new` opens, and the game version."""
+        if not any(e["type"] in OPENERS for e in new):
+            return [], None
+        game = self.recorder.get_game(game_id)
+        title = game.title if game is not None else None
+        return asks_made(game_id, title, before, new), game.version if game is not None else None
 
     def table(self, game_id: int) -> tk.Table:
         return tk.Table.replay(self.log.read(game_id))
@@ -166,12 +178,25 @@ class Ask:
     voters: tuple[int, ...] = ()  # a vote's electorate (a substitute is one of them)
 
 
+def asks_made(game_id: int, title: str | None, before: Sequence[dict[str, Any]],
+              new: Sequence[dict[str, Any]]) -> list[TableAsks]:
+    """The outbox events telling the players who must answer each question that `new` opens (appended
+    after `before`): a vote at a deadline, an undo or redo request, a claim of an open seat."""
+    events = [*before, *new]
+    if not new:
+        return []
+    now = datetime.fromisoformat(new[-1]["at"]) if "at" in new[-1] else datetime.now(UTC)
+    return [TableAsks(game_id, title, a.kind, a.ask_id, a.by, a.players, a.closes.isoformat(), a.name, a.target,
+                      a.voters)
+            for a in asks_of(events, now) if a.ask_id > len(before) and a.players]
+
+
 def asks_of(events: Sequence[dict[str, Any]], now: datetime, player: int | None = None) -> list[Ask]:
     """The table's open questions after `events` (those `player` must answer, if given)."""
     table = tk.Table.replay(events)
     opened: dict[str, int] = {}
     for seq, e in enumerate(events, 1):
-        if e["type"] in ("vote_opened", "consent_opened", "seat_claimed"):
+        if e["type"] in OPENERS:
             opened[e["type"]] = seq
     out: list[Ask] = []
     if table.vote is not None:
