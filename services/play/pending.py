@@ -186,8 +186,8 @@ def asks_made(game_id: int, title: str | None, before: Sequence[dict[str, Any]],
     if not new:
         return []
     now = datetime.fromisoformat(new[-1]["at"]) if "at" in new[-1] else datetime.now(UTC)
-    return [TableAsks(game_id, title, a.kind, a.ask_id, a.by, a.players, a.closes.isoformat(), a.name, a.target,
-                      a.voters)
+    return [TableAsks(game_id, title, a.kind, a.ask_id, a.by, a.players,
+                      a.closes.replace(microsecond=0).isoformat(), a.name, a.target, a.voters)
             for a in asks_of(events, now) if a.ask_id > len(before) and a.players]
 
 
