@@ -74,6 +74,18 @@ def offer(game_id: int, seat: int) -> ResponseReturnValue:
     return {"seat": seat, "invitation": invitation, **_view(game_id, by)}, 201
 
 
+@bp.post("/games/<int:game_id>/seats/resign")
+def resign(game_id: int) -> ResponseReturnValue:
+    """The caller leaves the game: his seat opens for a new player (offer, claim, the table's consent)."""
+    game = game_or_404(game_id)
+    by = _own_seat(game)
+    try:
+        pending().resign(game, by, now())
+    except Refused as exc:
+        raise refused(exc) from None
+    return _view(game_id, by), 200
+
+
 @bp.post("/games/<int:game_id>/seats/<int:seat>/claim")
 def claim(game_id: int, seat: int) -> ResponseReturnValue:
     game = game_or_404(game_id)

@@ -56,9 +56,10 @@ class ClockLog:
             raise StaleClock(f"game {game_id}: clock changed meanwhile") from exc
 
     def games(self) -> list[int]:
-        """Games the scheduler follows: those with a clock (configured) or an undo request to settle."""
+        """Games the scheduler follows: those with a clock (configured), an undo request to settle, or a seat a
+        player left (a claim of it is settled by the clock: silence hands it over after 48 hours)."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(clock_events.c.game_id)
-                                .where(clock_events.c.type.in_(("configured", "consent_opened")))
+                                .where(clock_events.c.type.in_(("configured", "consent_opened", "seat_resigned")))
                                 .distinct()).all()
         return [int(r.game_id) for r in rows]

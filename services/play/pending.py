@@ -132,6 +132,13 @@ class Pending:
         except VoteError as exc:
             raise Refused(exc.status, "clock_refused", str(exc), exc.field) from None
 
+    def resign(self, game: Game, seat: int, now: datetime) -> None:
+        """The seat's player leaves: `seat_resigned`, and the seat is open for the hand-over path."""
+        if game.status != ACTIVE:
+            raise Refused(409, "game_not_active", f"game {game.id} is not being played")
+        seats = self.seats(game.id)
+        self.decide(game.id, lambda t: handover.resign(t, seat, seats, game.version, now))
+
     def claim(self, game: Game, seat: int, invite_hash: str, name: str, token_hash: str, holder: int | None,
               now: datetime) -> None:
         seats = self.seats(game.id)
