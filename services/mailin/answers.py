@@ -87,3 +87,11 @@ def block(ask: Ask, names: Mapping[int, str], address: str, on_move: bool) -> st
     lines.append(f"Answer {how_to(ask)} in a mail to" + (" (not the move address below)" if on_move else ""))
     lines.append(f"  {address}")
     return "\n".join(lines)
+
+
+def status(ask: Ask, names: Mapping[int, str]) -> str:
+    """A question the table asks others than the mail's reader: where it stands."""
+    data = {"ask": ask.kind, "by": ask.by, "target": ask.target, "name": ask.name}
+    waiting = ", ".join(names.get(p, str(p)) for p in ask.players)
+    return (f"Pending: {ask_sentence(data, {str(k): v for k, v in names.items()})}; waiting for {waiting} "
+            f"(until {ask.closes.replace(microsecond=0).isoformat()}).")

@@ -259,7 +259,7 @@ class MailHandler:
             text = turn_text(session, game.id, token.player_id, link, reply_to)
         if game.status == ACTIVE:  # the questions still waiting for this player, each with its address
             text = outgoing.with_asks(self.settings, text, asks_of(ClockLog(self.engine).read(game.id),
-                                                                   datetime.now(UTC), token.player_id),
+                                                                   datetime.now(UTC)),
                                       {s.player_id: s.name for s in self.recorder.seats(game.id)})
         msg = EmailMessage(policy=HEADER_POLICY)
         subject = incoming.subject or f"Railpost game {game.id}"

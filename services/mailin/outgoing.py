@@ -47,15 +47,20 @@ def game_link(public_url: str, game_id: int | str) -> str:
 
 
 def with_asks(settings: MailinSettings, text: TurnText, asks: list[Ask], names: dict[int, str]) -> TurnText:
-    """The turn text with, first, each question the table asks this player and its own answer address. A
-    player not on move answers by replying (Reply-To is the first question's address); one on move replies
-    with moves, and writes his answer to the address given."""
+    """The turn text with, first, the table's open questions (`asks`: all of them): each one this player must
+    answer with its own answer address, the others as where they stand. A player not on move answers by
+    replying (Reply-To is the first question's address); one on move replies with moves, and writes his
+    answer to the address given."""
+    mine = [a for a in asks if text.player_id in a.players]
+    others = [a for a in asks if text.player_id not in a.players and a.players]
     if not asks:
         return text
     on_move = text.reply_to is not None
-    addresses = [tokens.answer_address(settings, text.game_id, text.player_id, a.ask_id) for a in asks]
-    blocks = [answers.block(a, names, address, on_move) for a, address in zip(asks, addresses, strict=True)]
-    return replace(text, text="\n\n".join([*blocks, text.text]), reply_to=text.reply_to or addresses[0])
+    addresses = [tokens.answer_address(settings, text.game_id, text.player_id, a.ask_id) for a in mine]
+    blocks = [answers.block(a, names, address, on_move) for a, address in zip(mine, addresses, strict=True)]
+    blocks += [answers.status(a, names) for a in others]
+    return replace(text, text="\n\n".join([*blocks, text.text]),
+                   reply_to=text.reply_to or (addresses[0] if addresses else None))
 
 
 def seat_link(settings: MailinSettings, public_url: str, game_id: int, player_id: int) -> str:
@@ -90,7 +95,7 @@ class TurnMailer:
                              reply_to)
         if self.log is None or game.status != ACTIVE:
             return text
-        return with_asks(self.settings, text, asks_of(self.log.read(game.id), datetime.now(UTC), player_id),
+        return with_asks(self.settings, text, asks_of(self.log.read(game.id), datetime.now(UTC)),
                          {s.player_id: s.name for s in self.recorder.seats(game.id)})
 
     def block(self, game_id: str, player_id: str) -> MailBlock | None:

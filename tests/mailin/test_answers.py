@@ -67,6 +67,11 @@ def test_an_undo_request_is_answered_by_mail(site: Site) -> None:
     assert all(answer_address(m) != address for m in site.sink.to(site.players[first]["email"])
                if ANSWER.search(m.get_content()))  # the requester is not asked
 
+    # the requester's turn mail shows where his request stands (TurnMailer builds each mail's block)
+    own = site.notifier.blocks.text(gid, site.players[first]["id"])  # type: ignore[union-attr]
+    assert own is not None and f"Pending: {first} asks to undo the last move; waiting for {second}" in own.text
+    assert not ANSWER.search(own.text)
+
     before = version(site, gid)
     site.reply(second, address, "perhaps later\n")
     wait(lambda: len(site.sink.to(site.players[second]["email"])) > asked + 1, "no answer to a wrong word")
