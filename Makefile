@@ -43,8 +43,9 @@ campaign: venv ## differential campaign against the reference (needs Ruby + REF_
 	-$(BIN)/python -m bench.conformance_table > var/campaign/corpus.md
 	$(BIN)/python -m bench.campaign table --write --corpus var/campaign/corpus.md
 
-soak: venv ## the random-play soaks at full size (200 games per title; make test plays fewer)
+soak: venv ## the random-play soaks at full size (200 games per title, 200 clocked games; make test plays fewer)
 	SOAK_1825=200 SOAK_1828=200 SOAK_1840=200 SOAK_1833NE=200 $(BIN)/pytest -q -k soak tests/engine
+	CLOCK_SOAK_200=200 $(BIN)/pytest -q tests/clock/test_clock_soak_200.py
 
 fuzz: venv ## schema fuzzing: >= 10,000 generated requests against the embedded default and PostgreSQL + Redis
 	bash infra/ensure-services.sh

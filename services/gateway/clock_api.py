@@ -25,9 +25,8 @@ from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.play import timekeeping as tk
 from services.play import undo_policy
-from services.play.clock import ClockError
-from services.play.clock_store import ClockLog, StaleClock
-from services.play.votes import VoteError
+from services.play.clock_store import ClockLog
+from services.play.pending import Pending, Refused
 from shared.eventstore.records import Game
 
 bp = Blueprint("clock", __name__)
@@ -68,23 +67,21 @@ def _own_seat(game: Game) -> int:
     return who.seat.player_id
 
 
+def pending() -> Pending:
+    """The table's decisions (services/play/pending.py): the same path the mail replies take."""
+    return Pending(rt().recorder, rt().sessions, clock_log())
+
+
+def refused(exc: Refused) -> ApiError:
+    return ApiError(exc.status, exc.rule, str(exc), **({"details": exc.details} if exc.details else {}))
+
+
 def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
-    """Read the clock, decide, append after what was read; a concurrent write makes it decide again."""
-    log = clock_log()
-    for _ in range(3):
-        events = log.read(game_id)
-        try:
-            new = decide(tk.Table.replay(events))
-        except ClockError as exc:
-            raise ApiError(400, "invalid_request", str(exc), details={exc.field: [str(exc)]}) from None
-        except VoteError as exc:
-            raise ApiError(exc.status, "clock_refused", str(exc), details={exc.field: [str(exc)]}) from None
-        try:
-            log.append(game_id, len(events), new)
-            return new
-        except StaleClock:
-            continue
-    raise ApiError(409, "clock_busy", "the clock changed while deciding; try again")
+    """Read the clock, decide, append after what was read (Pending.decide), refusals as API errors."""
+    try:
+        return pending().decide(game_id, decide)
+    except Refused as exc:
+        raise refused(exc) from None
 
 
 def _view(game_id: int, seat: int | None = None) -> dict[str, Any]:
@@ -130,18 +127,11 @@ def post_vote(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
     body = load(BallotIn, json_body())
-    _decide(game_id, lambda t: tk.ballot(t, seat, body["choice"], body.get("substitute"), now()))
+    try:
+        pending().vote(game_id, seat, body["choice"], body.get("substitute"), now())
+    except Refused as exc:
+        raise refused(exc) from None
     return _view(game_id, seat), 201
-
-
-def _touched(game: Game, kind: str, target: int | None) -> list[int]:
-    """The seats whose moves the undo (or redo) would take back (or bring back), in order."""
-    sent_by = undo_policy.senders(rt().recorder, game.id)
-    with rt().sessions.use(game) as session:
-        try:
-            return undo_policy.touched(session, kind, target, sent_by)
-        except undo_policy.UndoTargetError as exc:
-            raise ApiError(422, "undo_target", str(exc), details={"action_id": [str(exc)]}) from None
 
 
 def guard_undo(game_id: int, player_id: int, action: dict[str, Any], expected_version: int) -> None:
@@ -168,18 +158,11 @@ def post_undo_request(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
     body = load(UndoRequestIn, json_body())
-    if game.status != "active":
-        raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
-    movers = _touched(game, body["kind"], body.get("action_id"))
-    free: list[bool] = []
-
-    def decide(t: tk.Table) -> list[dict[str, Any]]:
-        events, is_free = tk.request_undo(t, seat, body["kind"], body.get("action_id"), movers, now(),
-                                          game.version)
-        free.append(is_free)
-        return events
-    _decide(game_id, decide)
-    if free and free[-1]:
+    try:
+        free = pending().request(game, seat, body["kind"], body.get("action_id"), now())
+    except Refused as exc:
+        raise refused(exc) from None
+    if free:
         return {"free": True, "message": f"only your own moves: post the {body['kind']} as an action"}, 200
     return {"free": False, **_view(game_id, seat)}, 202
 
@@ -189,5 +172,8 @@ def post_answer(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
     accept = load(AnswerIn, json_body())["accept"]
-    _decide(game_id, lambda t: tk.answer(t, seat, accept, now()))
+    try:
+        pending().answer(game_id, seat, accept, now())
+    except Refused as exc:
+        raise refused(exc) from None
     return _view(game_id, seat), 200

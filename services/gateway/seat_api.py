@@ -12,14 +12,12 @@ from flask import Blueprint
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from services.gateway.clock_api import _decide, _own_seat, _view, clock_log, now
-from services.gateway.errors import ApiError
+from services.gateway.clock_api import _own_seat, _view, clock_log, now, pending, refused
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
-from services.play import handover
 from services.play import timekeeping as tk
-from services.play.votes import VoteError
+from services.play.pending import Refused
 from services.tokens import hash_token, new_token
 from shared.engine import EngineError
 from shared.eventstore.records import ACTIVE
@@ -64,44 +62,42 @@ def _invalidate(game_id: int, seat: int) -> None:
             cache.pop(digest, None)
 
 
-def _carry_out(game_id: int, version: int) -> None:
-    done: list[handover.SeatClaim] = []
-
-    def decide(t: tk.Table) -> list[dict[str, Any]]:
-        events, claim = handover.settle(t, version, now())
-        done[:] = [claim] if claim is not None else []
-        return events
-    _decide(game_id, decide)
-    for claim in done:
-        handover.hand_over(clock_log().engine, game_id, claim)
-        _invalidate(game_id, claim.seat)
-
-
 @bp.post("/games/<int:game_id>/seats/<int:seat>/offer")
 def offer(game_id: int, seat: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     by = _own_seat(game)
     invitation = new_token()
-    _decide(game_id, lambda t: handover.offer(t, by, seat, hash_token(invitation), now()))
+    try:
+        pending().offer(game_id, by, seat, hash_token(invitation), now())
+    except Refused as exc:
+        raise refused(exc) from None
     return {"seat": seat, "invitation": invitation, **_view(game_id, by)}, 201
+
+
+@bp.post("/games/<int:game_id>/seats/resign")
+def resign(game_id: int) -> ResponseReturnValue:
+    """The caller leaves the game: his seat opens for a new player (offer, claim, the table's consent)."""
+    game = game_or_404(game_id)
+    by = _own_seat(game)
+    try:
+        pending().resign(game, by, now())
+    except Refused as exc:
+        raise refused(exc) from None
+    return _view(game_id, by), 200
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/claim")
 def claim(game_id: int, seat: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     body = load(ClaimIn, json_body())
-    if game.status != ACTIVE:
-        raise ApiError(409, "game_not_active", f"game {game_id} is not being played")
     token, player_token = new_token(), new_token()
-    seats = [s.player_id for s in rt().recorder.seats(game_id)]
-    table = tk.Table.replay(clock_log().read(game_id))
+    invite = hash_token(body["invitation"])
     try:  # refuse before creating the newcomer's identity
-        handover.claim(table, seat, hash_token(body["invitation"]), body["name"], "", seats, now())
-    except VoteError as exc:
-        raise ApiError(exc.status, "clock_refused", str(exc), details={exc.field: [str(exc)]}) from None
-    holder = rt().recorder.create_player(body["name"], hash_token(player_token)).id  # for his own channels
-    _decide(game_id, lambda t: handover.claim(t, seat, hash_token(body["invitation"]), body["name"],
-                                              hash_token(token), seats, now(), holder))
+        pending().check_claim(game, seat, invite, body["name"], now())
+        holder = rt().recorder.create_player(body["name"], hash_token(player_token)).id  # for his own channels
+        pending().claim(game, seat, invite, body["name"], hash_token(token), holder, now())
+    except Refused as exc:
+        raise refused(exc) from None
     return {"seat": seat, "player_id": seat, "token": token, "holder_id": holder, "player_token": player_token,
             "message": "the seat token works once the table accepts you; the player token sets up your "
                        "notifications (/notifier)", **_view(game_id)}, 202
@@ -112,6 +108,10 @@ def answer(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     by = _own_seat(game)
     accept = load(ClaimAnswerIn, json_body())["accept"]
-    _decide(game_id, lambda t: handover.answer(t, by, accept, now()))
-    _carry_out(game_id, game.version)
+    try:
+        done = pending().answer_claim(game, by, accept, now())
+    except Refused as exc:
+        raise refused(exc) from None
+    for claim_ in done:
+        _invalidate(game_id, claim_.seat)
     return _view(game_id, by), 200

@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -30,11 +31,12 @@ from services.play import undo_policy
 from services.play.clock_store import ClockLog
 from services.play.commands import submit, wait_for
 from services.play.dispatch import Dispatcher
+from services.play.pending import Pending, Refused, asks_of
 from services.play.sessions import SessionCache
 from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
 
-from . import language, message, outgoing, tokens
+from . import answers, language, message, outgoing, tokens
 from .render import seat_moves, turn_text
 from .settings import MailinSettings
 
@@ -146,7 +148,7 @@ class MailHandler:
             return Outcome("dropped", "rate limit")
         if not self._first_time(incoming, game.id):
             return Outcome("dropped", "replayed Message-ID")
-        outcome = self._play(incoming, token)
+        outcome = self._answer_ask(incoming, token) if token.ask is not None else self._play(incoming, token)
         self._remember(incoming, game.id)
         return outcome
 
@@ -210,6 +212,42 @@ class MailHandler:
             break
         return Outcome("answered", "", applied, self._answer(incoming, token, report))
 
+    def pending(self) -> Pending:
+        return Pending(self.recorder, self.sessions, ClockLog(self.engine))
+
+    def _answer_ask(self, incoming: message.Incoming, token: tokens.ReplyToken) -> Outcome:
+        """A reply to the table's question `token.ask`: read the answer, take it through the one path
+        (services/play/pending.py), say what happened, or why not."""
+        pending = self.pending()
+        now = datetime.now(UTC)
+        game = self.recorder.get_game(token.game_id)
+        assert game is not None
+        names = {s.player_id: s.name for s in self.recorder.seats(game.id)}
+        ask = next((a for a in pending.asks(game.id, token.player_id, now) if a.ask_id == token.ask), None)
+        if ask is None:
+            report = ["That question is closed, or no longer waits for your answer: nothing was recorded."]
+            return Outcome("answered", "", [], self._answer(incoming, token, report))
+        said = answers.read(incoming.body, ask, names)
+        if said.error is not None:
+            return Outcome("answered", "", [], self._answer(incoming, token, [f"Not recorded: {said.error}"]))
+        try:
+            if ask.kind == "vote":
+                assert said.choice is not None
+                pending.vote(game.id, token.player_id, said.choice, said.substitute, now)
+                done = f"Your vote is recorded: {said.choice.replace('_', ' ')}" + (
+                    f" ({names.get(said.substitute, said.substitute)} moves this turn)" if said.substitute else "")
+            elif ask.kind == "seat_claim":
+                assert said.accept is not None
+                pending.answer_claim(game, token.player_id, said.accept, now)
+                done = f"Your answer is recorded: you {'accept' if said.accept else 'decline'} {ask.name}'s claim."
+            else:
+                assert said.accept is not None
+                pending.answer(game.id, token.player_id, said.accept, now)
+                done = f"Your answer is recorded: you {'accept' if said.accept else 'decline'} the {ask.kind}."
+        except Refused as err:
+            return Outcome("answered", "", [], self._answer(incoming, token, [f"Not recorded: {err}."]))
+        return Outcome("answered", "", [done], self._answer(incoming, token, [done + "."]))
+
     def _answer(self, incoming: message.Incoming, token: tokens.ReplyToken, report: list[str]) -> EmailMessage:
         game = self.recorder.get_game(token.game_id)
         assert game is not None
@@ -219,6 +257,10 @@ class MailHandler:
                 else None
             link = outgoing.seat_link(self.settings, self.public_url, game.id, token.player_id)
             text = turn_text(session, game.id, token.player_id, link, reply_to)
+        if game.status == ACTIVE:  # the questions still waiting for this player, each with its address
+            text = outgoing.with_asks(self.settings, text, asks_of(ClockLog(self.engine).read(game.id),
+                                                                   datetime.now(UTC)),
+                                      {s.player_id: s.name for s in self.recorder.seats(game.id)})
         msg = EmailMessage(policy=HEADER_POLICY)
         subject = incoming.subject or f"Railpost game {game.id}"
         msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"

@@ -8,15 +8,19 @@ answer also names the reply it answers.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Protocol
 
 from services import signin
+from services.notifier.db import make_engine
+from services.play.clock_store import ClockLog
+from services.play.pending import Ask, asks_of
 from services.play.sessions import SessionCache
 from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
 
-from . import tokens
+from . import answers, tokens
 from .render import TurnText, turn_text
 from .settings import MailinSettings
 
@@ -42,6 +46,23 @@ def game_link(public_url: str, game_id: int | str) -> str:
     return f"{public_url}/games/{game_id}"
 
 
+def with_asks(settings: MailinSettings, text: TurnText, asks: list[Ask], names: dict[int, str]) -> TurnText:
+    """The turn text with, first, the table's open questions (`asks`: all of them): each one this player must
+    answer with its own answer address, the others as where they stand. A player not on move answers by
+    replying (Reply-To is the first question's address); one on move replies with moves, and writes his
+    answer to the address given."""
+    mine = [a for a in asks if text.player_id in a.players]
+    others = [a for a in asks if text.player_id not in a.players and a.players]
+    if not asks:
+        return text
+    on_move = text.reply_to is not None
+    addresses = [tokens.answer_address(settings, text.game_id, text.player_id, a.ask_id) for a in mine]
+    blocks = [answers.block(a, names, address, on_move) for a, address in zip(mine, addresses, strict=True)]
+    blocks += [answers.status(a, names) for a in others]
+    return replace(text, text="\n\n".join([*blocks, text.text]),
+                   reply_to=text.reply_to or (addresses[0] if addresses else None))
+
+
 def seat_link(settings: MailinSettings, public_url: str, game_id: int, player_id: int) -> str:
     """The page opened with the player's seat on whatever device reads the mail (a signed, expiring link)."""
     return signin.page_link(public_url, game_id, signin.sign(settings.signin_key, game_id, player_id, time.time()))
@@ -56,11 +77,12 @@ class TurnMailer:
     sessions: SessionCache
     settings: MailinSettings
     public_url: str
+    log: ClockLog | None = None  # the table's questions (votes, undo/redo requests, seat claims)
 
     @classmethod
     def open(cls, database_url: str, settings: MailinSettings, public_url: str) -> TurnMailer:
         recorder = open_recorder(database_url, pool_size=2)
-        return cls(recorder, SessionCache(recorder, 64), settings, public_url)
+        return cls(recorder, SessionCache(recorder, 64), settings, public_url, ClockLog(make_engine(database_url, 2)))
 
     def text(self, game_id: int, player_id: int) -> TurnText | None:
         game = self.recorder.get_game(game_id)
@@ -69,8 +91,12 @@ class TurnMailer:
         with self.sessions.use(game) as session:
             acting = player_id in session.acting_players()
             reply_to = tokens.reply_address(self.settings, game.id, player_id, game.version) if acting else None
-            return turn_text(session, game.id, player_id, seat_link(self.settings, self.public_url, game.id, player_id),
+            text = turn_text(session, game.id, player_id, seat_link(self.settings, self.public_url, game.id, player_id),
                              reply_to)
+        if self.log is None or game.status != ACTIVE:
+            return text
+        return with_asks(self.settings, text, asks_of(self.log.read(game.id), datetime.now(UTC)),
+                         {s.player_id: s.name for s in self.recorder.seats(game.id)})
 
     def block(self, game_id: str, player_id: str) -> MailBlock | None:
         if not (game_id.isdigit() and player_id.isdigit()):

@@ -16,6 +16,7 @@ from shared.eventstore.outbox import (
     GameFinished,
     GameStarted,
     MessagePosted,
+    TableAsks,
     TurnChanged,
     parse,
 )
@@ -26,7 +27,8 @@ GAME_FINISHED = "game.finished"
 MENTIONED = "message.mentioned"
 REFUSED = "action.refused"
 REMINDER = "turn.reminder"
-EVENT_TYPES = (TURN, GAME_STARTED, GAME_FINISHED, MENTIONED, REFUSED, REMINDER)
+ASKS = "table.asks"
+EVENT_TYPES = (TURN, GAME_STARTED, GAME_FINISHED, MENTIONED, REFUSED, REMINDER, ASKS)
 
 @dataclass(frozen=True)
 class Notification:
@@ -93,6 +95,10 @@ def interpret(
     if isinstance(event, ClockReminder):  # same type as the daily nudge: one per player per period (processor)
         return make(REMINDER, _ids(event.player_id), step=event.step, deadline=event.deadline,
                     games=[{"game_id": game_id, "title": title, "deadline": event.deadline, "step": event.step}])
+    if isinstance(event, TableAsks):  # exactly the players who must answer
+        return make(ASKS, _ids(event.players), ask=event.ask, ask_id=event.ask_id,
+                    by=None if event.by is None else str(event.by), deadline=event.deadline, name=event.name,
+                    target=event.target, voters=_ids(event.voters))
     if isinstance(event, MessagePosted):
         author = _ids(event.author)
         mentioned = [p for p in _ids(event.mentions) if p not in author]

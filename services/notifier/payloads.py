@@ -28,6 +28,26 @@ def _game(n: Notification) -> str:
     return f"{label} ({n.title})" if n.title else label
 
 
+ANSWERS = {"vote": "vote extend, substitute (naming a player) or open the seat", "undo": "accept or decline",
+           "redo": "accept or decline", "seat_claim": "accept or decline"}
+
+
+def ask_sentence(d: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """What the table asks (a `table.asks` notification's data), as the page and the mails say it."""
+    by = d.get("by")
+    who = _name(names, str(by)) if by is not None else "someone"
+    ask = d.get("ask")
+    if ask == "vote":
+        return f"The table votes on {who}'s turn, whose time ran out"
+    if ask in ("undo", "redo"):
+        target = d.get("target")
+        what = "the last move" if target is None else "every move" if target == 0 else f"back to move {target}"
+        return f"{who} asks to {ask} {what if ask == 'undo' else 'the undone moves'}"
+    if ask == "seat_claim":
+        return f"{d.get('name') or 'A new player'} asks to take over {who}'s seat"
+    return "The table asks you"
+
+
 def text_line(n: Notification, names: Mapping[str, str]) -> str:
     """A short human sentence: the whole of a chat message, one line of an email."""
     d = n.data
@@ -47,6 +67,8 @@ def text_line(n: Notification, names: Mapping[str, str]) -> str:
         text = str(d.get("text", ""))
         text = text if len(text) <= 300 else text[:297] + "..."
         return f"{who} mentioned you in {_game(n)}: \u201c{text}\u201d"
+    if n.event_type == events.ASKS:
+        return f"{ask_sentence(d, names)} in {_game(n)}: {ANSWERS.get(str(d.get('ask')), 'answer')} by {d.get('deadline')}."
     if n.event_type == events.REMINDER and d.get("deadline"):  # the game clock's, escalating
         urgency = ("", "Second reminder: ", "Last call: ")[min(int(d.get("step") or 0), 2)]
         return f"{urgency or 'Reminder: '}your time to move in {_game(n)} runs out at {d['deadline']}."
@@ -67,7 +89,8 @@ def standard_body(n: Notification, names: Mapping[str, str], link: str, recipien
         "recipients": [{"id": p, "name": _name(names, p)} for p in recipients],
         "text": text_line(n, names),
     }
-    for key in ("reason", "author", "result", "games", "step", "deadline"):
+    for key in ("reason", "author", "result", "games", "step", "deadline", "ask", "ask_id", "by", "name", "target",
+                "voters"):
         if key in n.data:
             data[key] = n.data[key]
     if n.event_type == events.MENTIONED:

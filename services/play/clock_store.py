@@ -10,6 +10,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from shared.eventstore.outbox import OutboxEvent
+from shared.eventstore.reader import write_outbox
+
 metadata = sa.MetaData()
 clock_events = sa.Table(
     "clock_events", metadata,
@@ -35,8 +38,11 @@ class ClockLog:
                                 .order_by(clock_events.c.seq)).all()
         return [json.loads(r.data) for r in rows]
 
-    def append(self, game_id: int, after: int, events: Sequence[dict[str, Any]]) -> None:
-        """Append `events` after the first `after` events; StaleClock if the log has grown meanwhile."""
+    def append(self, game_id: int, after: int, events: Sequence[dict[str, Any]],
+               tell: Sequence[OutboxEvent] = (), version: int | None = None) -> None:
+        """Append `events` after the first `after` events; StaleClock if the log has grown meanwhile. `tell`
+        are the outbox events that announce them (the table asks someone): written in the same transaction,
+        so an alert is sent exactly for a decision that was recorded."""
         if not events:
             return
         now = time.time()
@@ -45,13 +51,15 @@ class ClockLog:
         try:
             with self.engine.begin() as conn:
                 conn.execute(clock_events.insert(), rows)
+                write_outbox(conn, game_id, version, tell)
         except sa.exc.IntegrityError as exc:
             raise StaleClock(f"game {game_id}: clock changed meanwhile") from exc
 
     def games(self) -> list[int]:
-        """Games the scheduler follows: those with a clock (configured) or an undo request to settle."""
+        """Games the scheduler follows: those with a clock (configured), an undo request to settle, or a seat a
+        player left (a claim of it is settled by the clock: silence hands it over after 48 hours)."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(clock_events.c.game_id)
-                                .where(clock_events.c.type.in_(("configured", "consent_opened")))
+                                .where(clock_events.c.type.in_(("configured", "consent_opened", "seat_resigned")))
                                 .distinct()).all()
         return [int(r.game_id) for r in rows]

@@ -22,7 +22,8 @@ from services.play.votes import VoteError
 if TYPE_CHECKING:
     from services.play.timekeeping import Table
 
-SEAT_TYPES = frozenset({"seat_offered", "seat_claimed", "claim_answer", "seat_handed_over", "claim_dropped"})
+SEAT_TYPES = frozenset({"seat_offered", "seat_claimed", "claim_answer", "seat_handed_over", "claim_dropped",
+                        "seat_resigned"})
 CLAIM_TIMEOUT = timedelta(hours=48)
 
 
@@ -57,6 +58,13 @@ def apply_seat(t: Table, e: dict[str, Any], at: datetime | None) -> Table:
     if kind == "claim_answer" and t.claim is not None:
         field = "accepted" if e["accept"] else "declined"
         return replace(t, claim=replace(t.claim, **{field: getattr(t.claim, field) | {e["seat"]}}))
+    if kind == "seat_resigned":  # the player left: his seat is open, as if the table had voted to open it
+        seat = e["seat"]
+        vote = None if t.vote is not None and t.vote.absent == seat else t.vote
+        # a vote on his absence is moot; if he held the turn, the table may vote at once on who moves for him
+        handled = t.handled and not (t.clock is not None and t.clock.to_move == seat)
+        return replace(t, open_seats=t.open_seats | {seat}, vote=vote, handled=handled,
+                       resigned=(*t.resigned, (seat, int(e.get("version") or 0))))
     if kind == "claim_dropped":
         return replace(t, claim=None)
     if kind == "seat_handed_over":
@@ -77,6 +85,18 @@ def offer(table: Table, by: int, seat: int, invite_hash: str, now: datetime) -> 
     if by == seat:
         raise VoteError("seat", "the seat's own player does not offer it", 403)
     return [_stamp("seat_offered", now, seat=seat, by=by, invite_hash=invite_hash)]
+
+
+def resign(table: Table, seat: int, seats: list[int], version: int, now: datetime) -> list[dict[str, Any]]:
+    """A player leaves the game: his seat opens for a new player through the hand-over path (offer, claim,
+    the table's consent). The seat stays in the game with its holdings, orders and clock."""
+    if seat not in seats:
+        raise VoteError("seat", f"seat {seat} is not at this table", 403)
+    if seat in table.open_seats:
+        raise VoteError("seat", f"seat {seat} is already open", 409)
+    if table.claim is not None and table.claim.seat == seat:
+        raise VoteError("seat", f"seat {seat} is being taken over", 409)
+    return [_stamp("seat_resigned", now, seat=seat, version=version)]
 
 
 def claim(table: Table, seat: int, invite_hash: str, name: str, token_hash: str, seats: list[int],

@@ -23,6 +23,7 @@ from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher
 from services.play.handover import hand_over
 from services.play.legal import seat_actions
+from services.play.pending import asks_made
 from services.play.sessions import SessionCache
 from services.play.timekeeping import Follow, Table, tick
 from shared.engine.programs import next_auto_actions
@@ -83,12 +84,15 @@ class Scheduler:
         game = self.recorder.get_game(game_id)
         if game is None:
             return 0
-        table = Table.replay(self.log.read(game_id))
+        before = self.log.read(game_id)
+        table = Table.replay(before)
         summary = state_summary(game.state or {})
         follow = Follow(game.status, game.version, [int(p) for p in summary["acting"]],
                         [s.player_id for s in self.recorder.seats(game_id)])
         result = tick(table, follow, now, lambda player: self.remedies(game_id, player))
-        self.log.append(game_id, table.seq, result.events)
+        # a vote the deadline opened: the voters are told with the decision (services/play/pending.py)
+        self.log.append(game_id, table.seq, result.events, asks_made(game_id, game.title, before, result.events),
+                        game.version)
         for claim in result.handovers:  # a claim nobody declined in time: the newcomer holds the seat
             hand_over(self.log.engine, game_id, claim)
         for i, (player, action) in enumerate(result.actions):

@@ -57,6 +57,7 @@ class Table:
     offers: tuple[tuple[int, str], ...] = ()  # (open seat, hash of the invitation to it)
     claim: SeatClaim | None = None  # a newcomer's claim of an open seat, waiting for the table
     holders: tuple[tuple[int, str, int], ...] = ()  # (seat, new holder's name, from game version): who played
+    resigned: tuple[tuple[int, int], ...] = ()  # (seat, game version) of each player who left his seat
     seq: int = 0
 
     @classmethod
@@ -82,6 +83,8 @@ class Table:
             return replace(t, consent=None)
         if kind == "undo_policy":
             return replace(t, undo_consent=bool(e["consent"]))
+        if kind in SEAT_TYPES:  # a seat changes hands with or without a time control
+            return apply_seat(t, e, at)
         if t.clock is None:  # undo consent needs no time control; everything else does
             raise ClockError("clock", "this game has no time control")
         if kind == "availability":
@@ -114,8 +117,6 @@ class Table:
             if e.get("choice") == "open_seat":
                 return replace(t, vote=None, open_seats=t.open_seats | {e["absent"]})
             return replace(t, vote=None)
-        if kind in SEAT_TYPES:
-            return apply_seat(t, e, at)
         raise ClockError("type", f"unknown clock event {kind!r}")
 
     # -- what players ask ---------------------------------------------------------------------------------
@@ -123,7 +124,8 @@ class Table:
     def view(self, now: datetime, seat: int | None = None) -> dict[str, Any]:
         undo = "consent" if self.undo_consent else "free"
         if self.clock is None:
-            return {"time_control": {"kind": "none"}, "undo": undo, "undo_request": self._consent_view()}
+            return {"time_control": {"kind": "none"}, "undo": undo, "undo_request": self._consent_view(),
+                    **self._seats_view()}
         c = self.clock
         due = c.deadline()
         out: dict[str, Any] = {
@@ -141,12 +143,7 @@ class Table:
             "undo": undo,
             "undo_request": self._consent_view(),
             "stand_in": None if self.stand_in is None else {"absent": self.stand_in[0], "by": self.stand_in[1]},
-            "open_seats": sorted(self.open_seats),
-            "seat_claim": None if self.claim is None else {
-                "seat": self.claim.seat, "name": self.claim.name, "affected": sorted(self.claim.affected),
-                "accepted": sorted(self.claim.accepted),
-                "closes": (self.claim.opened + self.claim.timeout).isoformat()},
-            "holders": [{"seat": s, "name": n, "from_version": v} for s, n, v in self.holders],
+            **self._seats_view(),
         }
         if seat is not None and seat in c.availability:
             av = c.availability[seat]
@@ -155,6 +152,17 @@ class Table:
                                "weekends_off": av.weekends_off, "auto_pass": seat in self.auto_pass}
         return out
 
+
+    def _seats_view(self) -> dict[str, Any]:
+        return {
+            "open_seats": sorted(self.open_seats),
+            "seat_claim": None if self.claim is None else {
+                "seat": self.claim.seat, "name": self.claim.name, "affected": sorted(self.claim.affected),
+                "accepted": sorted(self.claim.accepted),
+                "closes": (self.claim.opened + self.claim.timeout).isoformat()},
+            "holders": [{"seat": s, "name": n, "from_version": v} for s, n, v in self.holders],
+            "resigned": [{"seat": s, "at_version": v} for s, v in self.resigned],
+        }
 
     def _consent_view(self) -> dict[str, Any] | None:
         if self.consent is None:

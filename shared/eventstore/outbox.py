@@ -27,6 +27,7 @@ class OutboxKind(StrEnum):
     ACTION_REFUSED = "action_refused"
     MESSAGE = "message"
     CLOCK_REMINDER = "clock_reminder"
+    TABLE_ASKS = "table_asks"
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,29 @@ class ClockReminder(OutboxEvent):
     deadline: str | None = None
 
 
+@dataclass(frozen=True)
+class TableAsks(OutboxEvent):
+    """The table asks some players to decide (services/play/pending.py): `ask` is `vote` (the deadline of
+    seat `by` ran out: extend, substitute or open the seat), `undo` or `redo` (player `by` asks to take back
+    or bring back their moves: accept or decline), or `seat_claim` (`name` asks to take over seat `by`).
+    `players` must answer before `deadline` (ISO 8601); `ask_id` names the question (its clock-log
+    position), so an answer cannot land on a later one; `target` is the action an undo goes back to;
+    `voters` a vote's electorate (the seats a substitute may be)."""
+
+    kind: ClassVar[OutboxKind] = OutboxKind.TABLE_ASKS
+    ask: str = ""
+    ask_id: int = 0
+    by: PlayerId | None = None
+    players: tuple[PlayerId, ...] = field(default_factory=tuple)
+    deadline: str | None = None
+    name: str | None = None
+    target: int | None = None
+    voters: tuple[PlayerId, ...] = field(default_factory=tuple)
+
+
 EVENTS: dict[str, type[OutboxEvent]] = {e.kind: e for e in (GameStarted, TurnChanged, GameFinished,
-                                                               ActionRefused, MessagePosted, ClockReminder)}
+                                                               ActionRefused, MessagePosted, ClockReminder,
+                                                               TableAsks)}
 
 
 @dataclass(frozen=True)

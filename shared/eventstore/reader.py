@@ -11,6 +11,7 @@ read so it is never behind the writers.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,7 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .outbox import OutboxRecord
+from .outbox import OutboxEvent, OutboxRecord
 from .postgres import NUMBER_PENDING, SEQUENCER_LOCK
 
 outbox_table = sa.table(
@@ -72,6 +73,27 @@ def number_pending(engine: sa.Engine) -> None:
     with engine.connect().execution_options(isolation_level="READ COMMITTED") as conn, conn.begin():
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SEQUENCER_LOCK})
         conn.execute(sa.text(NUMBER_PENDING))
+
+
+def write_outbox(conn: sa.Connection, game_id: int, version: int | None,
+                 events: Iterable[OutboxEvent]) -> int:
+    """Typed outbox rows written inside the caller's SQLAlchemy transaction, so they commit (or not) with the
+    decision they announce, numbered exactly as the recorder numbers its own: on PostgreSQL left unnumbered
+    for `number_pending`; SQLite numbers them in the writing transaction, from the same counter row."""
+    rows = [{"game_id": game_id, "version": version, "kind": e.kind.value,
+             "payload": json.dumps(e.payload(), separators=(",", ":"), sort_keys=True), "created_at": time.time()}
+            for e in events]
+    if not rows:
+        return 0
+    if conn.dialect.name == "postgresql":
+        conn.execute(outbox_table.insert(), [{**r, "position": None} for r in rows])
+        return len(rows)
+    counters = sa.table("counters", sa.column("name"), sa.column("value"))
+    conn.execute(counters.update().where(counters.c.name == "outbox_position")
+                 .values(value=counters.c.value + len(rows)))
+    top = int(conn.execute(sa.select(counters.c.value).where(counters.c.name == "outbox_position")).scalar_one())
+    conn.execute(outbox_table.insert(), [{**r, "position": top - len(rows) + i} for i, r in enumerate(rows, 1)])
+    return len(rows)
 
 
 def read_after(conn: sa.Connection, position: int, limit: int) -> list[OutboxRecord]:

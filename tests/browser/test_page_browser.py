@@ -641,3 +641,62 @@ def test_alerts_on_this_device_register_the_service_worker_and_ask_the_push_serv
         assert worker.headers["Content-Type"].startswith("text/javascript")
     finally:
         context.close()
+
+
+def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: Server, browser: Any) -> None:
+    """A redo request and a newcomer's claim of a seat its player left (docs/time-controls.md) are on the
+    page of everyone at the table; the player they wait for is told first, with buttons to answer each."""
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 3, "seed": 43, "options": []}).json()
+    gid = made["id"]
+    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ida", "Jon", "Kai")]
+    by = {s["player_id"]: s["token"] for s in seats}
+    ida, jon, kai = (s["player_id"] for s in seats)
+    assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
+
+    def post(player: int, action: dict[str, Any]) -> dict[str, Any]:
+        version = server.api("GET", f"/games/{gid}/state").json()["version"]
+        return server.api("POST", f"/games/{gid}/actions?wait=10", by[player],
+                          headers={"Idempotency-Key": f"k{version}-{player}"},
+                          json={"action": action, "expected_version": version}).json()
+
+    while True:  # play until Kai's move is the last, after someone else's
+        state = server.api("GET", f"/games/{gid}/state").json()
+        player = int(state["acting_players"][0])
+        action = server.api("GET", f"/games/{gid}/legal-actions", by[player]).json()["actions"][0]
+        assert post(player, action)["status"] == "applied"
+        if player == kai and state["version"] > 0:
+            break
+    assert post(kai, {"type": "undo"})["status"] == "applied"  # his own: free
+    redo = server.api("POST", f"/games/{gid}/undo-requests", by[ida], json={"kind": "redo"})
+    assert redo.status_code == 202 and redo.json()["undo_request"]["affected"] == [kai], redo.text
+    left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
+    offer = server.api("POST", f"/games/{gid}/seats/{jon}/offer", by[ida]).json()
+    claim = server.api("POST", f"/games/{gid}/seats/{jon}/claim", json={"invitation": offer["invitation"], "name": "Lou"})
+    assert claim.status_code == 202, claim.text
+
+    page = _open(browser, server, gid, by[kai])
+    try:
+        page.wait_for_selector("#clock-pending", timeout=20_000)
+        pending = page.locator("#clock-pending").inner_text()
+        assert pending == "Waiting for your answer: Ida's redo request; Lou's claim of Jon's seat.", pending
+        assert "Ida asks to redo the undone moves; waiting for Kai" in page.locator("#clock-undo").inner_text()
+        assert "Lou asks to take over Jon's seat; waiting for Ida, Kai" in page.locator("#clock-claim").inner_text()
+        assert "Jon left the game at move" in page.locator("#clock-body").inner_text()
+        assert page.locator("#clock-undo button").count() == 2 and page.locator("#clock-claim button").count() == 2
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "pending_requests.png"))
+        assert not page.errors, page.errors
+        page.click('#clock-undo button[data-accept="true"]')
+        page.wait_for_function("() => !document.querySelector('#clock-undo button')", timeout=20_000)
+        page.wait_for_selector("#clock-pending", timeout=20_000)
+        assert page.locator("#clock-pending").inner_text() == "Waiting for your answer: Lou's claim of Jon's seat."
+    finally:
+        page.close()
+    assert kai in server.api("GET", f"/games/{gid}/clock").json()["undo_request"]["accepted"]
+    mine = _open(browser, server, gid, by[ida])
+    try:  # the requester sees his request with nothing to answer there, and the claim that waits for him
+        mine.wait_for_selector("#clock-pending", timeout=20_000)
+        assert mine.locator("#clock-pending").inner_text() == "Waiting for your answer: Lou's claim of Jon's seat."
+        assert mine.locator("#clock-undo button").count() == 0
+    finally:
+        mine.close()

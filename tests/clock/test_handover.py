@@ -117,3 +117,61 @@ def test_a_declined_claim_leaves_the_seat_open_and_silence_hands_it_over(table: 
     view = client.get(f"/games/{game_id}/clock").json
     assert [h["name"] for h in view["holders"]] == ["Di"] and view["open_seats"] == []
     assert client.get(f"/games/{game_id}/legal-actions", headers=bearer(claimed.json["token"])).status_code == 200
+
+
+def test_a_player_who_resigns_opens_his_seat_for_the_hand_over(table: Any) -> None:
+    """Resigning is an event (`seat_resigned`) that opens the seat: the same offer, claim and consent as a
+    seat the table opened; with no time control too. If he held the turn, the table votes at once."""
+    client, game_id, seats, vc, scheduler, app = table
+    ann, bob = bearer(seats["Ann"][0]), bearer(seats["Bob"][0])
+    resign = f"/games/{game_id}/seats/resign"
+    assert client.post(resign, headers=bob).status_code == 409  # not before the game is played
+    assert client.post(f"/games/{game_id}/start", headers=ann).status_code == 200
+    assert client.post(resign).status_code == 401
+    assert client.post(resign, headers=bearer("adm")).status_code == 403  # the admin token has no seat
+    left = client.post(resign, headers=bob)
+    assert left.status_code == 200 and left.json["open_seats"] == [seats["Bob"][1]], left.json
+    assert left.json["time_control"] == {"kind": "none"}  # no clock needed to leave
+    assert left.json["resigned"] == [{"seat": seats["Bob"][1], "at_version": 0}]
+    assert client.post(resign, headers=bob).status_code == 409  # already open
+    with app.app_context():
+        from services.gateway.clock_api import clock_log
+        log = clock_log().read(game_id)
+        assert [e["type"] for e in log] == ["seat_resigned"] and game_id in clock_log().games()
+
+    offered = client.post(f"/games/{game_id}/seats/{seats['Bob'][1]}/offer", headers=ann)
+    assert offered.status_code == 201
+    claimed = client.post(f"/games/{game_id}/seats/{seats['Bob'][1]}/claim",
+                          json={"invitation": offered.json["invitation"], "name": "Cy"})
+    assert claimed.status_code == 202 and claimed.json["seat_claim"]["affected"] == [seats["Ann"][1]]
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["seat_claim"] is not None  # waits for Ann
+    vc.advance(48 * H)
+    scheduler.run_once()  # the scheduler follows the game: silence hands the seat over
+    view = client.get(f"/games/{game_id}/clock").json
+    assert view["open_seats"] == [] and view["holders"] == [{"seat": seats["Bob"][1], "name": "Cy",
+                                                             "from_version": 0}]
+    assert client.get(f"/games/{game_id}/legal-actions", headers=bearer(claimed.json["token"])).status_code == 200
+    names = {s["player_id"]: s["name"] for s in client.get(f"/games/{game_id}").json["seats"]}
+    assert names[seats["Bob"][1]] == "Cy"  # (Bob's token leaves the gateways' caches within 30 s)
+
+
+def test_resigning_on_move_lets_the_table_vote_on_who_moves_now(table: Any) -> None:
+    client, game_id, seats, vc, scheduler, app = table
+    first, absent, other_id, other = to_deadline(client, game_id, seats, vc, scheduler, "extend")
+    scheduler.run_once()  # extended: the absent player has another 24 h
+    assert client.get(f"/games/{game_id}/clock").json["vote"] is None
+    vc.advance(30 * H)
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["vote"]["absent"] == first  # the second deadline's vote
+    assert client.post(f"/games/{game_id}/seats/resign", headers=absent).status_code == 200
+    view = client.get(f"/games/{game_id}/clock").json
+    assert view["open_seats"] == [first] and view["vote"] is None  # the vote on his absence is moot
+    scheduler.run_once()  # his time is still up and he left: the table is asked at once who moves
+    assert client.get(f"/games/{game_id}/clock").json["vote"]["absent"] == first
+    vote = {"choice": "substitute", "substitute": other_id}
+    assert client.post(f"/games/{game_id}/clock/vote", json=vote, headers=other).status_code == 201
+    scheduler.run_once()
+    assert client.get(f"/games/{game_id}/clock").json["stand_in"] == {"absent": first, "by": other_id}
+    action = client.get(f"/games/{game_id}/legal-actions", headers=absent).json["actions"][0]
+    assert post(client, game_id, other, action, 0).json["status"] == "applied"

@@ -589,10 +589,22 @@
       line("Not sent: " + ((res.data && res.data.message) || res.status));
       body.replaceChildren(...lines);
     };
+    // first, what waits for this seat's answer: the vote, a request, a claim (each answered below)
+    const yours = [];
+    if (mine !== null && c.vote && c.vote.voters.includes(mine) && !c.vote.voted.includes(mine)) yours.push("the vote on " + who(c.vote.absent) + "'s turn");
+    const ur = c.undo_request;
+    if (mine !== null && ur && ur.affected.includes(mine) && !ur.accepted.includes(mine)) yours.push(who(ur.requester) + "'s " + ur.kind + " request");
+    const sc = c.seat_claim;
+    if (mine !== null && sc && sc.affected.includes(mine) && !sc.accepted.includes(mine)) yours.push(sc.name + "'s claim of " + who(sc.seat) + "'s seat");
+    if (yours.length) {
+      const p = line("Waiting for your answer: " + yours.join("; ") + ".", "clock-pending");
+      p.className = "notice";
+    }
     if (c.vote) {
       const v = c.vote;
-      const p = line("Vote on " + who(v.absent) + "'s turn (closes " + when(v.closes) + "): " + v.voted.length + " of "
-        + v.voters.length + " have voted.", "clock-vote");
+      const waitingVote = v.voters.filter((pid) => !v.voted.includes(pid));
+      const p = line("Vote on " + who(v.absent) + "'s turn, whose time ran out (closes " + when(v.closes) + "): " + v.voted.length + " of "
+        + v.voters.length + " have voted" + (waitingVote.length ? "; waiting for " + waitingVote.map(who).join(", ") : "") + ".", "clock-vote");
       if (mine !== null && v.voters.includes(mine) && !v.voted.includes(mine)) {
         Object.entries(CHOICE_WORDS).forEach(([choice, words]) => {
           const b = document.createElement("button"); b.type = "button"; b.className = "secondary";
@@ -605,7 +617,8 @@
     const u = c.undo_request;
     if (u) {
       const waiting = u.affected.filter((pid) => !u.accepted.includes(pid));
-      const p = line(who(u.requester) + " asks to " + u.kind + (u.target == null ? " the last move" : u.target === 0 ? " every move back to the start" : " back to move " + u.target)
+      const what = u.kind === "redo" ? " the undone moves" : u.target == null ? " the last move" : u.target === 0 ? " every move back to the start" : " back to move " + u.target;
+      const p = line(who(u.requester) + " asks to " + u.kind + what
         + "; waiting for " + (waiting.map(who).join(", ") || "nobody") + " (until " + when(u.closes) + ").", "clock-undo");
       if (mine !== null && waiting.includes(mine)) {
         [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
@@ -632,6 +645,7 @@
         });
       }
     }
+    (c.resigned || []).forEach((r) => line(who(r.seat) + " left the game at move " + r.at_version + "."));
     (c.holders || []).forEach((h) => line(h.name + " holds " + who(h.seat) + "'s seat since move " + h.from_version + "."));
     if (!lines.length) return;
     body.replaceChildren(...lines);
