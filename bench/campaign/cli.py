@@ -73,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--max-actions", type=int, default=6000, help="Railpost's game stops here (default 6000)")
     r.add_argument("--timeout", type=int, default=1200, help="seconds per game (default 1200)")
     r.add_argument("--driver", choices=["auto", "soak", "reverse_check"], default="auto",
-                   help="Railpost's player: the soak tests' weighted one or reverse_check.py's (auto: soak for 1825)")
+                   help="Railpost's player: the soak tests' weighted one or reverse_check.py's (auto: soak for 1825 and 1840)")
     t = sub.add_parser("table", help="render the campaign tables (markdown)")
     t.add_argument("--forward-results", type=Path, default=DEFAULT_VAR / "forward.jsonl")
     t.add_argument("--reverse-results", type=Path, default=DEFAULT_VAR / "reverse.jsonl")

@@ -186,3 +186,33 @@ def test_a_stadtbahn_has_no_director_so_buying_its_shares_leaves_a_pass_order_st
     stored = s.submit(move)
     assert stored.get("auto_actions") == [{"type": "pass", "entity": 621, "entity_type": "player"}]
     assert game.player(621).programs  # the order stands
+
+
+def test_a_private_given_away_free_leaves_the_bidding_after_the_latest_auctions_opener() -> None:
+    """rules-1840 *Private auction*: when everybody passes, Prater (the cheapest) drops 5; at 0 it goes free
+    to the next player. The bidding then goes on after the player who opened the latest auction (P3 opened
+    the one for SB), so P1 — who just took Prater — acts next, not P2."""
+    p1, p2, p3 = 1001, 1002, 1003
+    s = GameSession.new("1840", [{"id": p1, "name": "P1"}, {"id": p2, "name": "P2"}, {"id": p3, "name": "P3"}],
+                        1605860, [])
+
+    def act(pid: int, kind: str, **fields: Any) -> None:
+        s.submit({"type": kind, "entity": pid, "entity_type": "player", **fields})
+
+    for pid in (p1, p2, p3):  # everybody passes: Prater 10 -> 5
+        act(pid, "pass")
+    assert s.game.round.min_bid(s.game, "PR") == 5
+    act(p1, "pass")
+    act(p2, "bid", company="SSB", price=60)
+    act(p3, "bid", company="SSB", price=65)
+    act(p1, "pass")
+    act(p2, "pass")  # P3 wins SSB for 65
+    act(p3, "bid", company="SB", price=30)
+    act(p1, "pass")
+    act(p2, "pass")  # P3 wins SB for 30; P1 is next after the opener
+    assert s.game.acting() == [p1]
+    for pid in (p1, p2, p3):  # everybody passes again: Prater 5 -> 0, forced on the next player (P1)
+        act(pid, "pass")
+    game = s.game
+    assert game.companies["PR"].owner == p1 and game.player(p1).cash == 300
+    assert game.acting() == [p1]

@@ -124,6 +124,10 @@ class AuctionRound(FlowRound):
             if self.min_bid(game, self.cheapest) <= 0:
                 self.index = (self.index + 1) % len(self.entities)
                 self.award(game, self.entities[self.index], self.cheapest, 0)
+                if self.triggerer is not None:
+                    # the bidding goes on after the opener of the latest auction, as after a won auction
+                    # (rules-1840 *Private auction*)
+                    self.index = self.entities.index(self.triggerer)
         else:
             game.rules.pay_private_income(game)
         self.passed.clear()
