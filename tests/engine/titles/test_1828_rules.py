@@ -301,3 +301,22 @@ def test_selling_part_of_the_presidents_certificate_hands_back_the_oldest_market
     held = {s.id: s.owner for s in gt.shares if s.owner not in (gt.sym,)}
     assert held == {"GT_0": 1002, "GT_2": 1002, "GT_5": 1004, "GT_3": "pool", "GT_1": "pool"}
     assert game.player(1004).cash == cash + 2 * price
+
+
+def test_a_corporation_discarding_over_its_limit_is_not_offered_bankruptcy() -> None:
+    """rules-1828 *Only the corporation that must buy a train can go bankrupt*: B&O's purchase of a 3+D
+    leaves CPR-MP over its train limit; while it discards, bankruptcy is neither offered nor accepted."""
+    import json
+    from pathlib import Path
+
+    from shared.engine import GameSession
+    from shared.engine.errors import IllegalAction
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1828" / "rp_1828_4p_clocksoak9.json"
+    session = GameSession.from_record(json.loads(fixture.read_text()))
+    game = session.game
+    assert game.acting() == ["CPR-MP"] and game.round.corp(game).sym == "B&O"
+    offered = {a["type"] for a in session.legal_actions()}
+    assert offered == {"discard_train"}
+    with pytest.raises(IllegalAction):
+        session.submit({"type": "bankrupt", "entity": "CPR-MP", "entity_type": "corporation"})

@@ -263,9 +263,14 @@ class OperatingRound1828(OperatingRound):
             out.append("special_buy")
         step = next((s for s in self.steps if isinstance(s, Bankrupt)), None)
         if out and entity in game.corporations and step is not None and not self.pending_homes \
-                and step.may_go_bankrupt(game, game.corporations[entity]):
+                and self.owes_train(game, entity) and step.may_go_bankrupt(game, game.corporations[entity]):
             out.append("bankrupt")
         return out
+
+    def owes_train(self, game: Game, entity: Any) -> bool:
+        """Only the operating corporation, in its own train step, can fail to buy the train it must have
+        (rules-1828 *Bankruptcy*): not one discarding trains over its limit meanwhile."""
+        return entity == self.corp(game).sym and isinstance(self.active_step(game), BuyTrain1828)
 
     def reorder_waiting(self, game: Game) -> None:
         """A sale moves prices: the corporations still to operate this round are put in order again by
@@ -306,7 +311,8 @@ class OperatingRound1828(OperatingRound):
             coal.buy(game, game.corporations[entity], action)
             self.after_process(game, action)
             return
-        if action.get("type") == "bankrupt" and entity == current and not self.pending_homes:
+        if action.get("type") == "bankrupt" and entity == current and not self.pending_homes \
+                and self.owes_train(game, entity):
             step = next(s for s in self.steps if isinstance(s, Bankrupt))
             step.bankrupt(game, self, action, trusted)
             self.after_process(game, action)
