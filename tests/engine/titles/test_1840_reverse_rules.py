@@ -308,3 +308,27 @@ def test_a_chain_hex_filled_by_an_extra_lay_leaves_that_end_of_the_stadtbahn_clo
     assert err.value.rule == "stadtbahn_track" and "next: H12" in str(err.value)
     chain = {"C13", "D12", "E13", "F12", "H12"}
     assert {a["hex"] for a in session.legal_actions("7") if a["type"] == "lay_tile"} & chain == {"H12"}
+
+
+# -- sold-out companies rise in operating order ----------------------------------------------------------------
+def test_sold_out_companies_rise_in_operating_order_and_keep_it_on_the_new_cell() -> None:
+    """rules-1840 *End of a stock round*: WKB reached 60 before SJE; both are sold out when the stock round
+    ends and rise to 70 one after the other in operating order, so WKB is still ahead of SJE there and pays
+    its dividend first (Railpost's game 1840:6:2184987: the reference had WKB before SJE)."""
+    import json
+
+    from shared.engine import GameSession
+    from shared.engine.titles.g1840.company import operating_order
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1840" / "rp_1840_6p_2184987.json"
+    record = json.loads(fixture.read_text())
+    before = GameSession.from_record(record, limit=644).game
+    assert before.round.kind == "Stock"
+    wkb, sje = before.corporations["WKB"], before.corporations["SJE"]
+    assert wkb.share_cell == sje.share_cell == (4, 0)
+    assert before.rules.arrival(before, wkb) < before.rules.arrival(before, sje)
+    after = GameSession.from_record(record, limit=645).game
+    assert after.round.kind == "Line"
+    assert after.corporations["WKB"].share_cell == after.corporations["SJE"].share_cell == (3, 0)
+    order = [c.sym for c in operating_order(after, after.rules.majors(after))]
+    assert order.index("WKB") < order.index("SJE")

@@ -163,12 +163,4 @@ def company_round_order(game: Game, fix: bool = False) -> list[str]:
 
 
 def operating_order(game: Game, corps: list[Corporation]) -> list[Corporation]:
-    """Highest share price first; on equal prices the cell further right, then higher up, then the company
-    that reached the cell first, goes first."""
-    rules = rules_of(game)
-
-    def key(c: Corporation) -> tuple[int, int, int, int]:
-        cell = c.share_cell or (0, 0)
-        return (-(game.share_price(c) or 0), -cell[1], cell[0], rules.arrival(game, c))
-
-    return sorted(corps, key=key)
+    return rules_of(game).in_operating_order(game, corps)

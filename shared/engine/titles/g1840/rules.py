@@ -144,6 +144,15 @@ class Rules1840(TitleRules):
     def arrival(self, game: Game, corp: Corporation) -> int:
         return int(game.extra.get("arrival", {}).get(corp.sym, 0))
 
+    def in_operating_order(self, game: Game, corps: list[Corporation]) -> list[Corporation]:
+        """Highest share price first; on equal prices the cell further right, then higher up, then the
+        company that reached the cell first, goes first."""
+        def key(c: Corporation) -> tuple[int, int, int, int]:
+            cell = c.share_cell or (0, 0)
+            return (-(game.share_price(c) or 0), -cell[1], cell[0], self.arrival(game, c))
+
+        return sorted(corps, key=key)
+
     def move_by_dividend(self, game: Game, corp: Corporation, paid: int) -> None:
         if corp.share_cell is None:
             return
@@ -304,11 +313,14 @@ class Rules1840(TitleRules):
             self.set_cell(game, corp, game.market.down(corp.share_cell, len(bundle.shares)))
 
     def finish_stock_round(self, game: Game, stock: StockRound) -> None:
-        for corp in game.corporations.values():
-            if corp.kind == LINE or not corp.floated or corp.share_cell is None:
-                continue
-            if corp.treasury_percent == 0 and corp.percent_owned_by(POOL) == 0:
-                self.set_cell(game, corp, game.market.up(corp.share_cell))
+        """Sold-out companies rise one row, one after another in operating order, so that two on one cell
+        arrive on the next in the order they stood (rules-1840 *End of a stock round*)."""
+        sold_out = [c for c in game.corporations.values()
+                    if c.kind != LINE and c.floated and c.share_cell is not None
+                    and c.treasury_percent == 0 and c.percent_owned_by(POOL) == 0]
+        for corp in self.in_operating_order(game, sold_out):
+            assert corp.share_cell is not None
+            self.set_cell(game, corp, game.market.up(corp.share_cell))
 
     # -- trams ---------------------------------------------------------------------------------------------
     def base_name(self, game: Game, train: Train) -> str:
