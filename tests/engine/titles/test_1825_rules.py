@@ -293,3 +293,38 @@ def test_a_home_token_goes_to_the_reserved_city_not_the_setup_index() -> None:
     assert not [a for a in legal_actions(game, "GER") if a.get("hex") == "W21"]
     with pytest.raises(IllegalAction):
         game.process({"type": "lay_tile", "entity": "GER", "hex": "W21", "tile": "47-0", "rotation": 5})
+
+
+# -- a director's certificate in the market keeps the turn open ---------------------------------------------
+# Unit 3 + DB3, 2 players (Railpost's own game, reverse check), stock round 18: the market holds the 40%
+# director's certificates of GNoS (price 16: £64) and HR (price 5: £20) and nothing else of theirs. Player 2
+# (£6, no GNoS or HR) sells his CR share for £76.
+DIRECTOR_IN_POOL = "rp_1825_2p_6778996_unit_3_db3"
+
+
+def test_a_directors_certificate_in_the_market_keeps_the_turn_open() -> None:
+    """After the sale player 2 may buy nothing (CR he just sold; a director's certificate from the market
+    needs a share of the corporation already), but he could pay for one, so his turn goes on: he is offered
+    the pass only, and only his pass hands the turn to player 1 (Railpost had ended the turn at the sale, and
+    the reference refused player 1's pass at 148)."""
+    game = position(DIRECTOR_IN_POOL, 146)
+    game.process(sell(1002, ["CR_2"], 10))
+    assert game.player(1002).cash == 82
+    assert game.acting() == [1002]
+    assert legal_actions(game, 1002) == [{"type": "pass", "entity": 1002, "entity_type": "player"}]
+    with pytest.raises(IllegalAction):
+        game.process({"type": "buy_shares", "entity": 1002, "shares": ["GNoS_0"], "percent": 40})
+    game.process({"type": "pass", "entity": 1002})
+    assert game.acting() == [1001]
+
+
+def test_a_turn_with_nothing_in_reach_ends_at_the_sale() -> None:
+    """The same sale with neither director's certificate in the market (back in the treasuries): nothing is
+    left for player 2 to do and his turn ends by itself; player 1 acts next."""
+    game = position(DIRECTOR_IN_POOL, 146)
+    for sym in ("GNoS", "HR"):
+        corp = game.corporations[sym]
+        corp.give(corp.shares[0], sym)
+    game.edited()
+    game.process(sell(1002, ["CR_2"], 10))
+    assert game.acting() == [1001]
