@@ -570,9 +570,15 @@ class Board:
         return f"{h.tile.name}-{h.copy}-{h.tile.city_part(city_index)}"
 
     def home_city(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
+        """The city of the entity's home token: the city holding its reservation (which moves with the city's
+        track when the hex is upgraded), else `city_index` (the setup's, a city of the tile the game began
+        with), else the first city."""
         h = self.hex(hex_id)
-        if city_index is None:
-            city_index = next((i for i, r in enumerate(h.reservations) if entity in r), 0)
+        reserved = next((i for i, r in enumerate(h.reservations) if entity in r), None)
+        if reserved is not None:
+            city_index = reserved
+        elif city_index is None:
+            city_index = 0
         if not h.tokens:
             raise IllegalAction(f"{hex_id} has no city for {entity}'s home token", "home")
         return self.city_id(hex_id, city_index)

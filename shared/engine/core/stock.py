@@ -140,9 +140,28 @@ class BuySellParShares(Step):
             out.append("sell_shares")
         if game.rules.can_sell_companies(game, player) and self._may_sell_now(game, round_):
             out.append("sell_company")
-        if out:
+        if out or self.director_certificate_in_reach(game, round_, player):
             out.append("pass")
         return out
+
+    def director_certificate_in_reach(self, game: Game, round_: StockRound, player: Player) -> bool:
+        """Rule (docs/rules-1825.md, "A director's certificate in the market keeps the turn open"): where a
+        director may sell his certificate to the market, a player's turn does not end by itself while the
+        market's only certificate of some corporation is its director's certificate and he could pay for it
+        and hold it (not bought this turn, not sold that corporation this round); he must pass."""
+        if not game.rules.president_sales_to_market or round_.bought():
+            return False
+        for corp in game.corporations.values():
+            pooled = [s for s in corp.shares if s.owner == POOL]
+            if not corp.ipoed or corp.closed or not pooled or not all(s.president for s in pooled):
+                continue
+            if round_.sold.get(player.id, {}).get(corp.sym):
+                continue
+            share = pooled[0]
+            if player.cash >= self.share_cost(game, corp, share) and self.room_for_cert(game, player, corp) \
+                    and corp.percent_owned_by(player.id) + share.percent <= corp.max_ownership_percent:
+                return True
+        return False
 
     def must_sell(self, game: Game, player: Player) -> bool:
         limit = game.rules.cert_limit(game)

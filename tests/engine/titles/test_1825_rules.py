@@ -255,3 +255,76 @@ def test_a_stop_reached_only_over_the_same_track_twice_is_out_of_reach() -> None
         game.process({"type": "lay_tile", "entity": "GER", "hex": "T22", "tile": "11-0", "rotation": 0})
     assert caught.value.rule == "upgrade_reach"
     assert game.board.hex("T22").tile.name == "8"
+
+
+# -- a reserved home goes where its reservation went --------------------------------------------------------
+# Unit 1 + K2 + K3, 3 players (Railpost's own game, reverse check): London (V20) is six one-sided cities,
+# city i facing side i; LSWR's station faces W19 (side 0), GER's home is reserved on the city facing V22
+# (side 4). SECR upgrades London to brown 32 turned one side (action 260), so the cities shift one place round.
+HOME_MOVES = "rp_1825_3p_6685680_unit_1_k2_k3"
+LONDON_SIDES = {0: "W19", 4: "V22", 5: "W21"}
+
+
+def test_a_reservation_moves_with_its_city_when_the_hex_is_upgraded() -> None:
+    game = position(HOME_MOVES, 259)
+    london = game.board.hex("V20")
+    assert london.reservations[4] == ["GER"] and london.tokens[0] == ["LSWR"]
+    game.process({"type": "lay_tile", "entity": "SECR", "hex": "V20", "tile": "32-0", "rotation": 1})
+    london = game.board.hex("V20")
+    assert london.tile.name == "32" and london.rotation == 1
+    assert london.reservations[3] == ["GER"]  # new city 3 faces side 4, as old city 4 did
+    assert london.tokens[5] == ["LSWR"]  # new city 5 faces side 0
+
+
+def test_a_home_token_goes_to_the_reserved_city_not_the_setup_index() -> None:
+    """GER floats at the end of the stock round (the pass at 290) and its home station goes down in the
+    city its reservation moved to (city 3, facing V22), not in city 4 of the new tile (the setup's index,
+    which now faces W21). So GER reaches V22 and not W21, and is offered no tile there (it was, and the
+    reference refused its 47 on W21 at action 304)."""
+    game = position(HOME_MOVES, 289)
+    assert game.corporations["GER"].tokens_placed == 0
+    game.process({"type": "pass", "entity": 1002})
+    london = game.board.hex("V20")
+    assert london.tokens[3] == ["GER"] and london.tokens[4] == [None]
+    assert not any(any(slots) for slots in london.reservations)
+    game = position(HOME_MOVES, 303)
+    assert game.acting() == ["GER"]
+    assert game.board.reach("GER").edges.get("W21") is None
+    assert not [a for a in legal_actions(game, "GER") if a.get("hex") == "W21"]
+    with pytest.raises(IllegalAction):
+        game.process({"type": "lay_tile", "entity": "GER", "hex": "W21", "tile": "47-0", "rotation": 5})
+
+
+# -- a director's certificate in the market keeps the turn open ---------------------------------------------
+# Unit 3 + DB3, 2 players (Railpost's own game, reverse check), stock round 18: the market holds the 40%
+# director's certificates of GNoS (price 16: £64) and HR (price 5: £20) and nothing else of theirs. Player 2
+# (£6, no GNoS or HR) sells his CR share for £76.
+DIRECTOR_IN_POOL = "rp_1825_2p_6778996_unit_3_db3"
+
+
+def test_a_directors_certificate_in_the_market_keeps_the_turn_open() -> None:
+    """After the sale player 2 may buy nothing (CR he just sold; a director's certificate from the market
+    needs a share of the corporation already), but he could pay for one, so his turn goes on: he is offered
+    the pass only, and only his pass hands the turn to player 1 (Railpost had ended the turn at the sale, and
+    the reference refused player 1's pass at 148)."""
+    game = position(DIRECTOR_IN_POOL, 146)
+    game.process(sell(1002, ["CR_2"], 10))
+    assert game.player(1002).cash == 82
+    assert game.acting() == [1002]
+    assert legal_actions(game, 1002) == [{"type": "pass", "entity": 1002, "entity_type": "player"}]
+    with pytest.raises(IllegalAction):
+        game.process({"type": "buy_shares", "entity": 1002, "shares": ["GNoS_0"], "percent": 40})
+    game.process({"type": "pass", "entity": 1002})
+    assert game.acting() == [1001]
+
+
+def test_a_turn_with_nothing_in_reach_ends_at_the_sale() -> None:
+    """The same sale with neither director's certificate in the market (back in the treasuries): nothing is
+    left for player 2 to do and his turn ends by itself; player 1 acts next."""
+    game = position(DIRECTOR_IN_POOL, 146)
+    for sym in ("GNoS", "HR"):
+        corp = game.corporations[sym]
+        corp.give(corp.shares[0], sym)
+    game.edited()
+    game.process(sell(1002, ["CR_2"], 10))
+    assert game.acting() == [1001]
