@@ -332,3 +332,31 @@ def test_sold_out_companies_rise_in_operating_order_and_keep_it_on_the_new_cell(
     assert after.corporations["WKB"].share_cell == after.corporations["SJE"].share_cell == (3, 0)
     order = [c.sym for c in operating_order(after, after.rules.majors(after))]
     assert order.index("WKB") < order.index("SJE")
+
+
+# -- stations lifted by the first track on a hex of several cities ---------------------------------------------
+def test_the_line_whose_tile_lifts_another_lines_station_places_it_again_first() -> None:
+    """rules-1840 *Stations lifted by the first track*: line 3's home station stands on E17 (two cities, no
+    track). Line 7's extra lay puts 235 there: 3's station is lifted and line 7 must place it again, free, on
+    either city of E17, before anything else (Railpost's game 1840:3:6345933; the reference agrees)."""
+    import json
+
+    from shared.engine import GameSession
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1840" / \
+        "rp_1840_3p_6345933_three_player_small.json"
+    session = GameSession.from_record(json.loads(fixture.read_text()))
+    game = session.game
+    line3 = game.corporations["3"]
+    assert game.acting() == ["7"] and game.board.hex("E17").tokens == [[None], [None]]
+    assert line3.tokens_placed == 0
+    offered = [a for a in session.legal_actions("7")]
+    assert {(a["type"], a["city"]) for a in offered} == {("place_token", "235-0-0"), ("place_token", "235-0-1")}
+    with pytest.raises(IllegalAction):
+        lay(game, "7", "F16", "4-0", 1)
+    cash = game.rules.owner_major(game, game.corporations["7"]).cash
+    session.submit({"type": "place_token", "entity": "7", "entity_type": "corporation", "city": "235-0-1",
+                    "slot": 0})
+    assert game.board.hex("E17").tokens == [[None], ["3"]] and line3.tokens_placed == 1
+    assert game.rules.owner_major(game, game.corporations["7"]).cash == cash  # free
+    assert game.acting() == ["7"] and not game.round.pending

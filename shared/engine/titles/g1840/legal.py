@@ -20,7 +20,15 @@ from .acquisition import AcquisitionRound
 from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import LINE_BID_STEP, LINE_MIN_BID, REMOVE_TOKEN_COST, FlowRound, rules_of
-from .line import LineRound, check_extends_stadtbahn, check_hex_reservation, framed_tiles, is_orange
+from .line import (
+    LineRound,
+    check_extends_stadtbahn,
+    check_hex_reservation,
+    framed_tiles,
+    is_orange,
+    lifted_entry,
+    station_spots,
+)
 from .routes import best_run, stadtbahn_run
 from .rules import CITY
 from .trams import buyable_trams, manned_first, scrappable
@@ -198,6 +206,11 @@ def _place_token(game: Game, round_: Any, entity: Any) -> list[Option]:
     corp: Corporation = game.corporations[entity]
     board = game.board
     pending = round_.pending[0] if round_.pending else None
+    lifted = lifted_entry(pending) if pending else None
+    if lifted is not None:  # another company's station lifted by this line's tile
+        owner = game.corporations[lifted[0]]
+        return [{"city": city, "slot": si} for city, si in station_spots(game, owner, lifted[1])
+                if accepts(check_hex_reservation, game, owner, lifted[1])]
     if pending == "home" and isinstance(corp.home, str):
         h = board.hex(corp.home)
         cities = [(ci, False) for ci in range(len(h.tokens))]

@@ -69,8 +69,18 @@ class LineRound(FlowRound):
         (rules-1840 *Buying a private*): the purchase of the last affordable private ends the turn."""
         if not self.done and self.stage == "company" and not self.may_buy_company(game):
             self.next_stage(game)
-        while not self.done and self.pending and self.pending[0] == "home" and not home_spots(game, self.corp(game)):
+        while not self.done and self.pending and not self.placeable(game, self.pending[0]):
             self.pending.pop(0)
+
+    def placeable(self, game: Game, pending: str) -> bool:
+        """A pending home or lifted station that has no free city left to go to is not placed."""
+        if pending == "home":
+            return bool(home_spots(game, self.corp(game)))
+        lifted = lifted_entry(pending)
+        if lifted is None:
+            return True
+        owner, hex_id = lifted
+        return bool(station_spots(game, game.corporations[owner], hex_id))
 
     def after_sale(self, game: Game) -> None:
         """A private sold to the bank may leave the line nothing more to buy."""
@@ -84,6 +94,8 @@ class LineRound(FlowRound):
         if self.pending:
             if self.pending[0] == "home":
                 return [*buy, "place_token"]
+            if lifted_entry(self.pending[0]) is not None:
+                return ["place_token"]
             # an extra lay or station a Stadtbahn tile granted comes first: no purchase until it is made
             return ["place_token", "pass"] if self.pending[0] == "token" else ["lay_tile", "pass"]
         if self.stage == "track":
@@ -129,10 +141,9 @@ class LineRound(FlowRound):
             return
         cost, stadtbahn = self.check_own_lay(game, corp, hex_id, tile_id, rotation, trusted)
         game.pay(self.major(game), None, cost)
-        lifted = lifts_home(game, corp, hex_id)
+        lifted = lifted_stations(game, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
-        if lifted:
-            self.rehome(game, corp)
+        self.lift(game, hex_id, lifted)
         self.lays = getattr(self, "lays", 0) + 1
         if is_orange(game, hex_id):
             self.orange_laid = True
@@ -191,22 +202,27 @@ class LineRound(FlowRound):
         cost = self.check_special_lay(game, corp, hex_id, tile_id, rotation, trusted)
         game.pay(self.major(game), None, cost)  # the hex's own cost (an orange frame 20, water 40)
         self.pending.pop(0)
-        lifted = lifts_home(game, corp, hex_id)
+        lifted = lifted_stations(game, hex_id)
         game.board.lay(hex_id, tile_id, rotation)
-        if lifted:
-            self.rehome(game, corp)
+        self.lift(game, hex_id, lifted)
 
-    def rehome(self, game: Game, corp: Corporation) -> None:
-        """The home station stood on a two-city hex without track: lift it; the line places it again, free,
-        on the city of its choice on the new tile before anything else (rules-1840 *Home station*)."""
-        h = game.board.hex(str(corp.home))
+    def lift(self, game: Game, hex_id: str, owners: list[str]) -> None:
+        """The first track on a hex of several cities lifts every station there (rules-1840 *Home
+        station*, *Stations lifted by the first track*): the line that laid the tile places each again,
+        free, on the city of its choice on that hex, before anything else — its own as its home station,
+        another company's for that company."""
+        if not owners:
+            return
+        h = game.board.hex(hex_id)
         for slots in h.tokens:
             for i, owner in enumerate(slots):
-                if owner == corp.sym:
+                if owner in owners:
                     slots[i] = None
         game.board._changed()
-        corp.tokens_placed -= 1
-        self.pending.insert(0, "home")
+        own = self.corp(game).sym
+        for owner in owners:
+            game.corporations[owner].tokens_placed -= 1
+        self.pending[:0] = ["home" if owner == own else f"lifted:{owner}:{hex_id}" for owner in owners]
 
     def check_special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
                           trusted: bool = False) -> int:
@@ -260,6 +276,10 @@ class LineRound(FlowRound):
         city, slot = action.get("city"), action.get("slot")
         if not isinstance(city, str) or not isinstance(slot, int):
             raise MalformedAction("place_token needs city and slot", "place_token_shape")
+        lifted = lifted_entry(self.pending[0]) if self.pending else None
+        if lifted is not None:
+            self.place_lifted(game, lifted, city, slot)
+            return
         free = bool(self.pending) and self.pending[0] in ("token", "home")
         home = bool(self.pending) and self.pending[0] == "home"
         price = 0 if free else corp.next_token_price()
@@ -277,6 +297,18 @@ class LineRound(FlowRound):
             self.pending.pop(0)
         else:
             self.tokened = True
+
+    def place_lifted(self, game: Game, lifted: tuple[str, str], city: str, slot: int) -> None:
+        """Another company's station lifted by this line's tile goes back on a city of that hex, free."""
+        owner, hex_id = lifted
+        if game.board.city_hex(city) != hex_id:
+            raise IllegalAction(f"{owner}'s lifted station goes back on {hex_id}", "home")
+        slot = game.board.station_slot(owner, city, slot)
+        game.board.check_token(owner, city, slot, must_connect=False)
+        check_hex_reservation(game, game.corporations[owner], hex_id)
+        game.board.place_token(owner, city, slot)
+        game.corporations[owner].tokens_placed += 1
+        self.pending.pop(0)
 
     def remove_token(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         city, slot = action.get("city"), action.get("slot")
@@ -441,8 +473,13 @@ def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
 
 def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:
     """(city, slot) pairs the line's home station may take now."""
+    return station_spots(game, corp, str(corp.home))
+
+
+def station_spots(game: Game, corp: Corporation, hex_id: str) -> list[tuple[str, int]]:
+    """(city, slot) pairs on `hex_id` where `corp` could put a station, connection aside."""
     board = game.board
-    h = board.hex(str(corp.home))
+    h = board.hex(hex_id)
     out = []
     for ci, slots in enumerate(h.tokens):
         city = board.city_id(h.id, ci)
@@ -478,11 +515,21 @@ def home_is_a_choice(game: Game, corp: Corporation) -> bool:
     return corp.sym in h.tile_reservations and bool(h.tile.rpaths[h.rotation])
 
 
-def lifts_home(game: Game, corp: Corporation, hex_id: str) -> bool:
-    """Laying the first tile on the line's own two-city start hex while its station stands there."""
+def lifted_stations(game: Game, hex_id: str) -> list[str]:
+    """Whose stations a lay on `hex_id` lifts: all of them, in slot order, when the hex has several cities
+    and no track yet."""
     h = game.board.hex(hex_id)
-    return hex_id == corp.home and not h.tile.rpaths[h.rotation] and len(h.tile.cities) > 1 \
-        and any(owner == corp.sym for slots in h.tokens for owner in slots)
+    if h.tile.rpaths[h.rotation] or len(h.tile.cities) < 2:
+        return []
+    return [owner for slots in h.tokens for owner in slots if owner is not None]
+
+
+def lifted_entry(pending: str) -> tuple[str, str] | None:
+    """(owner, hex) of a pending placement of another company's lifted station."""
+    if not pending.startswith("lifted:"):
+        return None
+    _, owner, hex_id = pending.split(":")
+    return owner, hex_id
 
 
 def place_line_home(game: Game, corp: Corporation) -> None:
