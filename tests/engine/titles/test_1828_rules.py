@@ -10,6 +10,7 @@ import pytest
 from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
+from shared.engine.titles.g1828.operating import Track1828
 from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
@@ -301,3 +302,57 @@ def test_selling_part_of_the_presidents_certificate_hands_back_the_oldest_market
     held = {s.id: s.owner for s in gt.shares if s.owner not in (gt.sym,)}
     assert held == {"GT_0": 1002, "GT_2": 1002, "GT_5": 1004, "GT_3": "pool", "GT_1": "pool"}
     assert game.player(1004).cash == cash + 2 * price
+
+
+def give_company(game, sym: str, corp_sym: str) -> None:
+    """Hand a private to a corporation (a position built by hand)."""
+    company = game.companies[sym]
+    old = game.corporations.get(company.owner) if isinstance(company.owner, str) else game.player(company.owner)
+    old.companies.remove(sym)
+    company.owner = corp_sym
+    game.corporations[corp_sym].companies.append(sym)
+    game.edited()
+
+
+def free_ek_lay(game, corp_sym: str) -> dict:
+    """One of E&K's offered extra lays for `corp_sym` on a hex with no terrain cost."""
+    for option in game.legal_actions(kinds={"lay_tile"}):
+        if option.get("entity") == "E&K" and game.board.check_lay(
+                corp_sym, option["hex"], option["tile"], option["rotation"], game.phase.tiles).cost == 0:
+            return {k: v for k, v in option.items() if k not in ("min", "max", "step")}
+    raise AssertionError("no E&K lay offered")
+
+
+def upgrades(game, corp_sym: str) -> list[dict]:
+    return [o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == corp_sym and game.board.check_lay(
+        corp_sym, o["hex"], o["tile"], o["rotation"], game.phase.tiles).upgrade]
+
+
+def test_eks_extra_tile_is_no_lay_of_the_system_but_no_upgrade_may_follow_it() -> None:
+    """E&K's $20 yellow tile uses none of the corporation's lays: a System that laid one tile still has its
+    second, now yellow only (docs/rules-1828.md, "E&K's extra tile")."""
+    session = recorded("generated/1828/gen1828_4p_612537", 113)  # GT-CPR has laid one tile (B22)
+    game = session.game
+    give_company(game, "E&K", "GT-CPR")
+    system = game.corporations["GT-CPR"]
+    track = next(s for s in game.round.steps if isinstance(s, Track1828))
+    assert track.next_lay(game, game.round)["upgrade"]  # its second lay may still be an upgrade
+    cash = system.cash
+    session.submit(free_ek_lay(game, "GT-CPR"))
+    assert system.cash == cash - 20
+    assert game.acting() == ["GT-CPR"] and "lay_tile" in game.round.actions_for(game, "GT-CPR")
+    assert any(o.get("entity") == "GT-CPR" for o in game.legal_actions(kinds={"lay_tile"}))
+    assert not track.next_lay(game, game.round)["upgrade"] and upgrades(game, "GT-CPR") == []
+
+
+def test_eks_extra_tile_never_costs_the_price_of_the_second_lay_and_ends_bms_lays() -> None:
+    """B&M, after its own tile, lays E&K's for $20 (not its $40 extra lay's price); no $40 lay follows."""
+    session = recorded(GEN, 667)  # B&M has laid its own tile (F26)
+    game = session.game
+    give_company(game, "E&K", "B&M")
+    bm = game.corporations["B&M"]
+    cash = bm.cash
+    session.submit(free_ek_lay(game, "B&M"))
+    assert bm.cash == cash - 20
+    assert "lay_tile" not in game.round.actions_for(game, "B&M")
+    assert not any(o.get("entity") == "B&M" for o in game.legal_actions(kinds={"lay_tile"}))

@@ -39,16 +39,13 @@ class Track1828(TrackAndToken):
         return ["lay_tile", *game.rules.extra_track_actions(game, round_, corp), "pass"]
 
     def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
-        """E&K's extra yellow tile takes the place of a corporation's own second lay, and no upgrade may
-        follow it (docs/conflicts-1828.md)."""
+        """The $40 extra lay (B&M, NYH) needs the money up front. E&K's extra yellow tile uses none of the
+        corporation's lays, but counts as an upgrade for them: no upgrade and no $40 lay may follow it
+        (rules-1828.md, "E&K's extra tile"; `privates._lay` marks the turn)."""
         lay = super().next_lay(game, round_)
         if lay is not None and int(lay.get("cost") or 0) > round_.corp(game).cash:
             return None  # the $40 extra lay needs the money up front
-        if lay is None or not getattr(round_, "private_lays", None):
-            return lay
-        if round_.laid_hexes and len(round_.laid_hexes) + 1 >= len(game.rules.tile_lays(game)):
-            return None
-        return dict(lay, upgrade=False)
+        return lay
 
 
 def first_free_slot(game: Game, action: dict[str, Any]) -> dict[str, Any]:
