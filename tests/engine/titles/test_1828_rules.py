@@ -356,3 +356,37 @@ def test_eks_extra_tile_never_costs_the_price_of_the_second_lay_and_ends_bms_lay
     assert bm.cash == cash - 20
     assert "lay_tile" not in game.round.actions_for(game, "B&M")
     assert not any(o.get("entity") == "B&M" for o in game.legal_actions(kinds={"lay_tile"}))
+
+
+def test_the_buy_train_step_ends_by_itself_when_no_train_is_within_reach() -> None:
+    """A corporation that has a train and cannot pay for the cheapest depot train, with no other major's
+    train to buy (the C&P's never changes hands), is not asked to pass: its turn goes on by itself
+    (docs/rules-1828.md, "The buy-train step ends by itself")."""
+    session = recorded(GEN, 175)  # MC, with one 2-train, in its buy-train step
+    game = session.game
+    mc = game.corporations["MC"]
+    for corp in game.corporations.values():  # the position: no other major owns a train
+        if corp.kind != "minor" and corp is not mc:
+            corp.trains = []
+    train = next(t for t in game.depot.trains if t.owner is None and not t.rusted)
+    mc.cash = train.price + 1
+    game.edited()
+    session.submit({"type": "buy_train", "entity": "MC", "train": train.id, "price": train.price})
+    assert mc.cash == 1 and game.acting() != ["MC"]
+
+
+def test_after_dhs_tile_the_turn_waits_for_the_station_decision_even_after_a_station() -> None:
+    """D&H's tile in Scranton comes with an optional station; the turn waits for the decision even when the
+    corporation has already placed its station this turn (the C&P's), and then only a pass is open
+    (docs/rules-1828.md, "D&H's tile in Scranton")."""
+    session = recorded(GEN, 667)  # B&M in its track step, one yellow lay left
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    game.round.tokened = True  # the position: B&M already placed a station this turn
+    game.edited()
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert game.acting() == ["D&H"]
+    assert [o["type"] for o in game.legal_actions()] == ["pass"]
+    session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
+    assert game.acting() == ["B&M"]

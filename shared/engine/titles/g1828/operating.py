@@ -405,7 +405,10 @@ class BuyTrain1828(BuyTrain):
             # president's decision even when no train is within reach
             return ["buy_train", "pass"] if self.within_reach(game, corp) else ["pass"]
         if "buy_train" in out and not self.within_reach(game, corp, helped=False):
-            return [kind for kind in out if kind != "buy_train"] or ["pass"]  # nothing affordable: pass on
+            # nothing affordable and no help from the president: the step has nothing to offer and the
+            # turn goes on by itself (rules-1828.md, "The buy-train step ends by itself")
+            rest = [kind for kind in out if kind not in ("buy_train", "pass")]
+            return [*rest, "pass"] if rest else []
         return out
 
     @staticmethod
