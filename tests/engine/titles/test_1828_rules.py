@@ -10,6 +10,7 @@ import pytest
 from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
+from shared.engine.titles.g1828 import coal
 from shared.engine.titles.g1828.operating import Track1828
 from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
 
@@ -390,3 +391,37 @@ def test_after_dhs_tile_the_turn_waits_for_the_station_decision_even_after_a_sta
     assert [o["type"] for o in game.legal_actions()] == ["pass"]
     session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
     assert game.acting() == ["B&M"]
+
+
+def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:
+    """Track leads into the coalfields (K11) and on to J12: C&O, without a coal marker, reaches the
+    coalfields but nothing beyond them; once it holds a marker its network goes on through them
+    (docs/rules-1828.md, "The Virginia Coalfields end the track")."""
+    session = recorded(GEN, 667)
+    game = session.game
+    board = game.board
+    board.lay("K13", "9-20", 1)  # the position: C&O's Kanawha station (K15) - K13 - the coalfields - J12
+    board.lay("J12", "9-21", 0)
+    game.edited()
+    co = game.corporations["C&O"]
+    assert "K11" in board.reach("C&O").edges and "J12" not in board.reach("C&O").edges
+    assert "I13" not in board.reach("C&O").edges
+    co.cash = 1000
+    coal.buy(game, co, {"type": "special_buy", "entity": "C&O"})
+    assert board.reach("C&O").edges.get("J12") == {0, 3} and "I13" in board.reach("C&O").edges
+
+
+def test_after_an_emergency_sale_a_train_from_another_corporation_must_need_the_sale() -> None:
+    """After its president sold a share (at $119) in the buy-train step, B&M-IC ($103, the president $313)
+    may buy another corporation's train only for more than $416 - $119 and at most its face value: none
+    fits, so NYC-PRR's 2-train at $80, open before the sale, is refused after it (docs/rules-1828.md,
+    "After an emergency sale")."""
+    name = "generated/1828/gen1828_3p_544675"
+    buy = {"type": "buy_train", "entity": "B&M-IC", "train": "2-2", "price": 80, "shell": "IC"}
+    before = recorded(name, 344).game  # the sale is action index 344
+    assert before.corporations["B&M-IC"].cash == 103 and before.accepts(buy)
+    session = recorded(name, 345)
+    game = session.game
+    assert game.acting() == ["B&M-IC"] and game.player(1003).cash == 313
+    assert refused(session, buy) == "train_price"
+    assert not any(game.depot.by_id(o["train"]).owner for o in game.legal_actions(kinds={"buy_train"}))

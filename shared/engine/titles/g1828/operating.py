@@ -445,6 +445,21 @@ class BuyTrain1828(BuyTrain):
     def cheapest(game: Game, corp: Any) -> int:
         return min((t.price for t in game.rules.depot_trains_for(game, corp)), default=0)
 
+    def setup(self, game: Game, round_: Round) -> None:
+        super().setup(game, round_)
+        self.last_sold_price: int | None = None  # the share price of the president's last sale in the step
+
+    def sale_range(self, game: Game, corp: Any, train: Any) -> tuple[int, int] | None:
+        """After the president sold shares in this step, a train from another corporation costs at least
+        what the treasury and the president hold less one share of that last sale, plus $1 (the sale was
+        needed), and at most its face value and what they hold (rules-1828.md, "After an emergency sale")."""
+        sold = getattr(self, "last_sold_price", None)
+        president = game.rules.acting_player_for(game, corp)
+        if sold is None or train.owner is None or president is None:
+            return None
+        purse = corp.cash + game.player(president).cash
+        return purse - sold + 1, min(train.price, purse)
+
     def check_purchase(self, game: Game, round_: OperatingRound, corp: Any, action: dict[str, Any],
                        purse: int | None = None) -> tuple[Any, Any]:
         """The shared checks, with the president's help counted in the purse, and a System's shell."""
@@ -452,6 +467,10 @@ class BuyTrain1828(BuyTrain):
             self.shell(game, corp, action)
         train = game.depot.by_id(str(action.get("train")))
         price = action.get("price")
+        limits = self.sale_range(game, corp, train) if train is not None else None
+        if limits is not None and isinstance(price, int) and not limits[0] <= price <= limits[1]:
+            raise IllegalAction(f"after the sale {corp.sym} may spend only between {limits[0]} and {limits[1]} "
+                                f"on {train.id}", "train_price")
         if purse is None and train is not None and isinstance(price, int) and price > corp.cash:
             shell = self.shell(game, corp, action) if is_system(game, corp) else None
             purse = corp.cash + self._contribution(game, corp, train, price, shell)
@@ -524,6 +543,7 @@ class BuyTrain1828(BuyTrain):
         value = price * bundle.percent // 10
         sell_to_market(game, bundle, player.id)
         game.pay(None, player, value)
+        self.last_sold_price = price
         game.rules.after_sell_shares(game, sold, bundle)
 
 

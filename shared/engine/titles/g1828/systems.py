@@ -29,6 +29,7 @@ from ...core.rounds import Round, Step
 from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Share
+from .coal import sync as coal_sync
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -503,6 +504,7 @@ def create_system(game: Game, first: Corporation, second: Corporation) -> str:
         coal.append(sym)
         if len(had) > 1:
             game.extra["coal_on_field"] += 1
+        coal_sync(game)
     game.extra["systems"][sym] = [first.sym, second.sym]
     game.extra.setdefault("shells", {})[sym] = shells
     cell = system_cell(game, first, second)
