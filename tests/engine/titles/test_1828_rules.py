@@ -425,3 +425,26 @@ def test_after_an_emergency_sale_a_train_from_another_corporation_must_need_the_
     assert game.acting() == ["B&M-IC"] and game.player(1003).cash == 313
     assert refused(session, buy) == "train_price"
     assert not any(game.depot.by_id(o["train"]).owner for o in game.legal_actions(kinds={"buy_train"}))
+
+
+def test_a_system_arranging_its_trains_mends_a_crowded_shell_by_moving_not_discarding() -> None:
+    """Once a System has moved a train between its shells, no train-limit discard is asked while it
+    arranges them: a shell it over-fills is mended by moving a train back, and only then may it say it is
+    done (docs/rules-1828.md, "Arranging trains between shells")."""
+    from shared.engine.titles.g1828.systems import add_to_shell, shells
+
+    session = recorded(MARKET, 433)  # CPR-NW arranges its trains: CPR's shell empty, NW's full (limit 4)
+    game = session.game
+    system = game.corporations["CPR-NW"]
+    extra = next(t for t in game.depot.trains if t.owner is None and not t.rusted)
+    extra.owner = system.sym  # the position: one more train, in the CPR shell
+    system.trains.append(extra)
+    add_to_shell(game, system, "CPR", extra.id)
+    game.edited()
+    session.submit({"type": "swap_train", "entity": "CPR-NW", "train": extra.id})  # NW now holds five
+    assert len(shells(game, system)["NW"]) == 5
+    assert game.acting() == ["CPR-NW"] and game.round.actions_for(game, "CPR-NW") == ["swap_train"]
+    assert not game.legal_actions(kinds={"discard_train"})
+    assert refused(session, {"type": "pass", "entity": "CPR-NW"})
+    session.submit({"type": "swap_train", "entity": "CPR-NW", "train": "2-2"})
+    assert game.round.actions_for(game, "CPR-NW") == ["swap_train", "pass"]

@@ -561,6 +561,11 @@ class DiscardTrain1828(DiscardTrain):
     """Trains over the limit leave the game (they do not return to the depot); a System discards from
     its crowded shell."""
 
+    def crowded(self, game: Game) -> list[Corporation]:
+        if getattr(game.round, "ignore_train_limit", False):
+            return []  # a System arranging its trains between shells (SwapTrain) mends a crowded shell itself
+        return super().crowded(game)
+
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         crowded = discardable(game, corp)

@@ -613,6 +613,10 @@ class SwapTrain(Step):
             raise IllegalAction(f"{corp.sym} has no train {train_id}", "swap_train")
         other = next(name for name in table if name != current)
         add_to_shell(game, corp, other, train_id)
+        # once a train was moved, no train-limit discard is asked while the arranging lasts: an over-full
+        # shell is mended by moving, and "done" waits for it (rules-1828.md, "Arranging trains")
+        round_.ignore_train_limit = True  # type: ignore[attr-defined]
 
     def pass_step(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+        round_.ignore_train_limit = False  # type: ignore[attr-defined]
