@@ -174,6 +174,7 @@ class Board:
         self.allowed_track: dict[str, frozenset[str]] = {}
         # entity -> stops it builds and runs from as if it had a station there (1833NE P4/P6 off-boards)
         self.virtual_stations: dict[str, frozenset[tuple[str, int]]] = {}
+        self.closed_cities: dict[str, frozenset[str]] = {}
         for h in hexes.values():
             self._where[(h.tile.name, h.copy)] = h.id
 
@@ -267,6 +268,7 @@ class Board:
         new.homes = self.homes
         new.allowed_track = getattr(self, "allowed_track", {})
         new.virtual_stations = getattr(self, "virtual_stations", {})
+        new.closed_cities = getattr(self, "closed_cities", {})
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -310,6 +312,9 @@ class Board:
         node = h.tile.nodes[code - NODE_BASE]
         if not node.is_city:
             return False
+        passes = getattr(self, "closed_cities", {}).get(hex_id)
+        if passes is not None:
+            return entity not in passes
         slots = h.tokens[node.index]
         return bool(slots) and entity not in slots and all(s is not None for s in slots)
 
@@ -325,6 +330,13 @@ class Board:
         """Stops each entity builds and runs from as if it had a station there (not a token: nothing
         blocks, nothing can be placed there)."""
         self.virtual_stations = {k: frozenset(v) for k, v in stations.items() if v}
+        self.forget_reach()
+
+    def set_closed_cities(self, cities: dict[str, frozenset[str]]) -> None:
+        """Cities (by hex) that let only the named entities through: every other entity's track ends there,
+        whatever the slots hold (1828's Virginia Coalfields: only a corporation with a coal marker passes).
+        Replaced whole, never changed in place (clones share it)."""
+        self.closed_cities = {k: frozenset(v) for k, v in cities.items()}
         self.forget_reach()
 
     # -- tiles ------------------------------------------------------------------------------------------
@@ -462,6 +474,7 @@ class Board:
             "on_map": self.supply.on_map,
             "allowed_track": self.allowed_track,
             "virtual_stations": getattr(self, "virtual_stations", {}),
+            "closed_cities": getattr(self, "closed_cities", {}),
         }
 
     def with_dynamic_state(self, state: dict[str, Any]) -> Board:
@@ -477,6 +490,7 @@ class Board:
         new.supply.on_map = state["on_map"]
         new.allowed_track = state["allowed_track"]
         new.virtual_stations = state.get("virtual_stations", {})
+        new.closed_cities = state.get("closed_cities", {})
         new._where = {(h.tile.name, h.copy): h.id for h in new.hexes.values()}
         return new
 

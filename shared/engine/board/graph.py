@@ -130,6 +130,7 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     firsts: dict[Walk, Arrival] = {}
     nodes_add, paths_add = reach.nodes.add, reach.paths.add
     offboards_end = board.rules.offboards_end_track
+    closed = getattr(board, "closed_cities", {})  # a city open only to some entities (Board.node_blocks)
     while stack:
         current = stack.popleft()
         hex_id, end, via = current
@@ -175,9 +176,14 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
                 node = tile.nodes[other - NODE_BASE]
                 kind = node.kind
                 if kind == "city":  # Board.node_blocks: every slot holds another company's token
-                    slots = state.tokens[node.index]
-                    if slots and entity not in slots and None not in slots:
-                        continue
+                    passes = closed.get(hex_id)
+                    if passes is not None:
+                        if entity not in passes:
+                            continue
+                    else:
+                        slots = state.tokens[node.index]
+                        if slots and entity not in slots and None not in slots:
+                            continue
                 elif offboards_end and kind == "offboard":
                     continue
                 arrival = (hex_id, other, pi)

@@ -10,6 +10,8 @@ import pytest
 from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
+from shared.engine.titles.g1828 import coal
+from shared.engine.titles.g1828.operating import Track1828
 from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
@@ -303,20 +305,168 @@ def test_selling_part_of_the_presidents_certificate_hands_back_the_oldest_market
     assert game.player(1004).cash == cash + 2 * price
 
 
+def give_company(game, sym: str, corp_sym: str) -> None:
+    """Hand a private to a corporation (a position built by hand)."""
+    company = game.companies[sym]
+    old = game.corporations.get(company.owner) if isinstance(company.owner, str) else game.player(company.owner)
+    old.companies.remove(sym)
+    company.owner = corp_sym
+    game.corporations[corp_sym].companies.append(sym)
+    game.edited()
+
+
+def free_ek_lay(game, corp_sym: str) -> dict:
+    """One of E&K's offered extra lays for `corp_sym` on a hex with no terrain cost."""
+    for option in game.legal_actions(kinds={"lay_tile"}):
+        if option.get("entity") == "E&K" and game.board.check_lay(
+                corp_sym, option["hex"], option["tile"], option["rotation"], game.phase.tiles).cost == 0:
+            return {k: v for k, v in option.items() if k not in ("min", "max", "step")}
+    raise AssertionError("no E&K lay offered")
+
+
+def upgrades(game, corp_sym: str) -> list[dict]:
+    return [o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == corp_sym and game.board.check_lay(
+        corp_sym, o["hex"], o["tile"], o["rotation"], game.phase.tiles).upgrade]
+
+
+def test_eks_extra_tile_is_no_lay_of_the_system_but_no_upgrade_may_follow_it() -> None:
+    """E&K's $20 yellow tile uses none of the corporation's lays: a System that laid one tile still has its
+    second, now yellow only (docs/rules-1828.md, "E&K's extra tile")."""
+    session = recorded("generated/1828/gen1828_4p_612537", 113)  # GT-CPR has laid one tile (B22)
+    game = session.game
+    give_company(game, "E&K", "GT-CPR")
+    system = game.corporations["GT-CPR"]
+    track = next(s for s in game.round.steps if isinstance(s, Track1828))
+    assert track.next_lay(game, game.round)["upgrade"]  # its second lay may still be an upgrade
+    cash = system.cash
+    session.submit(free_ek_lay(game, "GT-CPR"))
+    assert system.cash == cash - 20
+    assert game.acting() == ["GT-CPR"] and "lay_tile" in game.round.actions_for(game, "GT-CPR")
+    assert any(o.get("entity") == "GT-CPR" for o in game.legal_actions(kinds={"lay_tile"}))
+    assert not track.next_lay(game, game.round)["upgrade"] and upgrades(game, "GT-CPR") == []
+
+
+def test_eks_extra_tile_never_costs_the_price_of_the_second_lay_and_ends_bms_lays() -> None:
+    """B&M, after its own tile, lays E&K's for $20 (not its $40 extra lay's price); no $40 lay follows."""
+    session = recorded(GEN, 667)  # B&M has laid its own tile (F26)
+    game = session.game
+    give_company(game, "E&K", "B&M")
+    bm = game.corporations["B&M"]
+    cash = bm.cash
+    session.submit(free_ek_lay(game, "B&M"))
+    assert bm.cash == cash - 20
+    assert "lay_tile" not in game.round.actions_for(game, "B&M")
+    assert not any(o.get("entity") == "B&M" for o in game.legal_actions(kinds={"lay_tile"}))
+
+
+def test_the_buy_train_step_ends_by_itself_when_no_train_is_within_reach() -> None:
+    """A corporation that has a train and cannot pay for the cheapest depot train, with no other major's
+    train to buy (the C&P's never changes hands), is not asked to pass: its turn goes on by itself
+    (docs/rules-1828.md, "The buy-train step ends by itself")."""
+    session = recorded(GEN, 175)  # MC, with one 2-train, in its buy-train step
+    game = session.game
+    mc = game.corporations["MC"]
+    for corp in game.corporations.values():  # the position: no other major owns a train
+        if corp.kind != "minor" and corp is not mc:
+            corp.trains = []
+    train = next(t for t in game.depot.trains if t.owner is None and not t.rusted)
+    mc.cash = train.price + 1
+    game.edited()
+    session.submit({"type": "buy_train", "entity": "MC", "train": train.id, "price": train.price})
+    assert mc.cash == 1 and game.acting() != ["MC"]
+
+
+def test_after_dhs_tile_the_turn_waits_for_the_station_decision_even_after_a_station() -> None:
+    """D&H's tile in Scranton comes with an optional station; the turn waits for the decision even when the
+    corporation has already placed its station this turn (the C&P's), and then only a pass is open
+    (docs/rules-1828.md, "D&H's tile in Scranton")."""
+    session = recorded(GEN, 667)  # B&M in its track step, one yellow lay left
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    game.round.tokened = True  # the position: B&M already placed a station this turn
+    game.edited()
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert game.acting() == ["D&H"]
+    assert [o["type"] for o in game.legal_actions()] == ["pass"]
+    session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
+    assert game.acting() == ["B&M"]
+
+
+def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:
+    """Track leads into the coalfields (K11) and on to J12: C&O, without a coal marker, reaches the
+    coalfields but nothing beyond them; once it holds a marker its network goes on through them
+    (docs/rules-1828.md, "The Virginia Coalfields end the track")."""
+    session = recorded(GEN, 667)
+    game = session.game
+    board = game.board
+    board.lay("K13", "9-20", 1)  # the position: C&O's Kanawha station (K15) - K13 - the coalfields - J12
+    board.lay("J12", "9-21", 0)
+    game.edited()
+    co = game.corporations["C&O"]
+    assert "K11" in board.reach("C&O").edges and "J12" not in board.reach("C&O").edges
+    assert "I13" not in board.reach("C&O").edges
+    co.cash = 1000
+    coal.buy(game, co, {"type": "special_buy", "entity": "C&O"})
+    assert board.reach("C&O").edges.get("J12") == {0, 3} and "I13" in board.reach("C&O").edges
+
+
+def test_after_an_emergency_sale_a_train_from_another_corporation_must_need_the_sale() -> None:
+    """After its president sold a share (at $119) in the buy-train step, B&M-IC ($103, the president $313)
+    may buy another corporation's train only for more than $416 - $119 and at most its face value: none
+    fits, so NYC-PRR's 2-train at $80, open before the sale, is refused after it (docs/rules-1828.md,
+    "After an emergency sale")."""
+    name = "generated/1828/gen1828_3p_544675"
+    buy = {"type": "buy_train", "entity": "B&M-IC", "train": "2-2", "price": 80, "shell": "IC"}
+    before = recorded(name, 344).game  # the sale is action index 344
+    assert before.corporations["B&M-IC"].cash == 103 and before.accepts(buy)
+    session = recorded(name, 345)
+    game = session.game
+    assert game.acting() == ["B&M-IC"] and game.player(1003).cash == 313
+    assert refused(session, buy) == "train_price"
+    assert not any(game.depot.by_id(o["train"]).owner for o in game.legal_actions(kinds={"buy_train"}))
+
+
+def test_a_system_arranging_its_trains_mends_a_crowded_shell_by_moving_not_discarding() -> None:
+    """Once a System has moved a train between its shells, no train-limit discard is asked while it
+    arranges them: a shell it over-fills is mended by moving a train back, and only then may it say it is
+    done (docs/rules-1828.md, "Arranging trains between shells")."""
+    from shared.engine.titles.g1828.systems import add_to_shell, shells
+
+    session = recorded(MARKET, 433)  # CPR-NW arranges its trains: CPR's shell empty, NW's full (limit 4)
+    game = session.game
+    system = game.corporations["CPR-NW"]
+    extra = next(t for t in game.depot.trains if t.owner is None and not t.rusted)
+    extra.owner = system.sym  # the position: one more train, in the CPR shell
+    system.trains.append(extra)
+    add_to_shell(game, system, "CPR", extra.id)
+    game.edited()
+    session.submit({"type": "swap_train", "entity": "CPR-NW", "train": extra.id})  # NW now holds five
+    assert len(shells(game, system)["NW"]) == 5
+    assert game.acting() == ["CPR-NW"] and game.round.actions_for(game, "CPR-NW") == ["swap_train"]
+    assert not game.legal_actions(kinds={"discard_train"})
+    assert refused(session, {"type": "pass", "entity": "CPR-NW"})
+    session.submit({"type": "swap_train", "entity": "CPR-NW", "train": "2-2"})
+    assert game.round.actions_for(game, "CPR-NW") == ["swap_train", "pass"]
+
+
 def test_a_corporation_discarding_over_its_limit_is_not_offered_bankruptcy() -> None:
-    """rules-1828 *Only the corporation that must buy a train can go bankrupt*: B&O's purchase of a 3+D
-    leaves CPR-MP over its train limit; while it discards, bankruptcy is neither offered nor accepted."""
+    """rules-1828 *Only the corporation that must buy a train can go bankrupt*: B&O-C&O's purchase leaves
+    WAB over its train limit; WAB, which could not pay for a train either, only discards: bankruptcy is
+    neither offered nor accepted (the clock soak, 4 players, seed 9, was offered it in such a position)."""
     import json
     from pathlib import Path
 
     from shared.engine import GameSession
     from shared.engine.errors import IllegalAction
 
-    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1828" / "rp_1828_4p_clocksoak9.json"
-    session = GameSession.from_record(json.loads(fixture.read_text()))
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1828" / \
+        "gen1828_4p_2999273.json"
+    session = GameSession.from_record(json.loads(fixture.read_text()), limit=504)
     game = session.game
-    assert game.acting() == ["CPR-MP"] and game.round.corp(game).sym == "B&O"
-    offered = {a["type"] for a in session.legal_actions()}
-    assert offered == {"discard_train"}
+    assert game.acting() == ["WAB"] and game.round.corp(game).sym == "B&O-C&O"
+    bankrupt = next(s for s in game.round.steps if type(s).__name__ == "Bankrupt")
+    assert bankrupt.may_go_bankrupt(game, game.corporations["WAB"])  # poor enough, were it its turn
+    assert {a["type"] for a in session.legal_actions()} == {"discard_train"}
     with pytest.raises(IllegalAction):
-        session.submit({"type": "bankrupt", "entity": "CPR-MP", "entity_type": "corporation"})
+        session.submit({"type": "bankrupt", "entity": "WAB", "entity_type": "corporation"})

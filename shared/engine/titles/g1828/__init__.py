@@ -61,6 +61,7 @@ class Rules1828(TitleRules):
         game.extra["par_groups"] = ["par"]
         game.extra["minor_owner"] = {}
         game.extra["coal"] = []  # corporations holding a coal marker
+        coal.sync(game)
         game.extra["coal_on_field"] = int((game.defn.data.extras.get("coal") or {}).get(
             "markers_on_coalfields_at_start", 2))
         game.extra["cell_stamp"] = {}

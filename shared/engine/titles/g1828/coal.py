@@ -34,6 +34,13 @@ def tunnel(game: Game) -> str:
     return str(settings(game).get("tunnel_hex", "K13"))
 
 
+def sync(game: Game) -> None:
+    """The coalfields block every corporation without a coal marker, as a city full of other companies'
+    tokens does: its track ends there, for a tile lay, a station or a run (rules-1828.md, "The Virginia
+    Coalfields end the track"). Call whenever the holders change."""
+    game.board.set_closed_cities({coalfields(game): frozenset(game.extra["coal"])})
+
+
 def has_marker(game: Game, corp: Corporation) -> bool:
     return corp.sym in game.extra["coal"]
 
@@ -52,6 +59,7 @@ def buy(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
     game.pay(corp, None, cost(game))
     game.extra["coal"].append(corp.sym)
     game.extra["coal_on_field"] -= 1
+    sync(game)
 
 
 def tunnel_laid(game: Game, corp: Corporation) -> None:
@@ -59,6 +67,7 @@ def tunnel_laid(game: Game, corp: Corporation) -> None:
         game.extra["coal_on_field"] += 1
     else:
         game.extra["coal"].append(corp.sym)
+        sync(game)
 
 
 def check_routes(game: Game, corp: Corporation, routes: Any) -> None:

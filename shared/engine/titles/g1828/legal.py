@@ -357,6 +357,9 @@ def _buy_train(game: Game, round_: OperatingRound1828, corp: Corporation) -> lis
         prices = {low, min(train.price, corp.cash), corp.cash}
         if helps:
             prices.add(min(train.price, purse))
+        limits = step.sale_range(game, corp, train)
+        if limits is not None:  # after an emergency sale (rules-1828.md, "After an emergency sale")
+            prices = {p for p in prices | set(limits) if limits[0] <= p <= limits[1]}
         options.extend({"train": train.id, "price": p} for p in sorted(prices) if low <= p <= max(corp.cash, purse))
     if is_system(game, corp):
         options = [dict(o, shell=shell) for o in options for shell in shells_with_room(game, corp)]

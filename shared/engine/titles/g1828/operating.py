@@ -38,16 +38,13 @@ class Track1828(TrackAndToken):
         return ["lay_tile", *game.rules.extra_track_actions(game, round_, corp), "pass"]
 
     def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
-        """E&K's extra yellow tile takes the place of a corporation's own second lay, and no upgrade may
-        follow it (docs/conflicts-1828.md)."""
+        """The $40 extra lay (B&M, NYH) needs the money up front. E&K's extra yellow tile uses none of the
+        corporation's lays, but counts as an upgrade for them: no upgrade and no $40 lay may follow it
+        (rules-1828.md, "E&K's extra tile"; `privates._lay` marks the turn)."""
         lay = super().next_lay(game, round_)
         if lay is not None and int(lay.get("cost") or 0) > round_.corp(game).cash:
             return None  # the $40 extra lay needs the money up front
-        if lay is None or not getattr(round_, "private_lays", None):
-            return lay
-        if round_.laid_hexes and len(round_.laid_hexes) + 1 >= len(game.rules.tile_lays(game)):
-            return None
-        return dict(lay, upgrade=False)
+        return lay
 
 
 def owned_companies(game: Game, corp: Any) -> list[Any]:
@@ -398,7 +395,10 @@ class BuyTrain1828(BuyTrain):
             # president's decision even when no train is within reach
             return ["buy_train", "pass"] if self.within_reach(game, corp) else ["pass"]
         if "buy_train" in out and not self.within_reach(game, corp, helped=False):
-            return [kind for kind in out if kind != "buy_train"] or ["pass"]  # nothing affordable: pass on
+            # nothing affordable and no help from the president: the step has nothing to offer and the
+            # turn goes on by itself (rules-1828.md, "The buy-train step ends by itself")
+            rest = [kind for kind in out if kind not in ("buy_train", "pass")]
+            return [*rest, "pass"] if rest else []
         return out
 
     @staticmethod
@@ -435,6 +435,21 @@ class BuyTrain1828(BuyTrain):
     def cheapest(game: Game, corp: Any) -> int:
         return min((t.price for t in game.rules.depot_trains_for(game, corp)), default=0)
 
+    def setup(self, game: Game, round_: Round) -> None:
+        super().setup(game, round_)
+        self.last_sold_price: int | None = None  # the share price of the president's last sale in the step
+
+    def sale_range(self, game: Game, corp: Any, train: Any) -> tuple[int, int] | None:
+        """After the president sold shares in this step, a train from another corporation costs at least
+        what the treasury and the president hold less one share of that last sale, plus $1 (the sale was
+        needed), and at most its face value and what they hold (rules-1828.md, "After an emergency sale")."""
+        sold = getattr(self, "last_sold_price", None)
+        president = game.rules.acting_player_for(game, corp)
+        if sold is None or train.owner is None or president is None:
+            return None
+        purse = corp.cash + game.player(president).cash
+        return purse - sold + 1, min(train.price, purse)
+
     def check_purchase(self, game: Game, round_: OperatingRound, corp: Any, action: dict[str, Any],
                        purse: int | None = None) -> tuple[Any, Any]:
         """The shared checks, with the president's help counted in the purse, and a System's shell."""
@@ -442,6 +457,10 @@ class BuyTrain1828(BuyTrain):
             self.shell(game, corp, action)
         train = game.depot.by_id(str(action.get("train")))
         price = action.get("price")
+        limits = self.sale_range(game, corp, train) if train is not None else None
+        if limits is not None and isinstance(price, int) and not limits[0] <= price <= limits[1]:
+            raise IllegalAction(f"after the sale {corp.sym} may spend only between {limits[0]} and {limits[1]} "
+                                f"on {train.id}", "train_price")
         if purse is None and train is not None and isinstance(price, int) and price > corp.cash:
             shell = self.shell(game, corp, action) if is_system(game, corp) else None
             purse = corp.cash + self._contribution(game, corp, train, price, shell)
@@ -514,6 +533,7 @@ class BuyTrain1828(BuyTrain):
         value = price * bundle.percent // 10
         sell_to_market(game, bundle, player.id)
         game.pay(None, player, value)
+        self.last_sold_price = price
         game.rules.after_sell_shares(game, sold, bundle)
 
 
@@ -530,6 +550,11 @@ def discardable(game: Game, corp: Any) -> list[Any]:
 class DiscardTrain1828(DiscardTrain):
     """Trains over the limit leave the game (they do not return to the depot); a System discards from
     its crowded shell."""
+
+    def crowded(self, game: Game) -> list[Corporation]:
+        if getattr(game.round, "ignore_train_limit", False):
+            return []  # a System arranging its trains between shells (SwapTrain) mends a crowded shell itself
+        return super().crowded(game)
 
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]

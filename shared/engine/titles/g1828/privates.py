@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from ...game import Game
     from ...model import Company, Corporation
 
-EK_EXTRA_COST = 20
 CP_REVENUE = 15
 DH_COST = 120
 
@@ -103,7 +102,7 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
             raise IllegalAction(f"{company.sym} lays a yellow tile, and not after an upgrade", "company_ability")
         if hex_id in round_.laid_hexes:
             raise IllegalAction(f"{hex_id} already had a tile laid this turn", "same_hex")
-        cost = game.rules.track_cost(game, round_, EK_EXTRA_COST + result.cost)  # type: ignore[attr-defined]
+        cost = ek_cost(ability, result)
         if cost > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
     elif when == "teleport":
@@ -118,26 +117,38 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
     return when, result
 
 
+def ek_cost(ability: dict[str, Any], result: LayResult) -> int:
+    """E&K's extra tile costs the ability's price (the data's `cost`, $20) and the terrain; it is no lay
+    of the corporation's, so never the price of its second lay (B&M's and NYH's $40, rules-1828.md)."""
+    return int(ability.get("cost") or 0) + result.cost
+
+
 def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
     when, result = check_lay(game, round_, company, action, trusted)
     hex_id, tile_id, rotation = action["hex"], action["tile"], action["rotation"]
     corp = _owner(game, company)
     pending = game.extra.get("pending_lays", [])
     if when == "track":
-        game.rules.pay_for_track(game, round_, corp, EK_EXTRA_COST + result.cost)
+        ability = company_ability(game, company, when)
+        assert ability is not None
+        game.pay(corp, None, ek_cost(ability, result))
     elif when == "teleport":
         game.pay(corp, None, DH_COST)
     game.board.lay(hex_id, tile_id, rotation)
     game.extra.setdefault("used_abilities", []).append(f"{company.sym}/{when}")
     if when == "track":
         round_.private_lays.append(hex_id)  # type: ignore[attr-defined]
+        round_.upgraded = True  # E&K's tile is extra, but no upgrade (nor the $40 lay) may follow it
     elif when == "teleport":
         round_.laid_hexes.append(hex_id)  # the teleport is the corporation's own lay
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
     game.rules.after_lay_tile(game, round_, corp, hex_id)
-    if when == "teleport" and corp.next_token_price() is not None and not round_.tokened:
-        game.extra["pending_token"] = [company.sym]  # the $120 also pays for an optional station there
+    if when == "teleport":
+        # the $120 also pays for an optional station there; the turn waits for the decision even when the
+        # corporation already placed its station this turn or has none left (then it can only pass:
+        # rules-1828.md, "D&H's tile in Scranton")
+        game.extra["pending_token"] = [company.sym]
         game.extra["pending_token_hex"] = hex_id
         game.extra["pending_token_block"] = False
 

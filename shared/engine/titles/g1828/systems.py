@@ -29,6 +29,7 @@ from ...core.rounds import Round, Step
 from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Share
+from .coal import sync as coal_sync
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -503,6 +504,7 @@ def create_system(game: Game, first: Corporation, second: Corporation) -> str:
         coal.append(sym)
         if len(had) > 1:
             game.extra["coal_on_field"] += 1
+        coal_sync(game)
     game.extra["systems"][sym] = [first.sym, second.sym]
     game.extra.setdefault("shells", {})[sym] = shells
     cell = system_cell(game, first, second)
@@ -611,6 +613,10 @@ class SwapTrain(Step):
             raise IllegalAction(f"{corp.sym} has no train {train_id}", "swap_train")
         other = next(name for name in table if name != current)
         add_to_shell(game, corp, other, train_id)
+        # once a train was moved, no train-limit discard is asked while the arranging lasts: an over-full
+        # shell is mended by moving, and "done" waits for it (rules-1828.md, "Arranging trains")
+        round_.ignore_train_limit = True  # type: ignore[attr-defined]
 
     def pass_step(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+        round_.ignore_train_limit = False  # type: ignore[attr-defined]
