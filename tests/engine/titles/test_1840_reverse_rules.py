@@ -360,3 +360,27 @@ def test_the_line_whose_tile_lifts_another_lines_station_places_it_again_first()
     assert game.board.hex("E17").tokens == [[None], ["3"]] and line3.tokens_placed == 1
     assert game.rules.owner_major(game, game.corporations["7"]).cash == cash  # free
     assert game.acting() == ["7"] and not game.round.pending
+
+
+# -- an extra station for a line with none left ----------------------------------------------------------------
+def test_an_extra_station_granted_to_a_line_with_none_left_is_lost() -> None:
+    """rules-1840 *Tile lays* (extra station): line 6's Stadtbahn tile on G17 grants an extra station, but
+    all six of its stations are on the map. It cannot place one, free or not; it may only pass (Railpost's
+    game 1840:3:9162918 placed a seventh; 18xx.games cannot place it either)."""
+    import json
+
+    from shared.engine import GameSession
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1840" / \
+        "rp_1840_3p_9162918_three_player_small.json"
+    session = GameSession.from_record(json.loads(fixture.read_text()))
+    game = session.game
+    line = game.corporations["6"]
+    assert game.acting() == ["6"] and game.round.pending == ["token"]
+    assert line.tokens_placed == len(line.token_prices)
+    assert [a["type"] for a in session.legal_actions("6")] == ["pass"]
+    with pytest.raises(IllegalAction) as err:
+        game.process({"type": "place_token", "entity": "6", "city": "619-0-0", "slot": 1})
+    assert err.value.rule == "token" and "lost" in str(err.value)
+    session.submit({"type": "pass", "entity": "6", "entity_type": "corporation"})
+    assert not game.round.pending and line.tokens_placed == len(line.token_prices)

@@ -221,6 +221,8 @@ def _place_token(game: Game, round_: Any, entity: Any) -> list[Option]:
             node = board.hexes[hex_id].tile.nodes[code - NODE_BASE]
             if node.is_city:
                 hex_cities.append((hex_id, node.index, True))
+    if corp.next_token_price() is None and pending != "home":
+        return []  # no station left: not even a granted extra one (rules-1840 *Extra station*)
     price = 0 if pending in ("token", "home") else corp.next_token_price()
     if price is None or price > round_.major(game).cash:
         return []

@@ -282,9 +282,12 @@ class LineRound(FlowRound):
             return
         free = bool(self.pending) and self.pending[0] in ("token", "home")
         home = bool(self.pending) and self.pending[0] == "home"
+        if corp.next_token_price() is None and not home:
+            # an extra station granted to a line with none left is lost: only a pass is open
+            raise IllegalAction(f"{corp.sym} has no stations left" + (": the extra station is lost, pass"
+                                                                       if free else ""), "token")
         price = 0 if free else corp.next_token_price()
-        if price is None:
-            raise IllegalAction(f"{corp.sym} has no stations left", "token")
+        assert price is not None
         if home and game.board.city_hex(city) != corp.home:
             raise IllegalAction(f"{corp.sym}'s home station goes on {corp.home}", "home")
         slot = game.board.station_slot(corp.sym, city, slot)
