@@ -700,3 +700,51 @@ def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: 
         assert mine.locator("#clock-undo button").count() == 0
     finally:
         mine.close()
+
+
+END_WORDS = {"1825": "the bank ran out of money", "1828": "a bankruptcy ended it",
+             "1840": "the last of the title's fixed rounds was played", "1833NE": "the bank ran out of money"}
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_finished_game_page_shows_why_it_ended_the_ranking_and_no_moves(server: Server, browser: Any,
+                                                                        title: str) -> None:
+    """A complete record replayed into the server: the page says the game is over and why in words, ranks
+    the players by final value (each with his value, in the title's money), offers no move to a seated
+    player, and its history can still be stepped through."""
+    record = _record(title)
+    r = server.api("POST", "/games/import", ADMIN, json=record)
+    assert r.status_code in (200, 201), r.text
+    game_id, seats = r.json()["game"]["id"], r.json()["seats"]
+    state = server.api("GET", f"/games/{game_id}/state").json()
+    assert state["status"] == "finished"
+    page = _open(browser, server, game_id, seats[0]["token"])
+    try:
+        page.screenshot(path=str(SHOTS / f"{title}_finished.png"), full_page=False)
+        over = page.locator("#acting").inner_text()
+        assert over == f"Game over: {END_WORDS[title]}.", over
+        if "bank ran out" in over:  # the bank line agrees with the reason
+            assert "bank broken" in page.locator("#status").inner_text()
+        names = [p["name"] for p in record["players"]]
+        rows = page.locator("#ranking li")
+        assert rows.count() == len(seats)
+        values = [int(rows.nth(i).get_attribute("data-value")) for i in range(rows.count())]
+        assert values == sorted((int(v) for v in record["result"].values()), reverse=True)  # highest first
+        texts = rows.all_inner_texts()
+        best = max(int(v) for v in record["result"].values())
+        assert texts[0].startswith("1. ") and texts[0].endswith("(winner)"), texts
+        assert str(best) in texts[0].replace(",", "")
+        for text in texts:  # every player is ranked, once, with a value
+            assert re.fullmatch(r"\d\. .+ — \D?-?[\d,]+\D?( \(winner\))?", text), text
+        assert sorted(t.split(" — ")[0].split(". ", 1)[1] for t in texts) == sorted(names)
+        assert page.locator("#turn").is_hidden()  # no move offered, even to a seated player
+        assert page.locator("#choices fieldset").count() == 0 and page.locator("#join").count() == 0
+        assert server.api("GET", f"/games/{game_id}/legal-actions", seats[0]["token"]).json()["actions"] == []
+        # the history is still there: one step back shows the game before its last move, read-only
+        page.click("#history-prev")
+        page.wait_for_selector(f"body[data-history='{state['version'] - 1}'][data-ready='1']", timeout=20_000)
+        assert f"after move {state['version'] - 1} of {state['version']}" in page.locator("#history-note").inner_text()
+        assert page.locator("#turn").is_hidden()
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -147,7 +147,12 @@ def bank_text(game: Game) -> str:
     out, which left the page without a bank at all)."""
     if game.defn.data.setup["bank"]["cash"] == "unlimited":
         return "unlimited"
-    return _money(game, game.bank_cash)
+    left = game.rules.bank_left(game)
+    if left is None:
+        left = game.bank_cash
+    if left < 0 or getattr(game, "bank_broken", False):
+        return f"broken ({_money(game, max(left, 0))} left)" if left >= 0 else "broken"
+    return _money(game, left)
 
 
 def priority_deal(game: Game) -> int | None:
@@ -163,6 +168,38 @@ def priority_deal(game: Game) -> int | None:
             return game.player_order[0]
         return trial.player_order[0]
     return game.player_order[0]
+
+
+END_REASONS = {
+    "bank": "the bank ran out of money",
+    "stock_market": "a share price reached the end of the stock market",
+    "bankrupt": "a bankruptcy ended it",
+    "fixed_round": "the last of the title's fixed rounds was played",
+    "final_phase": "the last phase's final set of rounds was played",
+    "dnf": "the turn limit was reached before the game ended by its rules",
+    "manually_ended": "the players agreed to end it",
+    "stalled": "no one could move any more",
+}
+
+
+def end_words(reason: str | None) -> str:
+    """Why the game is over, in words (the engine's reason codes are no reading for a player)."""
+    if reason is None:
+        return "the game is over"
+    return END_REASONS.get(reason, reason.replace("_", " "))
+
+
+def ranking(game: Game, result: dict[Any, Any] | None) -> list[dict[str, Any]]:
+    """The final standing: players by value, highest first; equal values share a place."""
+    if not result:
+        return []
+    rows = sorted(((name_of(game, int(pid)) if str(pid).lstrip("-").isdigit() else str(pid), int(value))
+                   for pid, value in result.items()), key=lambda r: -r[1])
+    out: list[dict[str, Any]] = []
+    for i, (name, value) in enumerate(rows):
+        place = out[-1]["place"] if out and out[-1]["raw"] == value else i + 1
+        out.append({"place": place, "name": name, "value": _money(game, value), "raw": value})
+    return out
 
 
 def overview(session: GameSession) -> dict[str, Any]:
@@ -182,6 +219,8 @@ def overview(session: GameSession) -> dict[str, Any]:
         "players": players_table(game), "corporations": corporations_table(game, earnings(session)),
         "companies": companies_table(game),
         "result": session.result,
+        "end_words": end_words(game.game_end_reason) if game.finished else None,
+        "ranking": ranking(game, session.result) if game.finished else [],
         "colors": entity_colors(game),
         "currency": str(game.defn.data.meta.get("currency_format") or "%d"),
         "page_data": {"share_sources": share_sources(game),
