@@ -748,3 +748,64 @@ def test_finished_game_page_shows_why_it_ended_the_ranking_and_no_moves(server: 
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def _session_at(record: dict[str, Any], upto: int) -> Any:
+    """The engine's own replay of the position the page shows (what the page must agree with)."""
+    from shared.engine import GameSession
+
+    prefix = {**record, "actions": record["actions"][:upto]}
+    prefix.pop("result", None)
+    return GameSession.from_record(prefix)
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_mid_game_status_names_the_order_the_trains_left_and_logs_in_names(server: Server, browser: Any,
+                                                                          title: str) -> None:
+    """The header names the turn order and the priority deal; the trains left in the bank are counted by
+    kind, the next first; the log speaks of players by name (never "None ...")."""
+    from services.gateway.web.summary import trains_left
+
+    record = _record(title)
+    at = _next_index(record["actions"], "lay_tile", len(record["actions"]) // 2)
+    game_id, seats = _import(server, record, at)
+    game = _session_at(record, at).game
+    page = _open(browser, server, game_id, seats[0]["token"])
+    try:
+        page.locator("header.top").screenshot(path=str(SHOTS / f"{title}_mid_game_header.png"))
+        order = page.locator("#order").inner_text()
+        assert order == "order " + " → ".join(p.name for p in game.players_in_order()), order
+        assert page.locator("#priority").inner_text().removeprefix("priority deal ") in order
+        left = trains_left(game)
+        assert left["count"] > 0
+        text = page.locator("#trains-left").inner_text()
+        assert text.startswith(f"Trains left in the bank: {left['count']}, next {left['kinds'][0]}"), text
+        assert re.search(r"\S+ ×\d+ \(", text), text
+        page.locator("#trains-left").screenshot(path=str(SHOTS / f"{title}_trains_left.png"))
+        log = page.locator("section[aria-labelledby='log-h']").inner_text()
+        assert "None" not in log, log
+        names = [p.name for p in game.players]
+        assert any(n in log for n in names) or any(c in log for c in game.corporations), log
+        page.locator("section[aria-labelledby='log-h']").screenshot(path=str(SHOTS / f"{title}_log.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_1840_loans_are_said_in_words_beside_the_value(server: Server, browser: Any) -> None:
+    """A director who borrowed (loans of 100, each 200 off at the end) has it said beside his value."""
+    record = json.loads((FIXTURES / "conformance" / "generated" / "1840" / "gen1840_2p_382918.json").read_text())
+    upto = 98  # the second player has borrowed 400 by here (a train bought short of cash)
+    game = _session_at(record, upto).game
+    borrower = next(p for p in game.players if game.extra["loans"][str(p.id)])
+    borrowed = game.extra["loans"][str(borrower.id)]
+    game_id, seats = _import(server, record, upto)
+    page = _open(browser, server, game_id)
+    try:
+        row = page.locator("table.players tbody tr", has_text=borrower.name)
+        value = row.locator("td").last.inner_text()
+        assert f"{borrowed // 100} loans of 100 ({borrowed} borrowed): {borrowed * 2} off at the end" in value, value
+        assert value.split("\n")[0] == str(game.rules.player_value(game, borrower))
+        page.locator("table.players").screenshot(path=str(SHOTS / "1840_loans.png"))
+    finally:
+        page.close()

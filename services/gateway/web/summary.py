@@ -202,6 +202,27 @@ def ranking(game: Game, result: dict[Any, Any] | None) -> list[dict[str, Any]]:
     return out
 
 
+def trains_left(game: Game) -> dict[str, Any]:
+    """The bank's trains in the order they come out, kinds counted ("5 ×4 (£550)"), and the discarded ones the
+    bank sells again: the players plan on how many of the current kind are left before the next rusts."""
+    groups: list[list[Any]] = []
+    for t in game.depot.upcoming():
+        if groups and groups[-1][0] == t.name and groups[-1][2] == t.price:
+            groups[-1][1] += 1
+        else:
+            groups.append([t.name, 1, t.price])
+    kinds = [f"{name} ×{n} ({_money(game, price)})" for name, n, price in groups]
+    pool = [f"{t.name} ({_money(game, t.price)})" for t in game.depot.discarded if t.owner is None]
+    return {"count": sum(g[1] for g in groups), "kinds": kinds, "pool": pool}
+
+
+def player_order(game: Game) -> list[str]:
+    """The players in turn order (the order of the next stock round's turns, from the priority deal)."""
+    if game.finished:
+        return []
+    return [p.name for p in game.players_in_order()]
+
+
 def overview(session: GameSession) -> dict[str, Any]:
     game = session.game
     upcoming = game.depot.upcoming()
@@ -216,6 +237,7 @@ def overview(session: GameSession) -> dict[str, Any]:
         "bank_cash": game.rules.digest_bank_cash(game), "bank": bank_text(game),
         "priority": name_of(game, holder) if (holder := priority_deal(game)) is not None else None,
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
+        "trains_left": trains_left(game), "order": player_order(game),
         "players": players_table(game), "corporations": corporations_table(game, earnings(session)),
         "companies": companies_table(game),
         "result": session.result,
