@@ -809,3 +809,41 @@ def test_1840_loans_are_said_in_words_beside_the_value(server: Server, browser: 
         page.locator("table.players").screenshot(path=str(SHOTS / "1840_loans.png"))
     finally:
         page.close()
+
+
+def test_a_standing_order_is_set_seen_and_cleared_from_the_page(server: Server, browser: Any) -> None:
+    """A player who will be away tells the engine to pass for him in every stock round: the order is shown
+    in his row of the players' table for the whole table, and he stops it from the page again."""
+    record = _record("1840")
+    at = _next_index(record["actions"], "buy_shares", 20)
+    game_id, seats = _import(server, record, at)
+    acting = _acting_seat(server, game_id, seats)
+    seat = next(s for s in seats if s["player_id"] != acting["player_id"])  # off turn: orders are for any time
+    name = next(s["name"] for s in server.api("GET", f"/games/{game_id}").json()["seats"]
+                if s["player_id"] == seat["player_id"])
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        row = page.locator("table.players tbody tr", has_text=name)
+        assert "standing order" not in row.inner_text()
+        version = int(page.locator("body").get_attribute("data-version"))
+        page.click('fieldset[data-type="programs"] button:text-is("Pass in every stock round")')
+        _wait_version(page, version)
+        row = page.locator("table.players tbody tr", has_text=name)
+        assert "standing order: passes in every stock round" in row.inner_text()
+        page.locator("table.players").screenshot(path=str(SHOTS / "1840_standing_order.png"))
+    finally:
+        page.close()
+    other = _open(browser, server, game_id, acting["token"])  # the rest of the table sees it too
+    try:
+        assert "standing order: passes in every stock round" in other.locator("table.players").inner_text()
+    finally:
+        other.close()
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        version = int(page.locator("body").get_attribute("data-version"))
+        page.click('fieldset[data-type="programs"] button:text-is("Stop my standing order")')
+        _wait_version(page, version)
+        assert "standing order" not in page.locator("table.players").inner_text()
+        assert not page.errors, page.errors
+    finally:
+        page.close()

@@ -17,6 +17,15 @@ from shared.engine.view.board import entity_colors
 ORDER_NAMES = {"program_share_pass": "passes in stock rounds", "program_buy_shares": "buys shares"}
 
 
+def order_words(program: dict[str, Any]) -> str:
+    """A standing order in words, with how long it holds (this stock round, or every one)."""
+    kind = str(program.get("type"))
+    words = ORDER_NAMES.get(kind, kind)
+    if kind == "program_share_pass":
+        words = "passes in every stock round" if program.get("indefinite") else "passes in this stock round"
+    return words
+
+
 def _money(game: Game, amount: int | None) -> str:
     if amount is None:
         return "—"
@@ -83,7 +92,7 @@ def players_table(game: Game) -> list[dict[str, Any]]:
                      "value": value, "value_text": _money(game, value), "value_notes": _value_notes(game, p),
                      "bankrupt": p.bankrupt,
                      "acting": p.id in acting, "passed": p.passed,
-                     "programs": [ORDER_NAMES.get(str(prog.get("type")), str(prog.get("type"))) for prog in p.programs]})
+                     "programs": [order_words(prog) for prog in p.programs]})
     return rows
 
 
