@@ -847,3 +847,74 @@ def test_a_standing_order_is_set_seen_and_cleared_from_the_page(server: Server, 
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(server: Server, browser: Any) -> None:
+    """The hand-over of docs/time-controls.md on the page: Jon leaves, Ida invites someone to his open seat
+    from her page (a link shown once), the newcomer opens the link on his own device and claims the seat by
+    name, Ida and Kai accept from their pages, and the newcomer's page is then that seat; Jon's token is
+    no longer a seat."""
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 3, "seed": 47, "options": []}).json()
+    gid = made["id"]
+    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ida", "Jon", "Kai")]
+    by = {s["player_id"]: s["token"] for s in seats}
+    ida, jon, kai = (s["player_id"] for s in seats)
+    assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
+    left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
+
+    page = _open(browser, server, gid, by[ida])
+    try:
+        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]', timeout=20_000)
+        page.click(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]')
+        page.wait_for_selector("#clock-body code.claim-url", timeout=20_000)
+        link = page.locator("#clock-body code.claim-url").inner_text()
+        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon}:\S{{16,}}", link), link
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "seat_offer.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+    newcomer = browser.new_context()  # his own device: no seat stored
+    lou = newcomer.new_page()
+    try:
+        lou.goto(link)
+        lou.wait_for_selector("#claim", timeout=20_000)
+        assert "#claim=" not in lou.url  # the invitation leaves the address bar
+        assert "take over Jon's seat" in lou.locator("#claim").inner_text()
+        lou.fill("#claim-name", "Lou")
+        lou.click("#claim button[type=submit]")
+        lou.wait_for_function("() => document.getElementById('claim-status').textContent.includes('waits')",
+                              timeout=20_000)
+        lou.locator("#you").screenshot(path=str(SHOTS / "seat_claim.png"))
+        lou.reload()  # before the table answers: his page says the claim waits, and is no seat yet
+        lou.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert "waits for the table's answer" in lou.locator("#you").inner_text()
+        assert lou.locator("#turn").is_hidden()
+
+        for pid in (ida, kai):  # the table consents, each from his own page
+            other = _open(browser, server, gid, by[pid])
+            try:
+                other.wait_for_selector("#clock-claim button[data-accept='true']", timeout=20_000)
+                assert "Lou asks to take over Jon's seat" in other.locator("#clock-claim").inner_text()
+                other.click("#clock-claim button[data-accept='true']")
+                other.wait_for_load_state("load")
+                other.wait_for_selector("body[data-ready='1']", timeout=20_000)
+            finally:
+                other.close()
+        assert server.api("GET", f"/games/{gid}/clock").json().get("seat_claim") is None
+
+        lou.reload()  # the table agreed: the same device now holds the seat
+        lou.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert lou.locator("#you").inner_text().startswith("You are Lou"), lou.locator("#you").inner_text()
+        assert lou.locator("#turn").is_visible()
+        # the seat's name at the table is now his: the players' table and the turn order say Lou
+        assert "Lou" in lou.locator("table.players").inner_text()
+        assert "Jon" not in lou.locator("table.players").inner_text()
+        assert lou.locator("#order").inner_text() == "order Ida → Lou → Kai"
+        lou.wait_for_selector("#clock-section:not([hidden])", timeout=20_000)
+        assert "Lou took over Jon's seat at move" in lou.locator("#clock-body").inner_text()
+        lou.screenshot(path=str(SHOTS / "seat_claimed.png"))
+    finally:
+        newcomer.close()
+    assert server.api("GET", f"/games/{gid}/page/me", by[jon]).status_code != 200  # the old token is gone
