@@ -922,3 +922,19 @@ def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(ser
     finally:
         newcomer.close()
     assert server.api("GET", f"/games/{gid}/page/me", by[jon]).status_code != 200  # the old token is gone
+
+
+def test_the_log_reads_a_train_lease_as_a_lease(server: Server, browser: Any) -> None:
+    """1825's lease of a train (a `special_buy`) reads in words on the page, not "makes a special purchase"."""
+    record = _record("1825")
+    at = next(i for i, a in enumerate(record["actions"]) if a["type"] == "special_buy")
+    lease = record["actions"][at]
+    game_id, _ = _import(server, record, at + 1)
+    page = _open(browser, server, game_id)
+    try:
+        log = page.locator("section[aria-labelledby='log-h']").inner_text()
+        assert f"{lease['entity']} leases a {lease['description']} train for {lease['cost']}" in log, log[:500]
+        assert "special purchase" not in log
+        page.locator("section[aria-labelledby='log-h'] ol.log li").first.screenshot(path=str(SHOTS / "1825_lease_log.png"))
+    finally:
+        page.close()
