@@ -777,6 +777,8 @@ def test_mid_game_status_names_the_order_the_trains_left_and_logs_in_names(serve
     page = _open(browser, server, game_id, seats[0]["token"])
     try:
         page.locator("header.top").screenshot(path=str(SHOTS / f"{title}_mid_game_header.png"))
+        acting = page.locator("#acting").inner_text()
+        assert not re.search(r"(: |, )\d+ \(", acting), acting  # who acts by name, never a bare number
         order = page.locator("#order").inner_text()
         assert order == "order " + " → ".join(p.name for p in game.players_in_order()), order
         assert page.locator("#priority").inner_text().removeprefix("priority deal ") in order

@@ -54,7 +54,11 @@ def acting_name(game: Game, entity: Any) -> str:
         controller = game.controller(entity)
     except Exception:  # an entity the title resolves differently: its symbol alone still says who acts
         controller = None
-    return f"{entity} ({name_of(game, controller)})" if isinstance(controller, int) else str(entity)
+    label = str(entity)
+    corp = game.corporations.get(label) if isinstance(game.corporations, dict) else None
+    if corp is not None and label.isdigit() and corp.name:  # 1840's lines: "Linie 15", never a bare "15"
+        label = corp.name
+    return f"{label} ({name_of(game, controller)})" if isinstance(controller, int) else label
 
 
 def _value_notes(game: Game, player: Any) -> list[str]:
