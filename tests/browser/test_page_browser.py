@@ -435,10 +435,11 @@ def test_a_seated_player_talks_to_the_table_and_the_others_read_it(server: Serve
         reader.close()
 
 
-def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, browser: Any) -> None:
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, browser: Any, title: str) -> None:
     """The tray: one drawn tile per kind in the supply, with copies left of the game's total; a kind laid
     out to its last copy is shown as used up. Counts agree with the tiles on the map."""
-    record = _record("1825")
+    record = _record(title)
     game_id, seats = _import(server, record, len(record["actions"]) // 2)
     page = _open(browser, server, game_id)
     try:
@@ -454,12 +455,15 @@ def test_the_tile_tray_shows_every_tile_left_with_its_count(server: Server, brow
             item = items.nth(i)
             name = item.get_attribute("data-tray-tile")
             text = item.locator("span").inner_text()
+            if re.fullmatch(rf"#{re.escape(name)} ∞", text):  # a kind the title does not count out
+                assert "used-up" not in (item.get_attribute("class") or "")
+                continue
             left, total = (int(x) for x in re.fullmatch(rf"#{re.escape(name)} (\d+) of (\d+)", text).groups())
             assert left == total - on_map.get(name, 0), (name, text)
             assert ("used-up" in (item.get_attribute("class") or "")) == (left == 0)
             assert item.locator("svg.tray-tile g.hex").count() == 1
         assert any(on_map.values())
-        page.locator("#tray").screenshot(path=str(SHOTS / "1825_tray.png"))
+        page.locator("#tray").screenshot(path=str(SHOTS / f"{title}_tray.png"))
         assert not page.errors, page.errors
     finally:
         page.close()
@@ -700,3 +704,239 @@ def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: 
         assert mine.locator("#clock-undo button").count() == 0
     finally:
         mine.close()
+
+
+END_WORDS = {"1825": "the bank ran out of money", "1828": "a bankruptcy ended it",
+             "1840": "the last of the title's fixed rounds was played", "1833NE": "the bank ran out of money"}
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_finished_game_page_shows_why_it_ended_the_ranking_and_no_moves(server: Server, browser: Any,
+                                                                        title: str) -> None:
+    """A complete record replayed into the server: the page says the game is over and why in words, ranks
+    the players by final value (each with his value, in the title's money), offers no move to a seated
+    player, and its history can still be stepped through."""
+    record = _record(title)
+    r = server.api("POST", "/games/import", ADMIN, json=record)
+    assert r.status_code in (200, 201), r.text
+    game_id, seats = r.json()["game"]["id"], r.json()["seats"]
+    state = server.api("GET", f"/games/{game_id}/state").json()
+    assert state["status"] == "finished"
+    page = _open(browser, server, game_id, seats[0]["token"])
+    try:
+        page.screenshot(path=str(SHOTS / f"{title}_finished.png"), full_page=False)
+        over = page.locator("#acting").inner_text()
+        assert over == f"Game over: {END_WORDS[title]}.", over
+        if "bank ran out" in over:  # the bank line agrees with the reason
+            assert "bank broken" in page.locator("#status").inner_text()
+        names = [p["name"] for p in record["players"]]
+        rows = page.locator("#ranking li")
+        assert rows.count() == len(seats)
+        values = [int(rows.nth(i).get_attribute("data-value")) for i in range(rows.count())]
+        assert values == sorted((int(v) for v in record["result"].values()), reverse=True)  # highest first
+        texts = rows.all_inner_texts()
+        best = max(int(v) for v in record["result"].values())
+        assert texts[0].startswith("1. ") and texts[0].endswith("(winner)"), texts
+        assert str(best) in texts[0].replace(",", "")
+        for text in texts:  # every player is ranked, once, with a value
+            assert re.fullmatch(r"\d\. .+ — \D?-?[\d,]+\D?( \(winner\))?", text), text
+        assert sorted(t.split(" — ")[0].split(". ", 1)[1] for t in texts) == sorted(names)
+        assert page.locator("#turn").is_hidden()  # no move offered, even to a seated player
+        assert page.locator("#choices fieldset").count() == 0 and page.locator("#join").count() == 0
+        assert server.api("GET", f"/games/{game_id}/legal-actions", seats[0]["token"]).json()["actions"] == []
+        # the history is still there: one step back shows the game before its last move, read-only
+        page.click("#history-prev")
+        page.wait_for_selector(f"body[data-history='{state['version'] - 1}'][data-ready='1']", timeout=20_000)
+        assert f"after move {state['version'] - 1} of {state['version']}" in page.locator("#history-note").inner_text()
+        assert page.locator("#turn").is_hidden()
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def _session_at(record: dict[str, Any], upto: int) -> Any:
+    """The engine's own replay of the position the page shows (what the page must agree with)."""
+    from shared.engine import GameSession
+
+    prefix = {**record, "actions": record["actions"][:upto]}
+    prefix.pop("result", None)
+    return GameSession.from_record(prefix)
+
+
+@pytest.mark.parametrize("title", sorted(RECORDS))
+def test_mid_game_status_names_the_order_the_trains_left_and_logs_in_names(server: Server, browser: Any,
+                                                                          title: str) -> None:
+    """The header names the turn order and the priority deal; the trains left in the bank are counted by
+    kind, the next first; the log speaks of players by name (never "None ...")."""
+    from services.gateway.web.summary import trains_left
+
+    record = _record(title)
+    at = _next_index(record["actions"], "lay_tile", len(record["actions"]) // 2)
+    game_id, seats = _import(server, record, at)
+    game = _session_at(record, at).game
+    page = _open(browser, server, game_id, seats[0]["token"])
+    try:
+        page.locator("header.top").screenshot(path=str(SHOTS / f"{title}_mid_game_header.png"))
+        acting = page.locator("#acting").inner_text()
+        assert not re.search(r"(: |, )\d+ \(", acting), acting  # who acts by name, never a bare number
+        order = page.locator("#order").inner_text()
+        assert order == "order " + " → ".join(p.name for p in game.players_in_order()), order
+        assert page.locator("#priority").inner_text().removeprefix("priority deal ") in order
+        left = trains_left(game)
+        assert left["count"] > 0
+        text = page.locator("#trains-left").inner_text()
+        assert text.startswith(f"Trains left in the bank: {left['count']}, next {left['kinds'][0]}"), text
+        assert re.search(r"\S+ ×\d+ \(", text), text
+        page.locator("#trains-left").screenshot(path=str(SHOTS / f"{title}_trains_left.png"))
+        log = page.locator("section[aria-labelledby='log-h']").inner_text()
+        assert "None" not in log, log
+        names = [p.name for p in game.players]
+        assert any(n in log for n in names) or any(c in log for c in game.corporations), log
+        page.locator("section[aria-labelledby='log-h']").screenshot(path=str(SHOTS / f"{title}_log.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_1840_loans_are_said_in_words_beside_the_value(server: Server, browser: Any) -> None:
+    """A director who borrowed (loans of 100, each 200 off at the end) has it said beside his value."""
+    record = json.loads((FIXTURES / "conformance" / "generated" / "1840" / "gen1840_2p_382918.json").read_text())
+    upto = 98  # the second player has borrowed 400 by here (a train bought short of cash)
+    game = _session_at(record, upto).game
+    borrower = next(p for p in game.players if game.extra["loans"][str(p.id)])
+    borrowed = game.extra["loans"][str(borrower.id)]
+    game_id, seats = _import(server, record, upto)
+    page = _open(browser, server, game_id)
+    try:
+        row = page.locator("table.players tbody tr", has_text=borrower.name)
+        value = row.locator("td").last.inner_text()
+        assert f"{borrowed // 100} loans of 100 ({borrowed} borrowed): {borrowed * 2} off at the end" in value, value
+        assert value.split("\n")[0] == str(game.rules.player_value(game, borrower))
+        page.locator("table.players").screenshot(path=str(SHOTS / "1840_loans.png"))
+    finally:
+        page.close()
+
+
+def test_a_standing_order_is_set_seen_and_cleared_from_the_page(server: Server, browser: Any) -> None:
+    """A player who will be away tells the engine to pass for him in every stock round: the order is shown
+    in his row of the players' table for the whole table, and he stops it from the page again."""
+    record = _record("1840")
+    at = _next_index(record["actions"], "buy_shares", 20)
+    game_id, seats = _import(server, record, at)
+    acting = _acting_seat(server, game_id, seats)
+    seat = next(s for s in seats if s["player_id"] != acting["player_id"])  # off turn: orders are for any time
+    name = next(s["name"] for s in server.api("GET", f"/games/{game_id}").json()["seats"]
+                if s["player_id"] == seat["player_id"])
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        row = page.locator("table.players tbody tr", has_text=name)
+        assert "standing order" not in row.inner_text()
+        version = int(page.locator("body").get_attribute("data-version"))
+        page.click('fieldset[data-type="programs"] button:text-is("Pass in every stock round")')
+        _wait_version(page, version)
+        row = page.locator("table.players tbody tr", has_text=name)
+        assert "standing order: passes in every stock round" in row.inner_text()
+        page.locator("table.players").screenshot(path=str(SHOTS / "1840_standing_order.png"))
+    finally:
+        page.close()
+    other = _open(browser, server, game_id, acting["token"])  # the rest of the table sees it too
+    try:
+        assert "standing order: passes in every stock round" in other.locator("table.players").inner_text()
+    finally:
+        other.close()
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        version = int(page.locator("body").get_attribute("data-version"))
+        page.click('fieldset[data-type="programs"] button:text-is("Stop my standing order")')
+        _wait_version(page, version)
+        assert "standing order" not in page.locator("table.players").inner_text()
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
+def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(server: Server, browser: Any) -> None:
+    """The hand-over of docs/time-controls.md on the page: Jon leaves, Ida invites someone to his open seat
+    from her page (a link shown once), the newcomer opens the link on his own device and claims the seat by
+    name, Ida and Kai accept from their pages, and the newcomer's page is then that seat; Jon's token is
+    no longer a seat."""
+    made = server.api("POST", "/games", json={"title": "1840", "seats": 3, "seed": 47, "options": []}).json()
+    gid = made["id"]
+    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ida", "Jon", "Kai")]
+    by = {s["player_id"]: s["token"] for s in seats}
+    ida, jon, kai = (s["player_id"] for s in seats)
+    assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
+    left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
+
+    page = _open(browser, server, gid, by[ida])
+    try:
+        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]', timeout=20_000)
+        page.click(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]')
+        page.wait_for_selector("#clock-body code.claim-url", timeout=20_000)
+        link = page.locator("#clock-body code.claim-url").inner_text()
+        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon}:\S{{16,}}", link), link
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "seat_offer.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+    newcomer = browser.new_context()  # his own device: no seat stored
+    lou = newcomer.new_page()
+    try:
+        lou.goto(link)
+        lou.wait_for_selector("#claim", timeout=20_000)
+        assert "#claim=" not in lou.url  # the invitation leaves the address bar
+        assert "take over Jon's seat" in lou.locator("#claim").inner_text()
+        lou.fill("#claim-name", "Lou")
+        lou.click("#claim button[type=submit]")
+        lou.wait_for_function("() => document.getElementById('claim-status').textContent.includes('waits')",
+                              timeout=20_000)
+        lou.locator("#you").screenshot(path=str(SHOTS / "seat_claim.png"))
+        lou.reload()  # before the table answers: his page says the claim waits, and is no seat yet
+        lou.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert "waits for the table's answer" in lou.locator("#you").inner_text()
+        assert lou.locator("#turn").is_hidden()
+
+        for pid in (ida, kai):  # the table consents, each from his own page
+            other = _open(browser, server, gid, by[pid])
+            try:
+                other.wait_for_selector("#clock-claim button[data-accept='true']", timeout=20_000)
+                assert "Lou asks to take over Jon's seat" in other.locator("#clock-claim").inner_text()
+                other.click("#clock-claim button[data-accept='true']")
+                other.wait_for_load_state("load")
+                other.wait_for_selector("body[data-ready='1']", timeout=20_000)
+            finally:
+                other.close()
+        assert server.api("GET", f"/games/{gid}/clock").json().get("seat_claim") is None
+
+        lou.reload()  # the table agreed: the same device now holds the seat
+        lou.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        assert lou.locator("#you").inner_text().startswith("You are Lou"), lou.locator("#you").inner_text()
+        assert lou.locator("#turn").is_visible()
+        # the seat's name at the table is now his: the players' table and the turn order say Lou
+        assert "Lou" in lou.locator("table.players").inner_text()
+        assert "Jon" not in lou.locator("table.players").inner_text()
+        assert lou.locator("#order").inner_text() == "order Ida → Lou → Kai"
+        lou.wait_for_selector("#clock-section:not([hidden])", timeout=20_000)
+        assert "Lou took over Jon's seat at move" in lou.locator("#clock-body").inner_text()
+        lou.screenshot(path=str(SHOTS / "seat_claimed.png"))
+    finally:
+        newcomer.close()
+    assert server.api("GET", f"/games/{gid}/page/me", by[jon]).status_code != 200  # the old token is gone
+
+
+def test_the_log_reads_a_train_lease_as_a_lease(server: Server, browser: Any) -> None:
+    """1825's lease of a train (a `special_buy`) reads in words on the page, not "makes a special purchase"."""
+    record = _record("1825")
+    at = next(i for i, a in enumerate(record["actions"]) if a["type"] == "special_buy")
+    lease = record["actions"][at]
+    game_id, _ = _import(server, record, at + 1)
+    page = _open(browser, server, game_id)
+    try:
+        log = page.locator("section[aria-labelledby='log-h']").inner_text()
+        assert f"{lease['entity']} leases a {lease['description']} train for {lease['cost']}" in log, log[:500]
+        assert "special purchase" not in log
+        page.locator("section[aria-labelledby='log-h'] ol.log li").first.screenshot(path=str(SHOTS / "1825_lease_log.png"))
+    finally:
+        page.close()

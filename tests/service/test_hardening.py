@@ -147,8 +147,12 @@ def test_titles_and_their_options_are_listed(call: Call) -> None:
 
 def test_an_option_is_refused_at_a_player_count_it_is_not_played_at(call: Call) -> None:
     """Unit 2 is a 2-4 player game: asked for 5 seats it is refused, never replaced by Unit 1."""
+    listed, before = call("GET", "/games")
+    assert listed == 200
     status, body = call("POST", "/games", json={"title": "1825", "seats": 5, "options": ["unit_2"]})
     assert status == 422 and body["error"] == "option_player_count", body
+    _, after = call("GET", "/games")
+    assert after == before  # refused outright: no game was made with other options
     assert "unit_2" in body["message"] and "2, 3, 4" in body["message"] and body["valid"] == {"unit_2": [2, 3, 4]}
     status, body = call("POST", "/games", json={"title": "1825", "seats": 3, "options": ["unit_3"]})
     assert status == 422 and body["error"] == "option_player_count"

@@ -180,4 +180,4 @@ def test_a_finished_game_shows_the_result_by_player_name(client: Any) -> None:
     html = client.get(f"/games/{game['id']}", headers=HTML).get_data(as_text=True)
     assert "Game over" in html and 'id="turn"' not in html.split("<main>")[0]
     for seat in game["seats"]:
-        assert f"{seat['name']}: {game['result'][str(seat['player_id'])]}" in html
+        assert f"{seat['name']} — {game['result'][str(seat['player_id'])]}" in html.replace("£", "")

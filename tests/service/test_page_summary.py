@@ -32,11 +32,12 @@ def test_1840_value_says_what_the_loans_take_off() -> None:
     game = session.game
     before = {row["id"]: row["value"] for row in players_table(game)}
     player = game.players[0]
-    game.extra["loans"][str(player.id)] = 3
+    game.rules.take_loans(game, player, player.cash + 250)  # short by 250: three loans of 100
+    assert game.extra["loans"][str(player.id)] == 300  # the amount borrowed, not a count
     rows = {row["id"]: row for row in players_table(game)}
-    penalty = int(game.rules.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
-    assert rows[player.id]["value"] == before[player.id] - 3 * penalty
-    assert rows[player.id]["value_notes"] == [f"3 loans: {3 * penalty} off at the end"]
+    penalty = int(game.rules.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200))
+    assert rows[player.id]["value"] == before[player.id] + 300 - 3 * penalty
+    assert rows[player.id]["value_notes"] == [f"3 loans of 100 (300 borrowed): {3 * penalty} off at the end"]
     assert rows[game.players[1].id]["value_notes"] == []
 
 

@@ -226,10 +226,15 @@ def test_rounds_are_numbered_as_players_count_them() -> None:
 
 
 def test_the_bank_is_shown_for_every_title() -> None:
-    """1828's and 1840's bank is unlimited by their set-up data; 1825's shows what is left, in pounds."""
+    """1828's and 1840's bank is unlimited by their set-up data; 1825's shows what is left as the game counts
+    it (the configuration's bank less the players' cash: rules-1825.md, "Game end"), in pounds, and
+    "broken" once the players hold more than it."""
     from services.gateway.web.summary import bank_text
 
     assert bank_text(_fresh("1828", 3).game) == "unlimited"
     assert bank_text(_fresh("1840", 3).game) == "unlimited"
     game = _fresh("1825", 3).game
-    assert bank_text(game) == f"£{game.bank_cash}"
+    size = int(game.defn.data.setup["bank"]["cash"])
+    assert bank_text(game) == f"£{size - sum(p.cash for p in game.players)}"
+    game.players[0].cash += size  # more than the bank: it has broken
+    assert bank_text(game) == "broken"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -117,6 +119,22 @@ def _as_of(session: GameSession, at: int | None) -> GameSession:
     return session if at is None else GameSession.from_record(session.to_record(), limit=at)
 
 
+@contextmanager
+def _held_by(game: Any, seats: list[Any]) -> Iterator[None]:
+    """The live page names each seat by who holds it now (a newcomer who took a seat over is "its name at the
+    table", docs/time-controls.md "Hand-over"); the engine keeps the first holder's name, which the log
+    of earlier moves and the history still use. Restored before the session's lock is let go."""
+    now = {int(s.player_id): s.name for s in seats if s.name and str(s.player_id).lstrip("-").isdigit()}
+    saved = {p.id: p.name for p in game.players}
+    try:
+        for p in game.players:
+            p.name = now.get(p.id, p.name)
+        yield
+    finally:
+        for p in game.players:
+            p.name = saved[p.id]
+
+
 def render_page(game: Game) -> Response:
     if game.visibility != "open" and not request.headers.get("Authorization"):
         # A private game's page is fetched again by the script with the seat token from the fragment; a
@@ -131,10 +149,12 @@ def render_page(game: Game) -> Response:
         at = _history_version(game)
         with rt().sessions.use(game) as live:  # held briefly: only reads of the engine state
             session = _as_of(live, at)
+            names = {p.id: p.name for p in session.game.players}  # as the record has them: the log's
             view = map_view(session.game)
-            summary = overview(session)
+            with _held_by(session.game, seats if at is None else []):
+                summary = overview(session)
+            summary["page_data"]["first_names"] = {str(k): v for k, v in names.items()}
             market = market_view(session.game)
-            names = {p.id: p.name for p in session.game.players}
             rules = session.game.rules
             chat = _chat(session)
             tray = _tray(session, view)

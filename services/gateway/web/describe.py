@@ -21,11 +21,29 @@ def _shares(action: dict[str, Any]) -> str:
     return f"{pct}% of {corp}" if pct else f"{len(shares)} share(s) of {corp}"
 
 
+def _route_path(route: dict[str, Any]) -> str:
+    """A route's stops: the record's own words, its hexes, or the hexes of its nodes ("G22-0" is on G22)."""
+    if route.get("revenue_str"):
+        return str(route["revenue_str"])
+    hexes = list(route.get("hexes") or [])
+    if not hexes:
+        for node in route.get("nodes") or []:
+            hex_ = str(node).rsplit("-", 1)[0]
+            if not hexes or hexes[-1] != hex_:
+                hexes.append(hex_)
+    return "-".join(hexes)
+
+
 def _routes(action: dict[str, Any]) -> str:
+    """A run, with the revenue where the action carries it (a move posted without revenues, which the engine
+    computes, reads as the trains and their stops alone, never "(None)")."""
     routes = action.get("routes") or []
-    total = sum(int(r.get("revenue") or 0) for r in routes) + int(action.get("extra_revenue") or 0)
-    parts = [f"{r.get('train')}: {r.get('revenue_str') or '-'.join(r.get('hexes') or [])} ({r.get('revenue')})"
+    known = all(r.get("revenue") is not None for r in routes)
+    parts = [f"{r.get('train')}: {_route_path(r) or 'no stops'}" + (f" ({r['revenue']})" if known else "")
              for r in routes]
+    if not known:
+        return ("runs " + "; ".join(parts)) if parts else "runs no trains"
+    total = sum(int(r.get("revenue") or 0) for r in routes) + int(action.get("extra_revenue") or 0)
     return f"runs for {total}" + (f" — {'; '.join(parts)}" if parts else "")
 
 

@@ -17,6 +17,15 @@ from shared.engine.view.board import entity_colors
 ORDER_NAMES = {"program_share_pass": "passes in stock rounds", "program_buy_shares": "buys shares"}
 
 
+def order_words(program: dict[str, Any]) -> str:
+    """A standing order in words, with how long it holds (this stock round, or every one)."""
+    kind = str(program.get("type"))
+    words = ORDER_NAMES.get(kind, kind)
+    if kind == "program_share_pass":
+        words = "passes in every stock round" if program.get("indefinite") else "passes in this stock round"
+    return words
+
+
 def _money(game: Game, amount: int | None) -> str:
     if amount is None:
         return "—"
@@ -45,7 +54,11 @@ def acting_name(game: Game, entity: Any) -> str:
         controller = game.controller(entity)
     except Exception:  # an entity the title resolves differently: its symbol alone still says who acts
         controller = None
-    return f"{entity} ({name_of(game, controller)})" if isinstance(controller, int) else str(entity)
+    label = str(entity)
+    corp = game.corporations.get(label) if isinstance(game.corporations, dict) else None
+    if corp is not None and label.isdigit() and corp.name:  # 1840's lines: "Linie 15", never a bare "15"
+        label = corp.name
+    return f"{label} ({name_of(game, controller)})" if isinstance(controller, int) else label
 
 
 def _value_notes(game: Game, player: Any) -> list[str]:
@@ -83,7 +96,7 @@ def players_table(game: Game) -> list[dict[str, Any]]:
                      "value": value, "value_text": _money(game, value), "value_notes": _value_notes(game, p),
                      "bankrupt": p.bankrupt,
                      "acting": p.id in acting, "passed": p.passed,
-                     "programs": [ORDER_NAMES.get(str(prog.get("type")), str(prog.get("type"))) for prog in p.programs]})
+                     "programs": [order_words(prog) for prog in p.programs]})
     return rows
 
 
@@ -147,7 +160,12 @@ def bank_text(game: Game) -> str:
     out, which left the page without a bank at all)."""
     if game.defn.data.setup["bank"]["cash"] == "unlimited":
         return "unlimited"
-    return _money(game, game.bank_cash)
+    left = game.rules.bank_left(game)
+    if left is None:
+        left = game.bank_cash
+    if left < 0 or getattr(game, "bank_broken", False):
+        return f"broken ({_money(game, max(left, 0))} left)" if left >= 0 else "broken"
+    return _money(game, left)
 
 
 def priority_deal(game: Game) -> int | None:
@@ -165,6 +183,59 @@ def priority_deal(game: Game) -> int | None:
     return game.player_order[0]
 
 
+END_REASONS = {
+    "bank": "the bank ran out of money",
+    "stock_market": "a share price reached the end of the stock market",
+    "bankrupt": "a bankruptcy ended it",
+    "fixed_round": "the last of the title's fixed rounds was played",
+    "final_phase": "the last phase's final set of rounds was played",
+    "dnf": "the turn limit was reached before the game ended by its rules",
+    "manually_ended": "the players agreed to end it",
+    "stalled": "no one could move any more",
+}
+
+
+def end_words(reason: str | None) -> str:
+    """Why the game is over, in words (the engine's reason codes are no reading for a player)."""
+    if reason is None:
+        return "the game is over"
+    return END_REASONS.get(reason, reason.replace("_", " "))
+
+
+def ranking(game: Game, result: dict[Any, Any] | None) -> list[dict[str, Any]]:
+    """The final standing: players by value, highest first; equal values share a place."""
+    if not result:
+        return []
+    rows = sorted(((name_of(game, int(pid)) if str(pid).lstrip("-").isdigit() else str(pid), int(value))
+                   for pid, value in result.items()), key=lambda r: -r[1])
+    out: list[dict[str, Any]] = []
+    for i, (name, value) in enumerate(rows):
+        place = out[-1]["place"] if out and out[-1]["raw"] == value else i + 1
+        out.append({"place": place, "name": name, "value": _money(game, value), "raw": value})
+    return out
+
+
+def trains_left(game: Game) -> dict[str, Any]:
+    """The bank's trains in the order they come out, kinds counted ("5 ×4 (£550)"), and the discarded ones the
+    bank sells again: the players plan on how many of the current kind are left before the next rusts."""
+    groups: list[list[Any]] = []
+    for t in game.depot.upcoming():
+        if groups and groups[-1][0] == t.name and groups[-1][2] == t.price:
+            groups[-1][1] += 1
+        else:
+            groups.append([t.name, 1, t.price])
+    kinds = [f"{name} ×{n} ({_money(game, price)})" for name, n, price in groups]
+    pool = [f"{t.name} ({_money(game, t.price)})" for t in game.depot.discarded if t.owner is None]
+    return {"count": sum(g[1] for g in groups), "kinds": kinds, "pool": pool}
+
+
+def player_order(game: Game) -> list[str]:
+    """The players in turn order (the order of the next stock round's turns, from the priority deal)."""
+    if game.finished:
+        return []
+    return [p.name for p in game.players_in_order()]
+
+
 def overview(session: GameSession) -> dict[str, Any]:
     game = session.game
     upcoming = game.depot.upcoming()
@@ -179,9 +250,12 @@ def overview(session: GameSession) -> dict[str, Any]:
         "bank_cash": game.rules.digest_bank_cash(game), "bank": bank_text(game),
         "priority": name_of(game, holder) if (holder := priority_deal(game)) is not None else None,
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
+        "trains_left": trains_left(game), "order": player_order(game),
         "players": players_table(game), "corporations": corporations_table(game, earnings(session)),
         "companies": companies_table(game),
         "result": session.result,
+        "end_words": end_words(game.game_end_reason) if game.finished else None,
+        "ranking": ranking(game, session.result) if game.finished else [],
         "colors": entity_colors(game),
         "currency": str(game.defn.data.meta.get("currency_format") or "%d"),
         "page_data": {"share_sources": share_sources(game),

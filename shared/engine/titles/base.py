@@ -501,3 +501,8 @@ class TitleRules:
 
     def digest_bank_cash(self, game: Game) -> int | None:
         return game.bank_cash
+
+    def bank_left(self, game: Game) -> int | None:
+        """What the bank holds as the players count it, for the page (None: the ledger `bank_cash` is it).
+        A title whose bank breaks on another measure than its ledger says so here."""
+        return None

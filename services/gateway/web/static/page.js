@@ -15,8 +15,21 @@
   const dataNode = document.getElementById("page-data");
   const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
 
+  // a newcomer's claim of an open seat (docs/time-controls.md, "Hand-over"): the invitation arrives in the
+  // fragment (#claim=SEAT:INVITATION); the seat token the claim answers works once the table accepts him,
+  // so it is kept apart until then
+  const claimKey = "railpost.claim." + gameId;
+  let invite = null;
+  let claimWaiting = false;
+
   function takeTokenFromFragment() {
     const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const claim = hash.get("claim");
+    if (claim && claim.includes(":")) {
+      const at = claim.indexOf(":");
+      invite = { seat: Number(claim.slice(0, at)), invitation: claim.slice(at + 1) };
+      history.replaceState(null, "", location.pathname + location.search);
+    }
     // a seat link (#seat=) or the sign-in link of a turn email (#signin=): either is kept on this device
     const seat = hash.get("seat") || hash.get("signin");
     if (seat) {
@@ -24,7 +37,42 @@
       history.replaceState(null, "", location.pathname + location.search);
       return seat;
     }
-    try { return localStorage.getItem(storeKey); } catch (e) { return null; }
+    let kept = null;
+    try { kept = localStorage.getItem(storeKey); } catch (e) { kept = null; }
+    if (kept) return kept;
+    try { kept = localStorage.getItem(claimKey); } catch (e) { kept = null; }
+    if (kept) claimWaiting = true;
+    return kept;
+  }
+
+  function claimForm() {
+    if (!invite || claimWaiting) return;
+    const you = $("you");
+    const names = pageData.names || {};
+    const form = document.createElement("form");
+    form.id = "claim"; form.className = "signin";
+    const text = document.createElement("p");
+    text.textContent = "You are invited to take over " + (names[String(invite.seat)] || "seat " + invite.seat)
+      + "'s seat. The players at the table must agree.";
+    const name = document.createElement("input");
+    name.id = "claim-name"; name.required = true; name.maxLength = 60; name.setAttribute("aria-label", "Your name");
+    name.placeholder = "Your name";
+    const submit = document.createElement("button"); submit.type = "submit"; submit.textContent = "Claim this seat";
+    const said = document.createElement("p"); said.id = "claim-status"; said.setAttribute("role", "status");
+    form.append(text, name, document.createTextNode(" "), submit, said);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await api("/games/" + gameId + "/seats/" + invite.seat + "/claim", { method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ invitation: invite.invitation, name: name.value.trim() }) });
+      const d = r.data || {};
+      if (r.status !== 202) { said.textContent = "Not claimed: " + (d.message || r.status); return; }
+      try { localStorage.setItem(claimKey, d.token); } catch (err) { /* private mode: this page only */ }
+      said.textContent = "Your claim is made. It waits for the table's answer; once they agree, this page is your seat on this device.";
+      submit.disabled = true; name.disabled = true;
+    });
+    you.hidden = false;
+    you.replaceChildren(form);
   }
 
   async function api(path, options) {
@@ -416,6 +464,20 @@
 
   async function loadSeat(readOnly) {
     const who = await api("/games/" + gameId + "/page/me");
+    if (who.status !== 200 && claimWaiting) {  // the table has not agreed yet (or declined: a new invitation is needed)
+      token = null;
+      $("you").hidden = false;
+      $("you").textContent = "Your claim of a seat waits for the table's answer. This page becomes your seat once they agree.";
+      const drop = document.createElement("button");
+      drop.type = "button"; drop.className = "secondary"; drop.textContent = "Forget my claim on this device";
+      drop.addEventListener("click", () => { try { localStorage.removeItem(claimKey); } catch (e) { /* ignore */ } location.reload(); });
+      $("you").append(" ", drop);
+      return;
+    }
+    if (who.status === 200 && claimWaiting) {  // accepted: the claim's token is now this device's seat
+      try { localStorage.setItem(storeKey, token); localStorage.removeItem(claimKey); } catch (e) { /* ignore */ }
+      claimWaiting = false;
+    }
     if (who.status !== 200) {
       try { localStorage.removeItem(storeKey); } catch (e) { /* ignore */ }
       token = null;
@@ -629,7 +691,23 @@
         });
       }
     }
-    (c.open_seats || []).forEach((pid) => line(who(pid) + "'s seat is open: any seated player may invite someone to take it over."));
+    (c.open_seats || []).forEach((pid) => {
+      const p = line(who(pid) + "'s seat is open: any seated player may invite someone to take it over.");
+      p.dataset.openSeat = String(pid);
+      if (mine === null || mine === pid || (c.open_seats || []).includes(mine)) return;
+      const b = document.createElement("button"); b.type = "button"; b.className = "secondary";
+      b.dataset.offer = String(pid); b.textContent = "Invite someone to this seat";
+      b.addEventListener("click", async () => {
+        const res = await api("/games/" + gameId + "/seats/" + pid + "/offer", { method: "POST" });
+        if (res.status !== 201) { p.append(" Not offered: " + ((res.data && res.data.message) || res.status)); return; }
+        const code = document.createElement("code"); code.className = "claim-url";
+        code.textContent = location.origin + "/games/" + gameId + "/page#claim=" + pid + ":" + res.data.invitation;
+        const note = document.createElement("span");
+        note.textContent = " Send this link to the newcomer (shown once; it opens the claim of the seat): ";
+        b.replaceWith(note, code);
+      });
+      p.append(" ", b);
+    });
     if (c.stand_in) line(who(c.stand_in.by) + " moves for " + who(c.stand_in.absent) + " this turn.");
     const claim = c.seat_claim;
     if (claim) {
@@ -646,7 +724,9 @@
       }
     }
     (c.resigned || []).forEach((r) => line(who(r.seat) + " left the game at move " + r.at_version + "."));
-    (c.holders || []).forEach((h) => line(h.name + " holds " + who(h.seat) + "'s seat since move " + h.from_version + "."));
+    const first = pageData.first_names || {};
+    (c.holders || []).forEach((h) => line(h.name + " took over " + (first[String(h.seat)] || who(h.seat))
+      + "'s seat at move " + h.from_version + "."));
     if (!lines.length) return;
     body.replaceChildren(...lines);
     $("clock-section").hidden = false;
@@ -736,6 +816,7 @@
   }
 
   token = takeTokenFromFragment();
+  claimForm();
   signinForm();
   joinForm();
   zoomButtons();

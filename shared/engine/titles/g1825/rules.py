@@ -116,6 +116,11 @@ class Rules1825(TitleRules):
     def bank_size(self, game: Game) -> int:
         return int(game.defn.data.setup["bank"]["cash"])
 
+    def bank_left(self, game: Game) -> int:
+        """The bank as players see it: the configuration's bank less the players' cash; it breaks below zero
+        (rules-1825.md, "Game end"). The ledger `bank_cash` pays corporations too and never runs dry."""
+        return self.bank_size(game) - sum(p.cash for p in game.players)
+
     def corporation_kind(self, raw: dict[str, Any]) -> str:
         return "major" if raw["shares"][0] == 20 else "minor"
 

@@ -265,11 +265,13 @@ class Rules1840(TitleRules):
         return value - game.extra["loans"][str(player.id)] * penalty
 
     def value_notes(self, game: Game, player: Player) -> list[str]:
-        loans = game.extra["loans"][str(player.id)]
-        if not loans:
+        """`extra["loans"]` holds the amount borrowed (loans of 100 each, `take_loans`), not a count."""
+        borrowed = game.extra["loans"][str(player.id)]
+        if not borrowed:
             return []
-        penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
-        return [f"{loans} loan{'s' if loans != 1 else ''}: {loans * penalty} off at the end"]
+        count = borrowed // 100
+        off = borrowed * int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
+        return [f"{count} loan{'s' if count != 1 else ''} of 100 ({borrowed} borrowed): {off} off at the end"]
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.kind == LINE:
