@@ -153,7 +153,9 @@ def test_whole_games_with_random_absences_and_deadlines_never_stall(seed: int) -
     for key, value in counts.items():
         SEEN[key] = SEEN.get(key, 0) + value
     # deadlines were reached and dealt with in every game: by the clock's remedy or by a vote of the table
-    assert counts["moves"] > 100 and counts["votes"] + counts["remedies"] > 0, counts
+    # (a game may be short: a random 1828 can end in a bankruptcy within 80 moves; `play` checks it ended
+    # by a rule of the title)
+    assert counts["moves"] > 0 and counts["votes"] + counts["remedies"] > 0, counts
 
 
 def test_the_soak_met_every_way_of_dealing_with_a_deadline() -> None:
