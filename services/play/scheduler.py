@@ -26,6 +26,7 @@ from services.play.legal import seat_actions
 from services.play.pending import asks_made
 from services.play.sessions import SessionCache
 from services.play.timekeeping import Follow, Table, tick
+from shared.engine import GameSession
 from shared.engine.programs import next_auto_actions
 from shared.eventstore import SqlRecorder
 from shared.eventstore.outbox import ClockReminder
@@ -44,17 +45,22 @@ def no_remedies(_game_id: int, _player_id: int) -> tuple[dict[str, Any] | None, 
     return None, None
 
 
+def seat_remedies(session: GameSession, player_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """What the clock may play for a seat whose time ran out: a standing order due for it, a legal pass."""
+    options = seat_actions(session, player_id, orders=False)
+    orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player_id]
+    passing = next((a for a in options if a.get("type") == "pass"), None)
+    return (orders[0] if orders else None), passing
+
+
 def session_remedies(recorder: SqlRecorder, sessions: SessionCache) -> Remedies:
-    """Remedies read from the game itself: a standing order due for the player, a legal pass."""
+    """Remedies read from the game itself (`seat_remedies`)."""
     def remedies(game_id: int, player_id: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         game = recorder.get_game(game_id)
         if game is None:
             return None, None
         with sessions.use(game) as session:
-            options = seat_actions(session, player_id, orders=False)
-            orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player_id]
-        passing = next((a for a in options if a.get("type") == "pass"), None)
-        return (orders[0] if orders else None), passing
+            return seat_remedies(session, player_id)
     return remedies
 
 

@@ -113,6 +113,13 @@ def _acting_seat(server: Server, game_id: int, seats: list[dict[str, Any]]) -> d
     raise AssertionError(f"no seat of game {game_id} is acting ({acting})")
 
 
+def _seated(server: Server, seed: int, names: tuple[str, ...]) -> tuple[int, list[dict[str, Any]]]:
+    """A new 1840 game with these players seated, not yet started: its id and the seats (player id, token)."""
+    gid = server.api("POST", "/games", json={"title": "1840", "seats": len(names), "seed": seed,
+                                             "options": []}).json()["id"]
+    return gid, [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in names]
+
+
 def _wait_version(page: Any, version: int) -> None:
     page.wait_for_function(f"() => Number(document.body.dataset.version) > {version} "
                            "&& document.body.dataset.ready === '1'", timeout=30_000)
@@ -546,9 +553,7 @@ def test_a_players_home_lists_his_games_with_his_turns_first(server: Server, bro
 
 
 def test_the_clock_panel_shows_the_deadline_and_who_is_away(server: Server, browser: Any) -> None:
-    made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 31, "options": []}).json()
-    gid = made["id"]
-    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Vera", "Walt")]
+    gid, seats = _seated(server, 31, ("Vera", "Walt"))
     clock = server.api("PUT", f"/games/{gid}/clock", seats[0]["token"], json={"kind": "deadline", "per_move_hours": 48})
     assert clock.status_code == 200, clock.text
     assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
@@ -570,9 +575,7 @@ def test_the_clock_panel_shows_the_deadline_and_who_is_away(server: Server, brow
 def test_an_undo_request_is_answered_from_the_page(server: Server, browser: Any) -> None:
     """An undo into another player's move waits for his consent; he sees the request on his page and
     accepts it there (docs/time-controls.md, "Undo and redo")."""
-    made = server.api("POST", "/games", json={"title": "1840", "seats": 2, "seed": 41, "options": []}).json()
-    gid = made["id"]
-    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ada", "Bo")]
+    gid, seats = _seated(server, 41, ("Ada", "Bo"))
     by = {s["player_id"]: s["token"] for s in seats}
     assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
 
@@ -650,9 +653,7 @@ def test_alerts_on_this_device_register_the_service_worker_and_ask_the_push_serv
 def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: Server, browser: Any) -> None:
     """A redo request and a newcomer's claim of a seat its player left (docs/time-controls.md) are on the
     page of everyone at the table; the player they wait for is told first, with buttons to answer each."""
-    made = server.api("POST", "/games", json={"title": "1840", "seats": 3, "seed": 43, "options": []}).json()
-    gid = made["id"]
-    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ida", "Jon", "Kai")]
+    gid, seats = _seated(server, 43, ("Ida", "Jon", "Kai"))
     by = {s["player_id"]: s["token"] for s in seats}
     ida, jon, kai = (s["player_id"] for s in seats)
     assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
@@ -860,9 +861,7 @@ def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(ser
     from her page (a link shown once), the newcomer opens the link on his own device and claims the seat by
     name, Ida and Kai accept from their pages, and the newcomer's page is then that seat; Jon's token is
     no longer a seat."""
-    made = server.api("POST", "/games", json={"title": "1840", "seats": 3, "seed": 47, "options": []}).json()
-    gid = made["id"]
-    seats = [server.api("POST", f"/games/{gid}/join", json={"name": n}).json() for n in ("Ida", "Jon", "Kai")]
+    gid, seats = _seated(server, 47, ("Ida", "Jon", "Kai"))
     by = {s["player_id"]: s["token"] for s in seats}
     ida, jon, kai = (s["player_id"] for s in seats)
     assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200

@@ -14,9 +14,9 @@ import pytest
 
 from services.notifier.clock import VirtualClock
 from services.play import timekeeping as tk
+from services.play.scheduler import seat_remedies
 from services.play.votes import CHOICES
 from shared.engine import GameSession
-from shared.engine.programs import next_auto_actions
 
 GAMES = int(os.environ.get("CLOCK_SOAK", "3"))
 ACTIONS = int(os.environ.get("CLOCK_SOAK_ACTIONS", "150"))
@@ -35,13 +35,6 @@ def pick(session: GameSession, rng: random.Random) -> dict[str, Any]:
         if options:
             return rng.choice(options)
     raise AssertionError("the game goes on but offers no move")
-
-
-def remedies(session: GameSession, player: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player]
-    passes = [a for a in session.legal_actions() if a.get("type") == "pass"
-              and session.controller(a.get("entity")) == player]
-    return (orders[0] if orders else None), (passes[0] if passes else None)
 
 
 def soak(seed: int) -> tuple[int, set[str]]:
@@ -63,7 +56,7 @@ def soak(seed: int) -> tuple[int, set[str]]:
         acting = session.acting_players()
         follow = tk.Follow("active", session.version, list(acting), list(range(1, players + 1)))
         table = tk.Table.replay(log)
-        result = tk.tick(table, follow, vc.now(), lambda p: remedies(session, p))
+        result = tk.tick(table, follow, vc.now(), lambda p: seat_remedies(session, p))
         log += result.events
         decisions += len(result.events)
         for _player, action in result.actions:

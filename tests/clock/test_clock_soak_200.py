@@ -21,9 +21,9 @@ import pytest
 
 from services.notifier.clock import VirtualClock
 from services.play import timekeeping as tk
+from services.play.scheduler import seat_remedies
 from services.play.votes import CHOICES
 from shared.engine import GameSession
-from shared.engine.programs import next_auto_actions
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 import randomplay  # noqa: E402
@@ -46,27 +46,10 @@ TITLES = {
 
 def pick(session: GameSession, rng: random.Random, weights: dict[str, float], depot: float) -> dict[str, Any]:
     """A random legal move, as the engine soaks choose them (tests/engine/randomplay.py)."""
-    game = session.game
-    for kind in sorted(game.action_types(), key=lambda t: -weights.get(t, 1.0) * rng.random()):
-        options = game.legal_actions(kinds={kind})
-        if not options:
-            continue
-        action = rng.choice(options)
-        if action["type"] == "dividend" and rng.random() < 0.85:
-            action = next((o for o in options if o.get("kind") == "payout"), action)
-        if action["type"] == "buy_train" and rng.random() < depot:
-            bank = [o for o in options if game.depot.by_id(o["train"]).owner is None]
-            action = rng.choice(bank) if bank else action
-        return action
-    raise AssertionError("the game goes on but offers no move")
-
-
-def remedies(session: GameSession, player: int) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """What the scheduler's remedies find (services/play/scheduler.py): a standing order, a legal pass."""
-    orders = [a for a in next_auto_actions(session.game) if session.controller(a.get("entity")) == player]
-    passes = [a for a in session.legal_actions() if a.get("type") == "pass"
-              and session.controller(a.get("entity")) == player]
-    return (orders[0] if orders else None), (passes[0] if passes else None)
+    action = randomplay.choose(session.game, rng, weights, depot)
+    if action is None:
+        raise AssertionError("the game goes on but offers no move")
+    return action
 
 
 def play(seed: int) -> dict[str, int]:
@@ -99,7 +82,7 @@ def play(seed: int) -> dict[str, int]:
         before = session.version
         acting = session.acting_players()
         result = tk.tick(table, tk.Follow("active", session.version, list(acting), seats), vc.now(),
-                         lambda p: remedies(session, p))
+                         lambda p: seat_remedies(session, p))
         record(result.events)
         for _player, action in result.actions:  # the order or pass the clock played at the deadline
             session.submit(action)

@@ -124,27 +124,11 @@ def _play(session: GameSession, title: str, options: list[str], players: int, se
     stats = PlayStats()
     totals: dict[str, int] = {}
     while not session.finished and stats.actions < max_actions:
-        game = session.game
-        types = game.action_types()
-        if not types:
-            raise SoftLock(soft_lock_report(session, title, options, players, seed))
-        options_ = []
-        order = sorted(types, key=lambda t: -weights.get(t, 1.0) * rng.random())
-        for kind in order:
-            options_ = game.legal_actions(kinds={kind})
-            if options_:
-                break
-        if not options_:
+        action = choose(session.game, rng, weights, depot_preference)
+        if action is None:
             # nobody is offered a move although the game goes on: a soft-lock (a player of the real game
             # could only undo). Asserted, never backed out of: the rule that leaves it is what is missing.
             raise SoftLock(soft_lock_report(session, title, options, players, seed))
-        action = rng.choice(options_)
-        if action["type"] == "dividend" and rng.random() < 0.85:
-            action = next((o for o in options_ if o.get("kind") == "payout"), action)
-        if action["type"] == "buy_train" and rng.random() < depot_preference:
-            # mostly from the bank, so phases move on instead of trains circling between corporations
-            depot = [o for o in options_ if game.depot.by_id(o["train"]).owner is None]
-            action = rng.choice(depot) if depot else action
         session.submit(action)
         stats.actions += 1
         stats.by_type[action["type"]] = stats.by_type.get(action["type"], 0) + 1
@@ -152,6 +136,24 @@ def _play(session: GameSession, title: str, options: list[str], players: int, se
     stats.finished = session.finished
     stats.reason = session.game.game_end_reason
     return stats
+
+
+def choose(game: Any, rng: random.Random, weights: dict[str, float], depot_preference: float) -> dict[str, Any] | None:
+    """One weighted random legal move (None: nothing is offered). Kinds are tried in a weighted random
+    order; a dividend is mostly a payout, and a train mostly comes from the bank, so that phases move on
+    instead of trains circling between corporations."""
+    for kind in sorted(game.action_types(), key=lambda t: -weights.get(t, 1.0) * rng.random()):
+        options = game.legal_actions(kinds={kind})
+        if not options:
+            continue
+        action: dict[str, Any] = rng.choice(options)
+        if action["type"] == "dividend" and rng.random() < 0.85:
+            action = next((o for o in options if o.get("kind") == "payout"), action)
+        if action["type"] == "buy_train" and rng.random() < depot_preference:
+            depot = [o for o in options if game.depot.by_id(o["train"]).owner is None]
+            action = rng.choice(depot) if depot else action
+        return action
+    return None
 
 
 def run(args: Any = None) -> None:  # pragma: no cover - manual exploration helper
