@@ -225,3 +225,29 @@ def test_the_title_check_sees_a_title_in_a_literal(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text('"""Docs may say 1825."""\nif title == "1840":\n    x = f"{title} not 1833NE"\n')
     assert sorted(titles_named(sample)) == ["1833NE", "1840"]
+
+
+PRIVATE_BOARD_USE = re.compile(r"\bboard\._[a-z]\w*|from \.\.\.?board\.\w+ import [^\n]*\b_[a-z]\w*")
+
+
+def private_board_uses(path: Path) -> list[str]:
+    """Where code outside the board reaches into its private members (`board._x`, a `_name` imported from a
+    board module): the board's cache and trial bookkeeping stay its own, titles use its public API
+    (`trial_lay`, `forget_reach`, `reach`, `adjacent_stops`)."""
+    text = path.read_text(encoding="utf-8")
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    return [f"{where}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+            for m in PRIVATE_BOARD_USE.finditer(text)]
+
+
+def test_titles_and_core_use_only_the_boards_public_api() -> None:
+    bad = [use for p in engine_files() if "board" not in p.relative_to(ENGINE).parts[:1]
+           for use in private_board_uses(p)]
+    assert not bad, "private board members used outside shared/engine/board:\n" + "\n".join(bad)
+
+
+def test_the_board_check_sees_a_private_use(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from ...board.graph import NodeRef, _walk\nwith game.board._trial(h):\n    board.reach(x)\n")
+    assert [u.split(": ", 1)[1] for u in private_board_uses(sample)] == [
+        "from ...board.graph import NodeRef, _walk", "board._trial"]

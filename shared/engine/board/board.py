@@ -304,7 +304,6 @@ class Board:
         for e in stale:
             del self._reach[e]
 
-    _changed = forget_reach  # transitional alias for title code not yet switched (the lead removes it)
 
     def node_blocks(self, hex_id: str, code: int, entity: str) -> bool:
         """A city blocks an entity's track when every slot holds another company's token."""
@@ -463,7 +462,6 @@ class Board:
             h.tile, h.rotation, h.copy, h.tokens, h.reservations = saved
             self._where, self.supply.on_map, self._reach = where, on_map, reach
 
-    _trial = trial_lay  # transitional alias for title code not yet switched (the lead removes it)
 
     def dynamic_state(self) -> dict[str, Any]:
         """What play changed (tiles, tokens, reservations, blockers, supply): small to pickle; the static

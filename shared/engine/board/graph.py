@@ -198,7 +198,7 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     return reach, firsts, parents
 
 
-def _adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:
+def adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:
     """Stops reachable from a stop along track without passing another stop."""
     out: list[NodeRef] = []
     stack = [(hex_id, code)]

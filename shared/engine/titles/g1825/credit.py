@@ -65,8 +65,8 @@ def check_spend(game: Game, round_: OperatingRound, corp: Corporation, cost: int
         ok = repayable(game, round_, corp, loan, 0)
     else:
         board = game.board
-        with board._trial(*tile):
-            board._reach = {}
+        with board.trial_lay(*tile):
+            board.forget_reach()
             ok = repayable(game, round_, corp, loan, 0)
     if not ok:
         raise IllegalAction(f"{corp.sym} is in receivership with {corp.cash}: {what} costs {cost}, and the {loan} "

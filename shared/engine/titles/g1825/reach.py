@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ...board.graph import NodeRef, _adjacent_stops
+from ...board.graph import NodeRef, adjacent_stops
 from ...board.tiles import NODE_BASE
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def passed_stops(board: Board, entity: str, *, cities_only: bool = False) -> dic
             continue
         node = hexes[hex_id].tile.nodes[code - NODE_BASE]
         weight = 1 if node.visit_cost > 0 and (node.is_city or not cities_only) else 0
-        for nxt in _adjacent_stops(board, hex_id, code):
+        for nxt in adjacent_stops(board, hex_id, code):
             d = dist[ref] + weight
             if d < dist.get(nxt, 1 << 30):
                 dist[nxt] = d

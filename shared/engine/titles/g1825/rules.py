@@ -371,10 +371,10 @@ class Rules1825(TitleRules):
         reach_nodes, reach_cities = self.train_reach(trains)
         if reach_nodes >= 99:
             return
-        with board._trial(hex_id, new, rotation):
+        with board.trial_lay(hex_id, new, rotation):
             ok = bool(reach_nodes) and reaches(board, corp.sym, hex_id, reach_nodes) or \
                 bool(reach_cities) and reaches(board, corp.sym, hex_id, reach_cities, cities_only=True)
-            board._reach = {}
+            board.forget_reach()
         if ok:
             return
         raise IllegalAction(f"no train of {corp.sym} can reach the upgraded tile on {hex_id}", "upgrade_reach")

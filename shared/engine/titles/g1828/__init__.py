@@ -178,7 +178,7 @@ class Rules1828(TitleRules):
             slots.append("B")
         else:
             slots[free] = "B"
-        game.board._changed()
+        game.board.forget_reach()
 
     def reorder_players(self, game: Game, stock: StockRound) -> None:
         order = getattr(stock, "pass_order", [])
@@ -396,7 +396,7 @@ class Rules1828(TitleRules):
             for i, entity in enumerate(slots):
                 if entity == owner:
                     slots[i] = None
-        game.board._changed()
+        game.board.forget_reach()
         game.corporations[owner].tokens_placed -= 1
         round_.pending_homes.append(owner)
 

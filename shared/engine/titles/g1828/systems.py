@@ -527,7 +527,7 @@ def _retoken(game: Game, old: str, new: str) -> None:
                 if entity == old:
                     slots[i] = new
         h.tile_reservations[:] = [new if entity == old else entity for entity in h.tile_reservations]
-    game.board._changed()
+    game.board.forget_reach()
 
 
 def _block_doubled_cities(game: Game, system: Corporation) -> None:
@@ -538,7 +538,7 @@ def _block_doubled_cities(game: Game, system: Corporation) -> None:
             for i in where[1:]:
                 slots[i] = "B"
                 system.tokens_placed -= 1
-    game.board._changed()
+    game.board.forget_reach()
 
 
 def system_cell(game: Game, a: Corporation, b: Corporation) -> tuple[int, int]:

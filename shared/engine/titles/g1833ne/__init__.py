@@ -531,7 +531,7 @@ class Rules1833NE(TitleRules):
                     for i, ent in enumerate(slots):
                         if (ent == "BW" and h.id == K.WORCESTER) or (ent == "B&P" and h.id == K.BOSTON):
                             h.reservations[ci][i] = None
-            game.board._changed()
+            game.board.forget_reach()
         self.sync_virtual_stations(game)
 
     def remove_private(self, game: Game, company: Company) -> None:

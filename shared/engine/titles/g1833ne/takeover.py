@@ -334,7 +334,7 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pa
             for i, ent in enumerate(slots):
                 if ent == target.sym:
                     slots[i] = None
-    game.board._changed()
+    game.board.forget_reach()
     for share in target.shares:
         share.owner = None
     target.closed = True

@@ -218,7 +218,7 @@ class LineRound(FlowRound):
             for i, owner in enumerate(slots):
                 if owner in owners:
                     slots[i] = None
-        game.board._changed()
+        game.board.forget_reach()
         own = self.corp(game).sym
         for owner in owners:
             game.corporations[owner].tokens_placed -= 1
@@ -327,7 +327,7 @@ class LineRound(FlowRound):
             raise IllegalAction("only Stadtbahn tokens may be removed", "remove_token")
         game.pay(self.major(game), None, REMOVE_TOKEN_COST)
         h.tokens[ci][slot] = None
-        game.board._changed()
+        game.board.forget_reach()
         self.removed = h.id
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
