@@ -234,3 +234,5 @@ class ReceiptOut(Schema):
     url = fields.String()
     error = fields.String(metadata={"description": "refused receipts: the rule, as in every error"})
     message = fields.String(metadata={"description": "refused receipts: the reason, as in every error"})
+    valid = fields.Raw(allow_none=True, metadata={
+        "description": "refused receipts: the values the engine would have accepted, where it names them"})

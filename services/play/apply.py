@@ -33,6 +33,7 @@ class Refusal:
     reason: str
     rule: str
     http_status: int
+    valid: Any = None  # the values the engine would have accepted, where it names them
 
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
@@ -98,7 +99,7 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             stored = session.submit(action)
         except EngineError as err:
             status = 400 if isinstance(err, MalformedAction) else 422
-            return _refuse(tx, receipt, Refusal(err.message, err.rule, status))
+            return _refuse(tx, receipt, Refusal(err.message, err.rule, status, err.valid))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError, RecursionError):
             # an action shaped in a way the engine's checks did not foresee: refuse it rather than leave it
             # queued to crash every later delivery (a poison command blocks the game's queue); the session
@@ -148,7 +149,8 @@ def authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
 
 
 def _refuse(tx: GameTx, receipt: Receipt, refusal: Refusal) -> Refusal:
-    tx.settle(receipt, REFUSED, reason=refusal.reason, rule=refusal.rule, http_status=refusal.http_status)
+    tx.settle(receipt, REFUSED, reason=refusal.reason, rule=refusal.rule, http_status=refusal.http_status,
+              valid=refusal.valid)
     tx.emit(ActionRefused(receipt.game_id, tx.game.title, receipt.player_id, receipt.command_id, refusal.reason,
                           refusal.rule), tx.game.version)
     return refusal

@@ -11,10 +11,8 @@ from services.metrics import ACTIONS_ACCEPTED
 from services.play.dispatch import Dispatcher
 from services.play.signals import RECHECK_SECONDS, SettleSignals, Watch
 from shared.eventstore import Receipt, SqlRecorder
-from shared.eventstore.records import QUEUED
+from shared.eventstore.records import QUEUED, SETTLED_FIELDS
 from shared.eventstore.sql import dumps
-
-SETTLED_FIELDS = frozenset({"status", "new_version", "reason", "rule", "http_status", "settled_at"})
 
 
 def body_hash(body: dict[str, Any]) -> str:

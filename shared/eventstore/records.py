@@ -55,6 +55,11 @@ class Receipt:
     rule: str | None = None
     http_status: int | None = None
     settled_at: float | None = None
+    valid: Any = None  # a refusal's accepted values, where the engine names them
+
+
+#: The receipt fields a settle writes (the outcome a waiting caller is told, `SqlRecorder.settle`).
+SETTLED_FIELDS = frozenset({"status", "new_version", "reason", "rule", "http_status", "settled_at", "valid"})
 
 
 @dataclass(frozen=True)

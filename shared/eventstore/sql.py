@@ -29,6 +29,7 @@ from .records import (
     ACTIVE,
     OPEN,
     QUEUED,
+    SETTLED_FIELDS,
     Game,
     ImportKey,
     NewEvent,
@@ -77,6 +78,7 @@ def _receipt(row: Row) -> Receipt:
         status=row["status"], expected_version=row["expected_version"], player_id=row["player_id"],
         action=_loads(row["action"]), created_at=row["created_at"], new_version=row["new_version"],
         reason=row["reason"], rule=row["rule"], http_status=row["http_status"], settled_at=row["settled_at"],
+        valid=_loads(row["valid"]),
     )
 
 
@@ -132,14 +134,16 @@ class GameTx:
         self.outbox(event.kind.value, event.payload(), version)
 
     def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
-               rule: str | None = None, http_status: int | None = None) -> dict[str, Any]:
+               rule: str | None = None, http_status: int | None = None, valid: Any = None) -> dict[str, Any]:
         """Settle a queued receipt; returns the fields stored (they are final once the transaction commits)."""
         settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
-                   "http_status": http_status, "settled_at": time.time()}
+                   "http_status": http_status, "settled_at": time.time(), "valid": valid}
+        assert settled.keys() == SETTLED_FIELDS  # what a waiting caller is told is what is stored
         self._later(
             "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "
-            "settled_at = %s WHERE game_id = %s AND command_id = %s AND status = %s",
-            (*settled.values(), receipt.game_id, receipt.command_id, QUEUED),
+            "settled_at = %s, valid = %s WHERE game_id = %s AND command_id = %s AND status = %s",
+            (*list(settled.values())[:-1], None if valid is None else dumps(valid), receipt.game_id,
+             receipt.command_id, QUEUED),
         )
         self.settled[receipt.command_id] = settled
         return settled

@@ -65,6 +65,18 @@ def call(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Call]:
         yield http_call(gateway.url)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def played(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Call]:
+    """`call` where moves are settled: in process on the embedded default, by a Celery rules worker on
+    PostgreSQL + Redis."""
+    if request.param == "sqlite":
+        yield embedded_call(tmp_path)
+    else:
+        request.getfixturevalue("worker")
+        gateway: LiveServer = request.getfixturevalue("gateway")
+        yield http_call(gateway.url)
+
+
 def record_1840() -> dict[str, Any]:
     return json.loads(RECORD_1840.read_text())
 
@@ -422,3 +434,26 @@ def test_legal_actions_without_entity_list_every_entity_and_standing_orders(tmp_
     assert [a["original_type"] for a in theirs if a["type"] == "program_disable"] == ["program_share_pass"]
     narrowed = call("GET", f"/games/{game_id}/legal-actions?entity={acting}", mover["token"])[1]["actions"]
     assert narrowed and all(a["entity"] == acting for a in narrowed)
+
+
+def test_a_refused_receipt_names_the_values_the_engine_would_accept(played: Call) -> None:
+    """A refusal settled by the rules worker carries `valid` like every other refusal (stored with the
+    receipt, on SQLite and on PostgreSQL), so a client reads the alternatives from a field, not the text."""
+    status, made = played("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
+    game_id = made["id"]
+    seats = [played("POST", f"/games/{game_id}/join", json={"name": n})[1] for n in ("Alice", "Bob")]
+    assert played("POST", f"/games/{game_id}/start", seats[0]["token"])[0] == 200
+    acting = played("GET", f"/games/{game_id}/state")[1]["acting_players"][0]
+    seat = next(s for s in seats if s["player_id"] == acting)
+    wrong = {"type": "no_such_action", "entity": acting, "entity_type": "player"}
+    status, body = played("POST", f"/games/{game_id}/actions?wait=10", seat["token"],
+                        headers={"Idempotency-Key": "wrong-type"}, json={"action": wrong, "expected_version": 0})
+    assert (status, body["status"], body["rule"]) == (400, "refused", "action_type"), body
+    assert isinstance(body["valid"], list) and {"pass", "bid", "lay_tile"} <= set(body["valid"])
+    assert "no_such_action" not in body["valid"]
+    again = played("GET", f"/games/{game_id}/receipts/wrong-type", seat["token"])[1]
+    assert again["valid"] == body["valid"]
+    status, ok = played("POST", f"/games/{game_id}/actions?wait=10", seat["token"], headers={"Idempotency-Key": "pass"},
+                      json={"action": {"type": "pass", "entity": acting, "entity_type": "player"},
+                            "expected_version": 0})
+    assert status == 200 and ok["valid"] is None, ok
