@@ -251,3 +251,28 @@ def test_the_board_check_sees_a_private_use(tmp_path: Path) -> None:
     sample.write_text("from ...board.graph import NodeRef, _walk\nwith game.board._trial(h):\n    board.reach(x)\n")
     assert [u.split(": ", 1)[1] for u in private_board_uses(sample)] == [
         "from ...board.graph import NodeRef, _walk", "board._trial"]
+
+
+EXTRA_USE = re.compile(r"\.extra\b(?!_)")
+# Uses of the untyped `game.extra` dict per engine package (issue 24: each title's facts move into its own
+# `TitleState` dataclass, `game.title_state`). The counts may only shrink, like the title allowlist above.
+EXTRA_USES: dict[str, int] = {"titles/g1825": 8, "titles/g1828": 83, "titles/g1840": 41, "titles": 2, "model.py": 1}
+
+
+def extra_uses() -> Counter[str]:
+    found: Counter[str] = Counter()
+    for path in engine_files():
+        rel = path.relative_to(ENGINE)
+        package = "/".join(rel.parts[:2]) if rel.parts[0] == "titles" and len(rel.parts) > 2 else rel.parts[0]
+        text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                         if not line.lstrip().startswith("#"))
+        found[package] += len(EXTRA_USE.findall(text))
+    return +found
+
+
+def test_title_state_is_typed_where_it_has_moved() -> None:
+    found = extra_uses()
+    grown = {k: v for k, v in found.items() if k != "game.py" and v > EXTRA_USES.get(k, 0)}
+    assert not grown, f"new uses of the untyped game.extra (use the title's TitleState dataclass): {grown}"
+    shrunk = {k: v for k, v in EXTRA_USES.items() if found.get(k, 0) < v}
+    assert not shrunk, f"game.extra uses went down: lower these entries to what is left: {shrunk} (now {found})"

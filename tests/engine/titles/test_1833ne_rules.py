@@ -360,7 +360,7 @@ def test_an_extension_may_pass_a_full_city_and_must_collect_a_bonus(monkeypatch:
     boston_to_portland(s)
     s.game.board.place_token("BW", s.game.board.city_id("G20", 0), 0)  # Lowell is full for B&L
     three = dict(BOSTON_LOWELL_PORTLAND, train="3/5-0")
-    s.game.extra["faces"]["3/5-0"] = "3/5"
+    s.game.title_state.faces["3/5-0"] = "3/5"
     with pytest.raises(IllegalAction, match="cannot be passed through"):
         run(s, "B&L", [three])
     assert run(s, "B&L", [dict(BOSTON_LOWELL_PORTLAND, extension=[0, 1])]) == (50, 50)
@@ -447,7 +447,7 @@ def test_p3_lays_join_each_other_and_montreal_in_either_order() -> None:
                       for o in c4)
     g.rules.lay_p3_tile(g, g.round, cv, c4[0])
     assert {0, 2} <= exits(s, "C4") and 3 in exits(s, "C6")
-    assert cv.cash == 200 and g.extra["p3_left"] == 0 and not p3_lays(s, "CV", "C4")
+    assert cv.cash == 200 and g.title_state.p3_left == 0 and not p3_lays(s, "CV", "C4")
 
 
 def test_p3_tiles_come_from_the_data_and_fit_their_hex() -> None:
@@ -467,7 +467,7 @@ def test_p3_tiles_come_from_the_data_and_fit_their_hex() -> None:
         g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], dict(seven, hex="D5"))
     g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], p3_lays(s, "CV", "C6")[0])
     assert {o["tile"].rpartition("-")[0] for o in p3_lays(s, "CV", "C4")} <= {"3", "4", "58"}
-    assert p3_lays(s, "CV", "C4") and g.extra["p3_left"] == 1
+    assert p3_lays(s, "CV", "C4") and g.title_state.p3_left == 1
 
 
 def test_p3_lay_must_join_a_tile_already_on_the_other_hex() -> None:

@@ -142,8 +142,8 @@ def test_a_different_file_changes_the_bonus_and_ferry_values(swap_tables: Callab
         g.rules.buy_ferry(g, bl, {"description": "F1", "cost": 40})
     for fid in ("F1", "F2", "F3", "F4"):
         g.rules.buy_ferry(g, bl, {"description": fid})
-    g.extra["ferry_order"].remove("F5")
-    g.extra["ferry_order"].append("F5")  # F5 bought last of all: it carries the "Last" bonus
+    g.title_state.ferry_order.remove("F5")
+    g.title_state.ferry_order.append("F5")  # F5 bought last of all: it carries the "Last" bonus
     assert run(s, "B&L", [EXTENDED]) == (50, 77 + 45 + 11)
     assert {e["key"] for e in provisional_values("1833NE")} >= {"bonus.boston-portland.I", "ferry.F5"}
 

@@ -25,6 +25,7 @@ from . import constants as K
 from . import tables as T
 from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
 from .routes import RouteRules1833NE
+from .state import State1833NE, state
 from .stock import StockStep, finish_stock_round
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class GameOver(Round):
 
 
 class Rules1833NE(TitleRules):
+    state_class = State1833NE
     title = "1833NE"
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -74,11 +76,9 @@ class Rules1833NE(TitleRules):
         return TAKEOVER in game.defn.options
 
     def setup(self, game: Game) -> None:
-        game.extra.update({
-            "launch_order": [], "faces": {}, "ferries": {f.id: None for f in T.of(game).ferries}, "ferry_order": [],
-            "luxury": None, "p2_bought": False, "p2_free": None, "p3_left": p3.ability(game).get("count", 2),
-            "takeovers": {}, "pending_takeover": None,
-        })
+        own = state(game)
+        own.ferries = {f.id: None for f in T.of(game).ferries}
+        own.p3_left = p3.ability(game).get("count", 2)
         for corp in game.corporations.values():
             corp.token_prices = [0, K.STATION_PRICE]
             corp.max_ownership_percent = K.MAX_HOLDING
@@ -176,17 +176,17 @@ class Rules1833NE(TitleRules):
         """A corporation at $0 (or left without a president by a bankruptcy) leaves the game."""
         for sym in corp.companies:
             game.board.remove_blocker(sym)
-        for fid, owner in game.extra["ferries"].items():
+        for fid, owner in state(game).ferries.items():
             if owner == corp.sym:
-                game.extra["ferries"][fid] = "removed"
+                state(game).ferries[fid] = "removed"
         for train in corp.trains:
-            game.extra["faces"].pop(train.id, None)
+            state(game).faces.pop(train.id, None)
         game.close_corporation(corp)
         self.sync_virtual_stations(game)
 
     # -- operating order ----------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
-        launched: list[str] = game.extra["launch_order"]
+        launched: list[str] = state(game).launch_order
         corps = [game.corporations[s] for s in launched if not game.corporations[s].closed]
         first = game.turn == 1 and getattr(game.round, "round_num", 1) == 1
         sign = 1 if first else -1
@@ -210,14 +210,14 @@ class Rules1833NE(TitleRules):
 
     # -- track ----------------------------------------------------------------------------------------------
     def may_build(self, game: Game, corp: Corporation) -> bool:
-        if corp.sym == "B&L" and not game.extra["p2_bought"] and game.phase.name == "I":
+        if corp.sym == "B&L" and not state(game).p2_bought and game.phase.name == "I":
             return False
         return True
 
     def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
         total = K.TILE_COST + cost
         hex_id = getattr(round_, "pending_lay", None)
-        if hex_id == K.LOWELL and game.extra["p2_free"] == (corp.sym, game.turn, round_.round_num):
+        if hex_id == K.LOWELL and state(game).p2_free == (corp.sym, game.turn, round_.round_num):
             total = 0
         if total > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the tile costs {total}", "cash")
@@ -226,8 +226,8 @@ class Rules1833NE(TitleRules):
     def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
         if isinstance(round_, Operating1833):
             round_.pending_lay = None
-        if hex_id == K.LOWELL and game.extra["p2_free"] and game.extra["p2_free"][0] == corp.sym:
-            game.extra["p2_free"] = None
+        if hex_id == K.LOWELL and state(game).p2_free and state(game).p2_free[0] == corp.sym:
+            state(game).p2_free = None
         self.tile_placed(game, hex_id)
 
     def tile_placed(self, game: Game, hex_id: str) -> None:
@@ -270,7 +270,7 @@ class Rules1833NE(TitleRules):
                 copy = game.board.supply.free_copy(name)
                 tile_id = f"{name}-{copy}"
                 cost = K.TILE_COST + game.board.check_lay(corp.sym, hex_id, tile_id, rot, set(game.phase.tiles)).cost
-                if hex_id == K.LOWELL and game.extra["p2_free"] == (corp.sym, game.turn, round_.round_num):
+                if hex_id == K.LOWELL and state(game).p2_free == (corp.sym, game.turn, round_.round_num):
                     cost = 0
                 if cost <= corp.cash:
                     out.append({"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile_id,
@@ -320,8 +320,8 @@ class Rules1833NE(TitleRules):
         corp.companies.append(company.sym)
         game.board.remove_blocker(company.sym)
         if company.sym == K.P2:
-            game.extra["p2_bought"] = True
-            game.extra["p2_free"] = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
+            state(game).p2_bought = True
+            state(game).p2_free = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
         if company.sym == K.P5:
             bonuses.assign_luxury(game, corp)
         self.sync_virtual_stations(game)
@@ -347,15 +347,15 @@ class Rules1833NE(TitleRules):
     # -- routes and revenue -------------------------------------------------------------------------------------
     def train_kinds(self, game: Game) -> dict[str, TrainKind]:
         kinds = dict(super().train_kinds(game))
-        for train_id, face in game.extra["faces"].items():
+        for train_id, face in state(game).faces.items():
             kinds[train_id] = kinds[face]
         return kinds
 
     def kind_of(self, game: Game, train: Train) -> TrainKind:
-        return self.train_kinds(game)[game.extra["faces"].get(train.id, train.name)]
+        return self.train_kinds(game)[state(game).faces.get(train.id, train.name)]
 
     def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if corp.sym == "B&L" and not game.extra["p2_bought"] and game.board.hex(K.BOSTON).tile.preprinted:
+        if corp.sym == "B&L" and not state(game).p2_bought and game.board.hex(K.BOSTON).tile.preprinted:
             return []
         return super().route_actions(game, round_, corp)
 
@@ -492,12 +492,12 @@ class Rules1833NE(TitleRules):
 
     def train_limit(self, game: Game, corp: Corporation) -> int:
         if self.takeover(game):
-            return K.TAKEOVER_TRAIN_LIMIT[game.phase.name] + game.extra["takeovers"].get(corp.sym, 0)
+            return K.TAKEOVER_TRAIN_LIMIT[game.phase.name] + state(game).takeovers.get(corp.sym, 0)
         return game.phase.train_limit
 
     def remove_obsolete(self, game: Game, corp: Corporation) -> None:
         for train in [t for t in corp.trains if t.obsolete]:
-            game.extra["faces"].pop(train.id, None)
+            state(game).faces.pop(train.id, None)
             game.rust(train)
 
     # -- phases ---------------------------------------------------------------------------------------------------
@@ -507,7 +507,7 @@ class Rules1833NE(TitleRules):
             if train.rusted:
                 continue
             if K.REMOVED_IN.get(train.name) == name:
-                game.extra["faces"].pop(train.id, None)
+                state(game).faces.pop(train.id, None)
                 game.rust(train)
             elif K.OBSOLETE_IN.get(train.name) == name:
                 train.obsolete = True
@@ -524,8 +524,8 @@ class Rules1833NE(TitleRules):
                 company = game.companies.get(sym)
                 if company is not None and not company.closed:
                     self.remove_private(game, company)
-            for ferry in game.extra["ferries"]:
-                game.extra["ferries"][ferry] = "removed"
+            for ferry in state(game).ferries:
+                state(game).ferries[ferry] = "removed"
             for h in game.board.hexes.values():
                 for ci, slots in enumerate(h.reservations):
                     for i, ent in enumerate(slots):

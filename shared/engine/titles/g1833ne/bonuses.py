@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import IllegalAction
 from . import constants as K
 from . import tables as T
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -23,7 +24,7 @@ def buyable_ferries(game: Game, corp: Corporation) -> list[str]:
     tables = T.of(game)
     if game.phase.name not in tables.ferry_phases or corp.cash < tables.ferry_price:
         return []
-    return [f for f, owner in game.extra["ferries"].items() if owner is None]
+    return [f for f, owner in state(game).ferries.items() if owner is None]
 
 
 def buy_ferry(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
@@ -34,19 +35,19 @@ def buy_ferry(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
     if action.get("cost") not in (None, price):
         raise IllegalAction(f"a ferry costs {price}", "ferry_price")
     game.pay(corp, None, price)
-    game.extra["ferries"][ferry] = corp.sym
-    game.extra["ferry_order"].append(ferry)
+    state(game).ferries[ferry] = corp.sym
+    state(game).ferry_order.append(ferry)
     if K.P5 in corp.companies:
         assign_luxury(game, corp)
 
 
 def assign_luxury(game: Game, corp: Corporation) -> None:
     """P5 doubles the first ferry its owner has (gap: the seed does not say when it is assigned)."""
-    if game.extra["luxury"] is not None:
+    if state(game).luxury is not None:
         return
-    for ferry in game.extra["ferry_order"]:
-        if game.extra["ferries"].get(ferry) == corp.sym:
-            game.extra["luxury"] = ferry
+    for ferry in state(game).ferry_order:
+        if state(game).ferries.get(ferry) == corp.sym:
+            state(game).luxury = ferry
             return
 
 
@@ -92,17 +93,17 @@ def extra_revenue(game: Game, routes: list[dict[str, Any]], corp: Corporation) -
             node = game.board.hex(K.P6_HEX).tile.nodes[0]
             bonus -= node.revenue_for(game.phase.tiles, phase)
         total += bonus
-    newest = game.extra["ferry_order"][-1] if game.extra["ferry_order"] else None
+    newest = state(game).ferry_order[-1] if state(game).ferry_order else None
     # the marker on the newest ferry reads "New" while a ferry is for sale, "Last" once none is (provisional)
-    marker = tables.last_bonus if None not in game.extra["ferries"].values() else tables.new_bonus
-    for ferry, owner in game.extra["ferries"].items():
+    marker = tables.last_bonus if None not in state(game).ferries.values() else tables.new_bonus
+    for ferry, owner in state(game).ferries.items():
         if owner != corp.sym:
             continue
         spec = tables.ferry(ferry)
         if spec.hex not in visited:
             continue
         amount = spec.value + (marker if ferry == newest else 0)
-        if game.extra["luxury"] == ferry and K.P5 in corp.companies:
+        if state(game).luxury == ferry and K.P5 in corp.companies:
             amount *= 2
         total += amount
     return total

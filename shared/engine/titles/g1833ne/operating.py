@@ -26,6 +26,7 @@ from .finance import (
     issue_limit,
     issue_price,
 )
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -268,7 +269,7 @@ class DiscardStep(DiscardTrain):
             raise IllegalAction(f"{corp.sym} has no train {action.get('train')} to discard", "discard_train")
         corp.trains.remove(train)
         train.owner = None
-        game.extra["faces"].pop(train.id, None)
+        state(game).faces.pop(train.id, None)
         game.depot.discarded.append(train)
 
     def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
@@ -345,7 +346,7 @@ class TrainStep(BuyTrain):
                     raise IllegalAction(f"the president's money may only buy the cheapest train "
                                         f"({cheapest[0]} at {cheapest[1]})", "emergency_cheapest")
                 execute_plan(game, corp, plan)
-            game.extra["faces"][train.id] = face
+            state(game).faces[train.id] = face
             game.buy_train_from_depot(corp, train, price)
         assert isinstance(round_, Operating1833)
         round_.bought_trains += 1

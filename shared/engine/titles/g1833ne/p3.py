@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction, MalformedAction
 from . import constants as K
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -22,7 +23,7 @@ def ability(game: Game) -> dict[str, Any]:
 
 
 def lays_left(game: Game, corp: Corporation) -> bool:
-    return K.P3 in corp.companies and game.extra["p3_left"] > 0 and any(
+    return K.P3 in corp.companies and state(game).p3_left > 0 and any(
         game.board.hex(h).tile.color == "white" for h in ability(game).get("hexes", ()))
 
 
@@ -46,7 +47,7 @@ def lay(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
     if refusal:
         raise IllegalAction(refusal, "p3_connect")
     game.board.lay(hex_id, tile_id, rotation)
-    game.extra["p3_left"] -= 1
+    state(game).p3_left -= 1
 
 
 def options(game: Game, corp: Corporation) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Player, Share
 from . import constants as K
+from .state import state
 
 if TYPE_CHECKING:
     from ...core.rounds import Round
@@ -70,7 +71,7 @@ class StockStep(BuySellParShares):
         corp.share_cell = (cell.row, cell.column)
         corp.ipoed = True
         corp.floated = True
-        game.extra["launch_order"].append(corp.sym)
+        state(game).launch_order.append(corp.sym)
         game.pay(player, corp, cost)
         game.transfer_shares(Bundle(corp, [corp.shares[0]], corp.shares[0].percent), player.id)
         rules.after_launch(game, corp, action, home_cost)  # type: ignore[attr-defined]

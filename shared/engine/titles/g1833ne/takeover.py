@@ -21,6 +21,7 @@ from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation
 from . import constants as K
 from . import tables as T
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -317,9 +318,9 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pa
         target.trains.remove(train)
         train.owner = acquirer.sym
         acquirer.trains.append(train)
-    for ferry, owner in game.extra["ferries"].items():
+    for ferry, owner in state(game).ferries.items():
         if owner == target.sym:
-            game.extra["ferries"][ferry] = acquirer.sym
+            state(game).ferries[ferry] = acquirer.sym
     for sym in list(target.companies):
         game.companies[sym].owner = acquirer.sym
         acquirer.companies.append(sym)
@@ -339,7 +340,7 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pa
         share.owner = None
     target.closed = True
     target.share_cell = None
-    takeovers = game.extra["takeovers"]
+    takeovers = state(game).takeovers
     takeovers[acquirer.sym] = takeovers.get(acquirer.sym, 0) + 1
     cards = [t for t in game.depot.upcoming() if t.name == "6/9"]
     if len(cards) > T.of(game).six_nine_cards_kept:
