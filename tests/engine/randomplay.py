@@ -65,7 +65,7 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
         else:
             assert totals.setdefault(corp.sym, total) == total, f"{corp.sym} certificates changed"
         if not corp.closed:
-            assert corp.percent_owned_by(POOL) <= game.rules.market_share_limit
+            assert corp.percent_owned_by(POOL) <= game.rules.market_share_limit(game)
             assert corp.cash >= 0
     for player in game.players:
         assert player.cash >= 0, f"{player.name} has negative cash"

@@ -357,7 +357,7 @@ class DiscardTrain(Step):
         pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
-        if game.rules.uniform_train_limit:
+        if game.rules.uniform_train_limit(game):
             limit = game.phase.train_limit
             for corp in game.corporations.values():
                 if len(corp.trains) > limit:

@@ -265,8 +265,8 @@ class BuySellParShares(Step):
             return f"{player.name} just bought {corp.sym} and may not sell it in the same turn"
         if bundle is not None:
             pool_after = corp.percent_owned_by(POOL) + bundle.percent
-            if pool_after > game.rules.market_share_limit:
-                return f"the market may hold at most {game.rules.market_share_limit}% of {corp.sym}"
+            if pool_after > game.rules.market_share_limit(game):
+                return f"the market may hold at most {game.rules.market_share_limit(game)}% of {corp.sym}"
             if bundle.includes_president and not game.rules.president_sales_to_market:
                 others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
                 if others < corp.shares[0].percent:

@@ -90,7 +90,9 @@ class TitleRules:
         setup = game.defn.data.setup
         return int(setup["cert_limit"][str(len(game.players))])
 
-    def market_share_limit_of(self, game: Game) -> int:
+    def market_share_limit(self, game: Game) -> int:
+        """The most of one corporation the market may hold, in percent: the title's data says (1825 and 1840
+        100, 1828 80, 1833NE 50)."""
         return int(self.rule(game, "MARKET_SHARE_LIMIT", 50))
 
     # -- flow -----------------------------------------------------------------------------------------------
@@ -172,10 +174,6 @@ class TitleRules:
         return self.rule(game, "SELL_AFTER", "first") != "first" or game.turn > 1
 
     no_sell_after_buy_same_corp = False
-
-    @property
-    def market_share_limit(self) -> int:
-        return 50
 
     president_sales_to_market = False
 
@@ -392,12 +390,11 @@ class TitleRules:
     def train_limit(self, game: Game, corp: Corporation) -> int:
         return game.phase.train_limit
 
-    @property
-    def uniform_train_limit(self) -> bool:
-        """True when every corporation's limit is the phase's and every card counts (the shared rule), so
-        a crowded corporation can be ruled out by counting cards alone."""
-        # `limit_trains` always returns some of the corporation's trains, so only the limit itself matters
-        return type(self).train_limit is TitleRules.train_limit
+    def uniform_train_limit(self, game: Game) -> bool:
+        """True when every corporation's limit is the phase's (`train_limit` unchanged), so a crowded
+        corporation can be ruled out by counting its cards alone (`limit_trains` is always a subset of
+        them). A title whose limit differs by corporation says False here beside its `train_limit`."""
+        return True
 
     def room_for_train(self, game: Game, corp: Corporation) -> bool:
         return len(self.limit_trains(game, corp)) < game.train_limit(corp)

@@ -104,7 +104,7 @@ def test_par_prices_open_with_the_phases() -> None:
 
 def test_market_may_hold_at_most_eighty_percent() -> None:
     game = recorded(GEN, 60).game
-    assert game.rules.market_share_limit == 80
+    assert game.rules.market_share_limit(game) == 80
 
 
 def test_merging_needs_enough_shares() -> None:

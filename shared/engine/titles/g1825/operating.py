@@ -63,8 +63,8 @@ def check_sale(game: Game, round_: OperatingRound1825, player: Player, bundle: B
     price = game.share_price(sold)
     if price is None or sold.closed:
         raise IllegalAction(f"{sold.sym} has no share price", "sell_shares")
-    if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit:
-        raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit}% of {sold.sym}",
+    if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit(game):
+        raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit(game)}% of {sold.sym}",
                             "sell_shares")
     others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
     pres = next((s for s in bundle.shares if s.president), None)

@@ -219,10 +219,6 @@ class Rules1825(TitleRules):
     no_sell_after_buy_same_corp = True
     president_sales_to_market = True
 
-    @property
-    def market_share_limit(self) -> int:
-        return 100
-
     def turn_counts_as_action(self, stock: StockRound) -> bool:
         # only purchases keep the round going (and set the priority deal)
         return stock.bought()

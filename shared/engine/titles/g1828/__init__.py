@@ -115,10 +115,6 @@ class Rules1828(TitleRules):
                                    Dividend(), SwapTrain(), BuyTrain1828(), BuyCompany()], round_num)
 
     # -- limits ---------------------------------------------------------------------------------------------
-    @property
-    def market_share_limit(self) -> int:
-        return 80
-
     # 1828 has practically no certificate limit (the data's 99 for every player count); it is never checked
     has_cert_limit = False
 

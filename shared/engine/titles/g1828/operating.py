@@ -167,7 +167,7 @@ class Bankrupt(Step):
         if corp.share_cell is None or corp.closed:
             return []
         held = [sh for sh in corp.shares if sh.owner == player.id and not sh.president]
-        room = (game.rules.market_share_limit - corp.percent_owned_by(POOL)) // 10
+        room = (game.rules.market_share_limit(game) - corp.percent_owned_by(POOL)) // 10
         count = min(len(held), max(room, 0))
         if corp is acting_corp:
             others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
@@ -182,7 +182,7 @@ class Bankrupt(Step):
         if corp.share_cell is None or corp.closed:
             return []
         held = [sh for sh in corp.shares if sh.owner == player.id]
-        room = game.rules.market_share_limit - corp.percent_owned_by(POOL)
+        room = game.rules.market_share_limit(game) - corp.percent_owned_by(POOL)
         others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
         if any(sh.president for sh in held) and others >= corp.shares[0].percent \
                 and sum(sh.percent for sh in held) <= room:
@@ -521,8 +521,8 @@ class BuyTrain1828(BuyTrain):
             if sold is corp or others < sold.shares[0].percent:
                 raise IllegalAction("a president's certificate goes only to a player who can take it over",
                                     "sell_shares")
-        if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit:
-            raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit}% of {sold.sym}",
+        if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit(game):
+            raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit(game)}% of {sold.sym}",
                                 "sell_shares")
         if sold is corp:
             others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)

@@ -132,9 +132,6 @@ class Rules1833NE(TitleRules):
         count = min(max(self.corporations_in_play(game), 5), 14)
         return int(table[str(count)])
 
-    def market_share_limit_of(self, game: Game) -> int:
-        return 50
-
     def sell_allowed_this_round(self, game: Game) -> bool:
         return True
 
@@ -489,6 +486,9 @@ class Rules1833NE(TitleRules):
 
     def must_buy_train(self, game: Game, corp: Corporation) -> bool:
         return not any(not t.rusted and not t.obsolete for t in corp.trains)
+
+    def uniform_train_limit(self, game: Game) -> bool:
+        return not self.takeover(game)  # a takeover raises the acquirer's own limit
 
     def train_limit(self, game: Game, corp: Corporation) -> int:
         if self.takeover(game):

@@ -30,7 +30,7 @@ def issue_limit(game: Game, corp: Corporation) -> int:
     pool = corp.percent_owned_by(POOL)
     by_players = (players_percent(game, corp) - pool) // 10
     treasury = sum(1 for s in corp.shares if s.owner == corp.sym)
-    room = (game.rules.market_share_limit_of(game) - pool) // 10
+    room = (game.rules.market_share_limit(game) - pool) // 10
     return max(0, min(by_players, treasury, room))
 
 
@@ -101,7 +101,7 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
     """The president's certificates he may sell, best first: other corporations before the operating one,
     dearer before cheaper (gap: the digest leaves the choice to him; the engine fixes one order)."""
     out: list[tuple[tuple[int, int, str], Share, int]] = []
-    limit = game.rules.market_share_limit_of(game)
+    limit = game.rules.market_share_limit(game)
     for corp in game.corporations.values():
         if corp.closed or corp.share_cell is None:
             continue

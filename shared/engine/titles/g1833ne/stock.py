@@ -83,7 +83,7 @@ class StockStep(BuySellParShares):
             return f"{corp.sym} has no share price"
         if not corp.operated and corp.president != player.id:
             return f"only {corp.sym}'s president may sell before it has operated"
-        limit = game.rules.market_share_limit_of(game)
+        limit = game.rules.market_share_limit(game)
         if bundle is None:
             if not any(s.owner == player.id and not s.president for s in corp.shares):
                 return f"{player.name} holds no ordinary {corp.sym} certificate"
@@ -144,7 +144,7 @@ class StockStep(BuySellParShares):
         if "sell_shares" in kinds:
             for corp in self.sellable_bundles(game, round_, player):
                 held = [s for s in corp.shares if s.owner == player.id and not s.president]
-                room = (game.rules.market_share_limit_of(game) - corp.percent_owned_by(POOL)) // 10
+                room = (game.rules.market_share_limit(game) - corp.percent_owned_by(POOL)) // 10
                 for n in range(1, min(len(held), room) + 1):
                     out.append({"type": "sell_shares", "entity": entity, "shares": [s.id for s in held[:n]],
                                 "percent": 10 * n})

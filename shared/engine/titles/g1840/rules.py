@@ -283,10 +283,6 @@ class Rules1840(TitleRules):
 
     # -- stock round ---------------------------------------------------------------------------------------
     @property
-    def market_share_limit(self) -> int:
-        return 100
-
-    @property
     def cert_limit_includes_privates(self) -> bool:
         return False
 
@@ -327,9 +323,6 @@ class Rules1840(TitleRules):
     # -- trams ---------------------------------------------------------------------------------------------
     def base_name(self, game: Game, train: Train) -> str:
         return str(game.extra["base_of"].get(train.name, train.name))
-
-    def train_limit(self, game: Game, corp: Corporation) -> int:
-        return game.phase.train_limit
 
     def maintenance_of(self, game: Game, line: Corporation) -> int:
         table = game.extra["maintenance"]
