@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import titledata
+from .board.trains import TrainKind, kinds_from_setup
 from .core.market import StockMarket
 from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
@@ -38,6 +39,9 @@ class Definition:
         self.phases: list[Phase] = phases_from(self.data.setup["phases"])
         self.phase_names = [p.name for p in self.phases]
         self.board = self.rules.load_board(self.data)
+        # what each train name runs as (distance, what it counts): fixed by the data, so one table per
+        # definition rather than a copy in every state
+        self.train_kinds: dict[str, TrainKind] = kinds_from_setup(self.data.setup["trains"])
 
 
 @lru_cache(maxsize=32)

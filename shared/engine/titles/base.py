@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import Board, BoardRules
 from ..board.routes import DefaultRouteRules
-from ..board.trains import TrainKind, kinds_from_setup
+from ..board.trains import TrainKind
 from ..core.market import Cell
 from ..core.operating import OperatingRound
 from ..core.rounds import Round
@@ -331,11 +331,7 @@ class TitleRules:
         return ["run_routes"]
 
     def train_kinds(self, game: Game) -> dict[str, TrainKind]:
-        kinds = game.extra.get("_kinds")
-        if kinds is None:
-            kinds = kinds_from_setup(game.defn.data.setup["trains"])
-            game.extra["_kinds"] = kinds
-        return kinds
+        return game.defn.train_kinds
 
     def revenue_colors(self, game: Game) -> tuple[str, ...]:
         return game.phase.tiles
