@@ -163,6 +163,7 @@ class Board:
         self.supply = supply
         self.preprinted_upgrades = preprinted_upgrades
         self._reach: dict[str, Reach] = {}
+        self._stations: dict[str, list[tuple[str, int]]] | None = None  # see `station_cities`
         self._where: dict[tuple[str, int], str] = {}  # (tile name, copy) -> hex id
         # answers that depend only on the tiles and the map (upgrade targets, rotation problems), shared by
         # every copy of this board: tile-lay enumeration asks the same questions thousands of times
@@ -263,6 +264,9 @@ class Board:
         new.hexes = {}
         new.supply = Supply(self.supply.counts, {k: set(v) for k, v in self.supply.on_map.items()})
         new._reach = {}
+        new._stations = None
+        new._trial_reach = new._trial_live = None
+        new._version = self.__dict__.get("_version", 0)
         new._where = dict(self._where)
         new._memo = self._memo
         new.homes = self.homes
@@ -274,6 +278,8 @@ class Board:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_reach"] = {}
+        state["_stations"] = None
+        state["_trial_reach"] = state["_trial_live"] = None
         state["_memo"] = {}
         return state
 
@@ -288,18 +294,67 @@ class Board:
         r = self._reach.get(entity)
         if r is None:
             r = self._reach[entity] = compute_reach(self, entity)
+            live = self.__dict__.get("_trial_live")
+            if live is not None and live[0] == self._version:
+                live[1][entity] = r  # the board as the trial's tile alone changed it (see `trial_lay`)
         return r
+
+    def station_cities(self, entity: str) -> list[tuple[str, int]]:
+        """(hex id, city index) of every city holding one of the entity's stations, in map order. Every
+        reach walk starts from them; finding them means looking at every city of the map, so the answer
+        for all entities is found in one pass and kept exactly as long as the cached reaches are: whatever
+        changes a token drops both (`forget_reach`, `_forget_reach_at`)."""
+        stations = getattr(self, "_stations", None)
+        if stations is None:
+            stations = {}
+            for hex_id, h in self.hexes.items():
+                for ci, slots in enumerate(h.tokens):
+                    for e in dict.fromkeys(slots):
+                        if e is not None:
+                            stations.setdefault(e, []).append((hex_id, ci))
+            self._stations = stations
+        return stations.get(entity, [])
+
+    def _restation(self, hex_id: str) -> None:
+        """The tokens on `hex_id` (only) changed: find that hex's stations again. A new dictionary and new
+        lists, never changed in place, so a trial lay can keep the old ones and put them back."""
+        stations = getattr(self, "_stations", None)
+        if stations is None:
+            return
+        order = self._hex_order()
+        h = self.hexes[hex_id]
+        here: dict[str, list[tuple[str, int]]] = {}
+        for ci, slots in enumerate(h.tokens):
+            for e in dict.fromkeys(slots):
+                if e is not None:
+                    here.setdefault(e, []).append((hex_id, ci))
+        new = dict(stations)
+        for e in set(here).union(e for e, cities in stations.items() if any(c[0] == hex_id for c in cities)):
+            cities = [c for c in stations.get(e, ()) if c[0] != hex_id] + here.get(e, [])
+            cities.sort(key=lambda c: (order[c[0]], c[1]))  # map order, as one pass over the map finds them
+            new[e] = cities
+        self._stations = new
+
+    def _hex_order(self) -> dict[str, int]:
+        order = self.__dict__.get("_order")
+        if order is None or len(order) != len(self.hexes):
+            order = self._order = {hex_id: i for i, hex_id in enumerate(self.hexes)}
+        return order
 
     def forget_reach(self) -> None:
         """Track or tokens changed behind the board's back (a title moving or removing a token itself):
         every cached reach is stale."""
         self._reach.clear()
+        self._stations = None
+        self._version = self.__dict__.get("_version", 0) + 1
 
     def _forget_reach_at(self, hex_id: str, entity: str | None = None) -> None:
         """A tile or token changed on `hex_id` only: an entity's reach can change only if its track
         already touches that hex (any track into the hex enters by an edge the reach records under the
         hex, and a token blocks or opens only a city the reach arrives at there) or it is `entity`, whose
         stations changed. The other entities' reaches stay cached."""
+        self._restation(hex_id)
+        self._version = self.__dict__.get("_version", 0) + 1
         stale = [e for e, r in self._reach.items() if e == entity or hex_id in r.edges]
         for e in stale:
             del self._reach[e]
@@ -450,17 +505,34 @@ class Board:
     @contextmanager
     def trial_lay(self, hex_id: str, new: TileDef, rotation: int) -> Iterator[None]:
         """Lay a tile tentatively (to see what it connects) and put everything back afterwards, the reach
-        cache included: what is computed inside sees the tile, nothing computed inside outlives it."""
+        cache included: what is computed inside sees the tile, nothing computed inside outlives it.
+
+        Except for one thing: the reaches worked out inside while nothing but the trial's tile had changed
+        are kept aside under (the board's version after the trial, hex, tile, rotation). A further trial of
+        the same lay, or the lay itself made next (`_place_tile`: nothing changed on the board between,
+        or the version would differ), starts from them: checking a lay (connection, track restriction,
+        1825's reach and credit checks) and then making it would otherwise find the same reaches again."""
         h = self.hexes[hex_id]
+        kept = self.__dict__.get("_trial_reach")
+        version = self.__dict__.get("_version", 0)
+        known = kept[1] if kept is not None and kept[0] == (version, hex_id, new.name, rotation) else {}
         saved = (h.tile, h.rotation, h.copy, h.tokens, h.reservations)
         where, on_map = dict(self._where), {k: set(v) for k, v in self.supply.on_map.items()}
         reach = dict(self._reach)  # _place_tile clears the cache in place
+        stations = getattr(self, "_stations", None)  # replaced, never changed in place (`_restation`)
+        found: dict[str, Reach] = dict(known)
         try:
             self._place_tile(hex_id, new, rotation, copy=-1)
+            self._reach.update(known)
+            self._trial_live = (self._version, found)
             yield
         finally:
+            self._trial_live = None
             h.tile, h.rotation, h.copy, h.tokens, h.reservations = saved
             self._where, self.supply.on_map, self._reach = where, on_map, reach
+            self._stations = stations
+            self._version = self.__dict__.get("_version", 0) + 1
+            self._trial_reach = ((self._version, hex_id, new.name, rotation), found)
 
 
     def dynamic_state(self) -> dict[str, Any]:
@@ -525,7 +597,12 @@ class Board:
                 _put(dst, own, ent)
         h.tile, h.rotation, h.copy, h.tokens, h.reservations = new, rotation, max(copy, 0), tokens, reserved
         self._where[(new.name, h.copy)] = hex_id
+        kept = self.__dict__.get("_trial_reach")
+        tried = kept is not None and kept[0] == (self.__dict__.get("_version", 0), hex_id, new.name, rotation)
+        self._trial_reach = None
         self._forget_reach_at(hex_id)
+        if tried and copy >= 0:  # this very lay was just tried on this very board (`trial_lay`)
+            self._reach.update(kept[1])
 
     def legal_lays(self, entity: str, phase_colors: set[str] | list[str]) -> list[tuple[str, str, int]]:
         return [(hex_id, name, rot) for hex_id, name, rot, _ in self.legal_lay_results(entity, phase_colors)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .hexes import invert
 from .tiles import NODE_BASE
@@ -91,11 +91,36 @@ def _reached_sealed(board: Board, entity: str, walk: Walk, barred: set[Walk]) ->
     return walk in firsts
 
 
+def _walk_table(tile: Any, rotation: int) -> dict[int, tuple[tuple[Any, ...], ...]]:
+    """Per end of the tile in this rotation, what `_walk` needs of each path from it: (path index, other
+    end, track, terminal, kind and number of the node at the other end). Worked out once per tile (tiles
+    are shared by every board of the title), so the walk reads one tuple instead of four objects."""
+    tables = tile.__dict__.get("_walk_tables")
+    if tables is None:
+        tables = []
+        for rot in range(6):
+            paths = tile.rpaths[rot]
+            table: dict[int, tuple[tuple[Any, ...], ...]] = {}
+            for end, indices in tile.by_end[rot].items():
+                rows = []
+                for pi in indices:
+                    path = paths[pi]
+                    other = path.b if path.a == end else path.a
+                    node = tile.nodes[other - NODE_BASE] if other >= NODE_BASE else None
+                    rows.append((pi, other, path.track, path.terminal,
+                                 node.kind if node else None, node.index if node else -1))
+                table[end] = tuple(rows)
+            tables.append(table)
+        tile.__dict__["_walk_tables"] = tables
+    return tables[rotation]
+
+
 def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
           target: Walk | None = None) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, Arrival | None]]:
     """The reach over arrivals, no path walked from an end in `barred`; `sealed` = (hex, sides): no walk
-    leaves that hex across those sides (it stops once `target` is walked). Also gives the arrival each
-    walked path was first walked from, and the arrival each arrival was first reached from."""
+    leaves that hex across those sides (it stops once `target` is walked, and only its `firsts` are
+    wanted: the reach is not filled in). Also gives the arrival each walked path was first walked from,
+    and the arrival each arrival was first reached from."""
     reach = Reach()
     hexes = board.hexes
     edges = reach.edges
@@ -103,14 +128,13 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     # (hex, end code, path arrived by) arrivals: a node (and the path that led to it, never walked back: track
     # does not reverse at a town or city), or an edge entered from outside (path -1)
     stack: deque[Arrival] = deque()  # walked breadth first: each arrival's first walk is a shortest one
-    for hex_id, state in hexes.items():
-        for ci, slots in enumerate(state.tokens):
-            if entity in slots:
-                code = state.tile.city_code(ci)
-                reach.token_nodes.add((hex_id, code))
-                reach.nodes.add((hex_id, code))
-                edges.setdefault(hex_id, set()).update(state.neighbors)
-                stack.append((hex_id, code, -1))
+    for hex_id, ci in board.station_cities(entity):
+        state = hexes[hex_id]
+        code = state.tile.city_code(ci)
+        reach.token_nodes.add((hex_id, code))
+        reach.nodes.add((hex_id, code))
+        edges.setdefault(hex_id, set()).update(state.neighbors)
+        stack.append((hex_id, code, -1))
     if not stack:  # no token yet: the home hexes stand in for it
         for hex_id, city_index in board.homes.get(entity, ()):
             state = hexes[hex_id]
@@ -128,25 +152,23 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
     parents: dict[Arrival, Arrival | None] = dict.fromkeys(stack)
     firsts: dict[Walk, Arrival] = {}
-    nodes_add, paths_add = reach.nodes.add, reach.paths.add
+    nodes_add = reach.nodes.add
+    paths = reach.paths
+    paths_add = paths.add
     offboards_end = board.rules.offboards_end_track
     closed = getattr(board, "closed_cities", {})  # a city open only to some entities (Board.node_blocks)
+    popleft, push = stack.popleft, stack.append
     while stack:
-        current = stack.popleft()
+        current = popleft()
         hex_id, end, via = current
         state = hexes[hex_id]
-        tile, rot = state.tile, state.rotation
-        ends = tile.by_end[rot].get(end)
+        ends = _walk_table(state.tile, state.rotation).get(end)
         if not ends:
             continue
-        paths = tile.rpaths[rot]
-        neighbors = state.neighbors
-        hex_edges = edges.get(hex_id)
-        for pi in ends:
+        for pi, other, track, terminal, kind, node_index in ends:
             if pi == via:
                 continue
-            path = paths[pi]
-            if allowed is not None and path.track not in allowed:
+            if allowed is not None and track not in allowed:
                 continue
             walk = (hex_id, pi, end)
             if barred and walk in barred:
@@ -155,46 +177,51 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
                 firsts[walk] = current
                 if walk == target:
                     return reach, firsts, parents
-            paths_add((hex_id, pi))
-            a, b = path.a, path.b
-            for e in (a, b):
-                if e < NODE_BASE:
-                    if hex_edges is None:
-                        hex_edges = edges[hex_id] = set()
-                    hex_edges.add(e)
-                    nb = neighbors.get(e)
-                    if nb is not None:
-                        nb_edges = edges.get(nb)
-                        if nb_edges is None:
-                            nb_edges = edges[nb] = set()
-                        nb_edges.add((e + 3) % 6)
-            other = b if a == end else a
             if other >= NODE_BASE:
-                nodes_add((hex_id, other))
-                if path.terminal:
+                if sealed is None:
+                    paths_add((hex_id, pi))
+                    nodes_add((hex_id, other))
+                if terminal:
                     continue
-                node = tile.nodes[other - NODE_BASE]
-                kind = node.kind
                 if kind == "city":  # Board.node_blocks: every slot holds another company's token
                     passes = closed.get(hex_id)
                     if passes is not None:
                         if entity not in passes:
                             continue
                     else:
-                        slots = state.tokens[node.index]
+                        slots = state.tokens[node_index]
                         if slots and entity not in slots and None not in slots:
                             continue
                 elif offboards_end and kind == "offboard":
                     continue
                 arrival = (hex_id, other, pi)
             else:
-                nb = neighbors.get(other)
+                if sealed is None:
+                    paths_add((hex_id, pi))
+                nb = state.neighbors.get(other)
                 if nb is None or (hex_id == sealed_hex and other in sealed_sides):
                     continue
                 arrival = (nb, (other + 3) % 6, -1)
             if arrival not in parents:
                 parents[arrival] = current
-                stack.append(arrival)
+                push(arrival)
+    if sealed is None:
+        # the edges each walked path touches, and the facing edge of the hex beyond (lay legality)
+        for hex_id, pi in paths:
+            state = hexes[hex_id]
+            path = state.tile.rpaths[state.rotation][pi]
+            for e in (path.a, path.b):
+                if e < NODE_BASE:
+                    hex_edges = edges.get(hex_id)
+                    if hex_edges is None:
+                        hex_edges = edges[hex_id] = set()
+                    hex_edges.add(e)
+                    nb = state.neighbors.get(e)
+                    if nb is not None:
+                        nb_edges = edges.get(nb)
+                        if nb_edges is None:
+                            nb_edges = edges[nb] = set()
+                        nb_edges.add((e + 3) % 6)
     return reach, firsts, parents
 
 
