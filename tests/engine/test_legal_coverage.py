@@ -33,8 +33,8 @@ CHECKED = NAMES if os.environ.get("LEGAL_COVERAGE") == "all" else legal_coverage
 #   actions_for opens sell_shares only for an emergency (`may_sell_in_emergency`); a rule question for
 #   g1828 (first: generated/1828/gen1828_egp_4p_263517 index 230).
 # - 1825 "sell_shares": part of the director's certificate (10% of a 20% one, gen1825_unit1_3p_482113 index
-#   52): legal.py `_director_sales` enumerates it, left unused while the 1825 soak goes past the turn limit
-#   with it.
+#   52): the stock step does not offer it yet (`BuySellParShares.offer_sell_shares`): with it the 1825
+#   soak goes past the turn limit.
 GAPS: dict[str, dict[str, int]] = {
     "generated/1825/gen1825_unit1_3p_482113": {"sell_shares": 2},
     "generated/1828/gen1828_3p_136186": {"choose, undone later": 11, "sell_shares": 3},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import EngineError, IllegalAction, MalformedAction
+from ..errors import EngineError, IllegalAction, MalformedAction, accepts
 from ..model import POOL, Corporation, Train
 from .rounds import Round, Step
 
@@ -114,6 +114,7 @@ class HomeToken(Step):
     """A home on a hex with several cities and no named city: the corporation picks one first."""
 
     handlers = {"place_token": "place_token"}
+    offers = {"place_token": "offer_home"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -125,6 +126,19 @@ class HomeToken(Step):
 
     def skip(self, game: Game, round_: Round) -> None:
         pass
+
+    def offer_home(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """One free slot per city of each home hex (which slot of a city a station takes is the board's)."""
+        corp = game.corporations[entity]
+        out = []
+        for home in corp.home if isinstance(corp.home, list) else [corp.home]:
+            for index, slots in enumerate(game.board.hex(home).tokens):
+                for slot, holder in enumerate(slots):
+                    city = game.board.city_id(home, index)
+                    if holder is None and accepts(game.board.check_token, entity, city, slot, must_connect=False):
+                        out.append({"city": city, "slot": slot})
+                        break
+        return out
 
     def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -144,6 +158,9 @@ class HomeToken(Step):
 class SpecialBuy(Step):
     """Steps during which the title sells something special (1825: a leased train; 1828: the coal marker)."""
 
+    def offer_special_buy(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        return game.rules.special_buy_options(game, round_, game.corporations[entity])
+
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
 
@@ -153,6 +170,8 @@ class TrackAndToken(SpecialBuy):
 
     handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
                 "special_buy": "special_buy"}
+    offers = {"lay_tile": "offer_lay_tile", "place_token": "offer_place_token", "pass": "offer_pass",
+              "special_buy": "offer_special_buy"}
 
     def builder(self, game: Game, round_: Round, entity: Any) -> Corporation | None:
         """The corporation that may build now, if `entity` is it."""
@@ -221,6 +240,45 @@ class TrackAndToken(SpecialBuy):
         return IllegalAction(f"{corp.sym}'s first station is its home on {home}, placed once that hex has "
                              "track: lay a tile there first", "home_first")
 
+    def offer_lay_tile(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """Every tile, hex and rotation `lay_tile` takes now: the board lists the placements it allows (by
+        hex, after the checks that depend on the hex alone), then the title's restrictions and the price."""
+        corp = game.corporations[entity]
+        lay = self.next_lay(game, round_)
+        if lay is None:
+            return []
+
+        def hex_open(hex_id: str) -> bool:
+            try:
+                upgrade = game.rules.is_upgrade(game, hex_id)
+                if (upgrade and not lay.get("upgrade")) or (not upgrade and not lay.get("lay")):
+                    return False
+                if round_.laid_hexes:
+                    game.rules.check_second_lay(game, round_, hex_id)
+            except EngineError:
+                return False
+            return True
+
+        out = []
+        for hex_id, name, rotation, result in game.board.legal_lay_results(entity, set(game.phase.tiles), hex_open):
+            try:
+                game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
+            except EngineError:
+                continue
+            if result.cost <= game.rules.buying_power(game, corp):
+                out.append({"hex": hex_id, "tile": f"{name}-{game.board.supply.free_copy(name)}",
+                            "rotation": rotation})
+        return out
+
+    def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        out = []
+        for city, _ in game.board.reachable_token_cities(entity):
+            h, index = game.board.locate_city(city)
+            for slot in range(len(h.tokens[index])):
+                if accepts(game.board.check_token, entity, city, slot):
+                    out.append({"city": city, "slot": slot, "tokener": entity})
+        return out
+
     def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
@@ -274,6 +332,7 @@ class TrackAndToken(SpecialBuy):
 
 class RunRoutes(SpecialBuy):
     handlers = {"run_routes": "run_routes", "special_buy": "special_buy"}
+    offers = {"run_routes": "offer_run", "special_buy": "offer_special_buy"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -302,6 +361,16 @@ class RunRoutes(SpecialBuy):
         return game.board.route_revenues(corp.sym, routes, kinds, game.rules.revenue_colors(game),
                                          game.phase.name) if routes else []
 
+    def offer_run(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """The engine's best run (what a run may contain is the caller's to vary); none when even the best
+        run is refused (it cannot repay spending on credit), so that undo is what is left."""
+        corp = game.corporations[entity]
+        kinds = game.rules.train_kinds(game)
+        by_id = {t.id: kinds[t.name] for t in game.rules.route_trains(game, round_, corp)}
+        routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
+        option = {"routes": routes, "extra_revenue": 0, "subsidy": 0}
+        return [option] if game.accepts({"type": "run_routes", "entity": entity, **option}) else []
+
     def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         revenues = self.check_run(game, round_, corp, action)
@@ -317,6 +386,7 @@ class RunRoutes(SpecialBuy):
 
 class Dividend(Step):
     handlers = {"dividend": "dividend"}
+    offers = {"dividend": "offer_dividend"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -333,6 +403,9 @@ class Dividend(Step):
         corp = round_.corp(game)
         game.rules.distribute(game, round_, corp, "withhold", None)
 
+    def offer_dividend(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        return [{"kind": kind} for kind in game.rules.dividend_kinds(game, game.corporations[entity])]
+
     def dividend(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         kind = action.get("kind")
@@ -345,6 +418,7 @@ class Dividend(Step):
 
 class DiscardTrain(Step):
     handlers = {"discard_train": "discard_train"}
+    offers = {"discard_train": "offer_discard"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         crowded = self.crowded(game)
@@ -372,6 +446,9 @@ class DiscardTrain(Step):
                 out.append(corp)
         return out
 
+    def offer_discard(self, game: Game, round_: Round, entity: str) -> list[dict[str, Any]]:
+        return [{"train": t.id} for t in game.corporations[entity].trains]
+
     def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         train = next((t for t in corp.trains if t.id == action.get("train")), None)
@@ -384,6 +461,7 @@ class DiscardTrain(Step):
 
 class BuyTrain(Step):
     handlers = {"buy_train": "buy_train", "pass": "pass_step"}
+    offers = {"buy_train": "offer_buy_train", "pass": "offer_pass"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -399,6 +477,24 @@ class BuyTrain(Step):
 
     def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+
+    def offer_buy_train(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """The bank's trains it may pay for, and each other corporation's train it may buy at the lowest
+        price allowed, at face value and for all its cash (the price is open between those limits)."""
+        corp = game.corporations[entity]
+        out: list[dict[str, Any]] = [{"train": t.id, "price": t.price, "variant": t.name}
+                                     for t in game.rules.depot_trains_for(game, corp) if t.price <= corp.cash]
+        if game.rules.receivership_blocks_other_trains(game, corp):
+            return out
+        low = game.rules.min_train_price_from_corporation(game)
+        step = game.rules.train_price_multiple(game)
+        for train in game.rules.other_trains(game, corp):
+            seller = game.corporations[train.owner]  # type: ignore[index]
+            if game.rules.may_buy_from(game, corp, seller):
+                for price in sorted({p - p % step for p in (low, min(train.price, corp.cash), corp.cash)}):
+                    if low <= price <= corp.cash:
+                        out.append({"train": train.id, "price": price})
+        return out
 
     def check_purchase(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any],
                        purse: int | None = None) -> tuple[Train, Corporation | None]:

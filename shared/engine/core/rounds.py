@@ -7,6 +7,7 @@ e.g. withholding when no train ran). This is what makes "what may I do now?" fal
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineError, IllegalAction, MalformedAction
@@ -16,9 +17,13 @@ if TYPE_CHECKING:
 
 
 class Step:
-    """One piece of a turn. Subclasses declare `handlers`: action type -> method name."""
+    """One piece of a turn, and the one home of its rules: which action types are open now (`actions`), the
+    concrete moves of each (`offers` -> `options`), why one is refused (`refusal`) and what it does
+    (`handlers`), each an action type -> method name."""
 
     handlers: dict[str, str] = {}
+    # action type -> name of the method listing that type's concrete options now (see `options`)
+    offers: dict[str, str] = {}
 
     def __init__(self) -> None:
         self.passed = False
@@ -36,11 +41,30 @@ class Step:
     def skip(self, game: Game, round_: Round) -> None:
         self.passed = True
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]] | None:
-        """Every concrete action this step accepts from `entity` now, each with its "type" (the same checks
-        the handlers run, so what is offered is what `process` accepts). None: the step does not enumerate
-        its own options yet and `engine/legal.py` does it for the step (being retired)."""
-        return None
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """Every concrete action this step accepts from `entity` now, each with its "type" (`kinds`: only
+        those types). Each open type is expanded by the method `offers` names for it, which runs the same
+        checks as the type's handler, so what is offered is what `process` accepts."""
+        out: list[dict[str, Any]] = []
+        for kind in self.actions(game, round_, entity):
+            if kinds is not None and kind not in kinds:
+                continue
+            for option in self.offer(game, round_, entity, kind):
+                option.setdefault("type", kind)
+                out.append(option)
+        return out
+
+    def offer(self, game: Game, round_: Round, entity: Any, kind: str) -> list[dict[str, Any]]:
+        """The concrete options of one open type (without "type"): the method `offers` names. A type a step
+        opens must be offered by it: a move nobody is shown is a move nobody can make."""
+        name = self.offers.get(kind)
+        if name is None:
+            raise NotImplementedError(f"{type(self).__name__} opens {kind!r} but offers no options for it")
+        return getattr(self, name)(game, round_, entity)
+
+    def offer_pass(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        return [{}]
 
     def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
         """Why an action type this step handles is not open now, in the words of the rule (or None)."""
@@ -126,21 +150,18 @@ class Round:
                 break
         return out
 
-    def legal_options(self, game: Game, entity: Any) -> list[dict[str, Any]] | None:
-        """The concrete actions of the step that offers `entity` something now (the step `actions_for`
-        asks); None when that step leaves its enumeration to `engine/legal.py`, or when the round decides
-        its openings itself (a director's sale off turn, a private acting in a corporation's turn) and so
-        no single step can be named."""
-        if type(self).actions_for is not Round.actions_for:
-            return None
+    def options(self, game: Game, entity: Any, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """Every concrete move `entity` may make now in this round's steps: those of the step `actions_for`
+        asks (the first one with something for it). A round that opens moves beside its steps (it overrides
+        `actions_for`) overrides this too, so both answers stay one."""
         if self.done or entity != self.current_entity(game):
-            return None
+            return []
         for step in self.steps:
             if step.passed:
                 continue
             if step.actions(game, self, entity):
-                return step.options(game, self, entity)
-        return None
+                return step.options(game, self, entity, kinds)
+        return []
 
     def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The concrete moves this round's own `process` takes from `entity` beside its steps' (each with its

@@ -98,6 +98,14 @@ class BuySellParShares(Step):
         "sell_company": "sell_company",
         "pass": "pass_turn",
     }
+    offers = {
+        "buy_shares": "offer_buy_shares",
+        "sell_shares": "offer_sell_shares",
+        "par": "offer_par",
+        "buy_company": "offer_buy_company",
+        "sell_company": "offer_sell_company",
+        "pass": "offer_pass",
+    }
 
     # while `actions` runs (nothing moves): the player's certificate count, asked once per candidate share
     _certs: dict[int, int] | None = None
@@ -278,6 +286,48 @@ class BuySellParShares(Step):
             if all(s.president for s in held) and not game.rules.president_sales_to_market:
                 return "only the director's certificate is held"
         return None
+
+    # -- the concrete moves of each open type ---------------------------------------------------------------
+    def offer_buy_shares(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        player = game.player(entity)
+        return [{"shares": [s.id], "percent": s.percent} for s in self.buyable_shares(game, round_, player)]
+
+    def offer_par(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        player = game.player(entity)
+        out = []
+        for corp in self.parable(game, round_, player):
+            for cell in game.rules.par_prices(game, corp, player):
+                if cell.price * corp.shares[0].percent // 10 <= player.cash:
+                    out.append({"corporation": corp.sym, "share_price": cell.id})
+        return out
+
+    def offer_sell_shares(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        """Per corporation: one to all of the player's ordinary certificates, and, where a director may sell
+        to the market, everything including the director's certificate. A sale of part of the director's
+        certificate is not offered yet (issue 23, open): with it the 1825 soak's random play runs one
+        configuration past its turn limit."""
+        player = game.player(entity)
+        out = []
+        for corp in game.corporations.values():
+            held = sorted((s for s in corp.shares if s.owner == player.id), key=lambda s: (s.president, s.stamp))
+            ordinary = [s for s in held if not s.president]
+            bundles = [Bundle(corp, ordinary[:n], sum(s.percent for s in ordinary[:n]))
+                       for n in range(1, len(ordinary) + 1)]
+            if len(held) > len(ordinary) and game.rules.president_sales_to_market:
+                bundles.append(Bundle(corp, held, sum(s.percent for s in held)))
+            for bundle in bundles:
+                if self.can_sell(game, round_, player, corp, bundle) is None:
+                    out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+        return out
+
+    def offer_buy_company(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        player = game.player(entity)
+        return [{"company": c.sym, "price": c.value} for c in self.buyable_companies(game, round_, player)]
+
+    def offer_sell_company(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        player = game.player(entity)
+        return [{"company": sym, "price": game.rules.company_sale_price(game, game.companies[sym])}
+                for sym in player.companies if not game.companies[sym].closed]
 
     @staticmethod
     def _action_corp(action: dict[str, Any]) -> str | None:

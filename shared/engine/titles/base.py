@@ -456,14 +456,6 @@ class TitleRules:
     def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
         return []
 
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        """Concrete options of title-specific action types (the shared ones live in legal.py)."""
-        return []
-
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        """True when `legal_options` expands `kind` now, even a shared type (the title's own rounds)."""
-        return False
-
     def auto_action(self, game: Game) -> dict[str, Any] | None:
         """The next action nobody decides (the engine takes it in live play), or None."""
         return None

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import GameSession
+from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
-from shared.engine.titles.g1833ne.operating import step_options
 
 Policy = Callable[[GameSession, list[dict[str, Any]], random.Random], dict[str, Any]]
 TITLE = "1833NE"
@@ -116,7 +116,7 @@ def play(seed: int, n_players: int, optional_rules: list[str] | None = None, pol
     for _ in range(max_actions):
         if session.finished:
             break
-        options = step_options(session.game)
+        options = legal_actions(session.game)
         assert options, f"no options for {session.game.acting()} in {type(session.game.round).__name__}"
         action = policy(session, options, rng)
         session.submit(action)

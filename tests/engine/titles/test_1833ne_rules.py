@@ -11,11 +11,11 @@ from play_1833ne import players
 from shared.engine import GameSession
 from shared.engine.board.routes import DefaultRouteRules, Route, RouteContext
 from shared.engine.errors import IllegalAction
+from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
 from shared.engine.titles.g1825.routes import RouteRules1825
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
-from shared.engine.titles.g1833ne.operating import step_options
 from shared.engine.titles.g1833ne.takeover import (
     cash_needed,
     complete_takeover,
@@ -291,7 +291,7 @@ def test_takeover_inherits_and_raises_the_train_limit() -> None:
 def test_options_are_all_accepted() -> None:
     """Every option the steps list at the start is accepted by the checked door."""
     s = new()
-    for option in step_options(s.game)[:20]:
+    for option in legal_actions(s.game)[:20]:
         trial = GameSession.new("1833NE", players(4), seed=7)
         trial.submit(option)
     assert K.MIN_START == 40

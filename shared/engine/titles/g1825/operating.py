@@ -10,12 +10,14 @@ certificate is only sold when another player can take it over.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, OperatingRound
+from ...core.operating import BuyTrain, OperatingRound, TrackAndToken
 from ...core.shares import Bundle, parse_bundle
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player
+from .credit import token_options
 from .sales import sell_to_pool
 
 if TYPE_CHECKING:
@@ -40,6 +42,13 @@ class OperatingRound1825(OperatingRound):
             return []
         return super().actions_for(game, entity)
 
+    def options(self, game: Game, entity: Any, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        if isinstance(entity, int) and not isinstance(entity, bool):
+            if (kinds is None or "sell_shares" in kinds) and self.actions_for(game, entity):
+                return [{"type": "sell_shares", **o} for o in sale_options(game, self, game.player(entity))]
+            return []
+        return super().options(game, entity, kinds)
+
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         entity = action.get("entity")
         if action.get("type") == "sell_shares" and isinstance(entity, int) and not isinstance(entity, bool) \
@@ -48,6 +57,15 @@ class OperatingRound1825(OperatingRound):
             self.after_process(game, action)
             return
         super().process(game, action, trusted)
+
+
+class TrackAndToken1825(TrackAndToken):
+    """The shared track-and-station step; a corporation in receivership is not offered a station bought on
+    credit that its run cannot repay (docs/rules-1825.md, "Credit in receivership is repaid by this turn's
+    run")."""
+
+    def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        return token_options(game, round_, game.corporations[entity], super().offer_place_token(game, round_, entity))
 
 
 def check_sale(game: Game, round_: OperatingRound1825, player: Player, bundle: Bundle) -> None:

@@ -22,18 +22,16 @@ from ...core.operating import (
     HomeToken,
     OperatingRound,
     RunRoutes,
-    TrackAndToken,
 )
 from ...core.rounds import Round
 from ...core.stock import PURCHASES, StockRound
 from ...errors import IllegalAction, MalformedAction
-from ...legal import ENUMERATORS
 from ...model import Company, Corporation, Player, Train
 from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
-from .credit import check_spend, lease_repayable, token_options
-from .operating import OperatingRound1825, sale_options
+from .credit import check_spend, lease_repayable
+from .operating import OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
@@ -168,21 +166,8 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
+        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
                                   round_num)
-
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        # a director's sale in the train step is offered by the operating round, not the stock round's step
-        # so is a station, which a corporation in receivership is not offered on credit its run cannot repay
-        return kind in ("sell_shares", "place_token") and isinstance(game.round, OperatingRound1825)
-
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        round_ = game.round
-        if kind == "sell_shares" and isinstance(round_, OperatingRound1825) and isinstance(entity, int):
-            return sale_options(game, round_, game.player(entity))
-        if kind == "place_token" and isinstance(round_, OperatingRound1825) and isinstance(entity, str):
-            return token_options(game, round_, game.corporations[entity], ENUMERATORS[kind](game, round_, entity))
-        return []
 
     # -- bands: which corporations may be started -----------------------------------------------------------
     def band(self, game: Game, corp: Corporation) -> int:

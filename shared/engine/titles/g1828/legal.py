@@ -63,10 +63,9 @@ def legal_options(game: Game, kind: str, entity: Any) -> list[Option]:
 
 
 def _shared(game: Game, kind: str, entity: Any) -> list[Option]:
-    from ...legal import ENUMERATORS
+    from ...legal import shared_options
 
-    enumerate_ = ENUMERATORS.get(kind)
-    return enumerate_(game, game.round, entity) if enumerate_ is not None else []
+    return shared_options(game, kind, entity)
 
 
 def _accepted(game: Game, kind: str, entity: Any, options: list[Option]) -> list[Option]:

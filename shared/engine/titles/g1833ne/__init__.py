@@ -114,15 +114,6 @@ class Rules1833NE(TitleRules):
             return self.stock_round(game)
         return super().next_round(game, previous)
 
-    # -- legal actions: the steps enumerate their own options ----------------------------------------------
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        return True
-
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        from .operating import step_options
-
-        return [o for o in step_options(game, entity) if o["type"] == kind]
-
     # -- certificates and the market -------------------------------------------------------------------
     def corporations_in_play(self, game: Game) -> int:
         return sum(1 for c in game.corporations.values() if not c.closed)

@@ -8,6 +8,7 @@ knowledge of the rules beyond what the steps already say.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
@@ -200,7 +201,8 @@ class BuildStep(TrackAndToken):
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         assert isinstance(round_, Operating1833)
         kinds = self.actions(game, round_, entity)
         if not kinds:
@@ -243,7 +245,8 @@ class RunStep(RunRoutes):
         self.passed = True
         _rules(game).remove_obsolete(game, round_.corp(game))
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         if "run_routes" not in self.actions(game, round_, entity):
             return []
         corp = game.corporations[entity]
@@ -251,7 +254,8 @@ class RunStep(RunRoutes):
 
 
 class DividendStep(Dividend):
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         if "dividend" not in self.actions(game, round_, entity):
             return []
         return [{"type": "dividend", "entity": entity, "kind": k}
@@ -272,7 +276,8 @@ class DiscardStep(DiscardTrain):
         state(game).faces.pop(train.id, None)
         game.depot.discarded.append(train)
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         if "discard_train" not in self.actions(game, round_, entity):
             return []
         corp = game.corporations[entity]
@@ -361,7 +366,8 @@ class TrainStep(BuyTrain):
         if corp.closed or not self.actions(game, round_, corp.sym):
             self.passed = True
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         assert isinstance(round_, Operating1833)
         kinds = self.actions(game, round_, entity)
         if not kinds:
@@ -390,19 +396,4 @@ class TrainStep(BuyTrain):
         return out
 
 
-def step_options(game: Game, entity: Any = None) -> list[dict[str, Any]]:
-    """Concrete legal actions of the acting entity: the first step with actions lists its options."""
-    round_ = game.round
-    current = round_.current_entity(game)
-    if game.finished or current is None or (entity is not None and entity != current):
-        return []
-    for step in round_.steps:
-        if step.passed:
-            continue
-        if step.actions(game, round_, current):
-            return step.options(game, round_, current) or []
-    return []
-
-
-__all__ = ["BuildStep", "DiscardStep", "DividendStep", "Operating1833", "RunStep", "TrainStep", "step_options",
-           "Train"]
+__all__ = ["BuildStep", "DiscardStep", "DividendStep", "Operating1833", "RunStep", "TrainStep", "Train"]

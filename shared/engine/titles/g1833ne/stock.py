@@ -8,6 +8,7 @@ what a sale does to the price.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...core.shares import Bundle, parse_bundle
@@ -119,7 +120,8 @@ class StockStep(BuySellParShares):
             return []
         return [c for c in game.companies.values() if c.owner is None and not c.closed and c.value <= player.cash]
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         """Every concrete action the current player may take (for legal-action listing and the soak)."""
         assert isinstance(round_, StockRound)
         kinds = self.actions(game, round_, entity)

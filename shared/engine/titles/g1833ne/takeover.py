@@ -11,6 +11,7 @@ ferries, privates and stations, and its train limit rises by one.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...board.tiles import NODE_BASE
@@ -277,7 +278,8 @@ class TakeoverStep(Step):
     def pass_turn(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
         pass
 
-    def options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+    def options(self, game: Game, round_: Round, entity: Any,
+                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         assert isinstance(round_, TakeoverRound)
         kinds = self.actions(game, round_, entity)
         if "choose" in kinds:
