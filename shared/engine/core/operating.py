@@ -19,14 +19,16 @@ class OperatingRound(Round):
 
     def __init__(self, steps: list[Step], round_num: int) -> None:
         super().__init__(steps, round_num)
+        self.pending_homes: list[str] = []  # corporations that must choose the city of their home token
+        self.new_turn()
+
+    def new_turn(self) -> None:
+        """What one corporation's turn starts from (a title's round adds what its own turns keep)."""
         self.laid_hexes: list[str] = []
         self.upgraded = False
         self.tokened = False
         self.routes: list[dict[str, Any]] = []
         self.revenue = 0
-        self.leased_train: Train | None = None
-        self.receivership_loan = 0
-        self.pending_homes: list[str] = []  # corporations that must choose the city of their home token
 
     def current_entity(self, game: Game) -> Any:
         if self.done:
@@ -75,13 +77,7 @@ class OperatingRound(Round):
     def _start_operating(self, game: Game) -> None:
         while True:
             corp = self.corp(game)
-            self.laid_hexes = []
-            self.upgraded = False
-            self.tokened = False
-            self.routes = []
-            self.revenue = 0
-            self.leased_train = None
-            self.receivership_loan = 0
+            self.new_turn()
             for train in corp.trains:
                 train.operated = False
             game.rules.start_operating(game, corp)

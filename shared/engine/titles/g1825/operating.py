@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.operating import BuyTrain, OperatingRound, TrackAndToken
 from ...core.shares import Bundle, parse_bundle
 from ...errors import IllegalAction, accepts
-from ...model import POOL, Corporation, Player
+from ...model import POOL, Corporation, Player, Train
 from .credit import token_options
 from .sales import sell_to_pool
 
@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 
 class OperatingRound1825(OperatingRound):
+    def new_turn(self) -> None:
+        super().new_turn()
+        self.leased_train: Train | None = None  # the train a corporation in receivership leases for its run
+        self.receivership_loan = 0  # spent on credit in receivership this turn, repaid by the run
+
     def in_train_step(self, game: Game) -> Corporation | None:
         """The corporation in its buy-train step now (None if none is: another step, or a discard first)."""
         if self.done or self.pending_homes or game.finished:
