@@ -349,21 +349,11 @@ class Rules1840(TitleRules):
                 and game.extra["cr_counter"] >= last:
             game.end_game("fixed_round")
 
-    # -- automatic actions and legal options ----------------------------------------------------------------
+    # -- automatic actions ----------------------------------------------------------------------------------
     def auto_action(self, game: Game) -> dict[str, Any] | None:
         from .automatic import automatic_action
 
         return automatic_action(game)
-
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        from .flow import FlowRound
-
-        return isinstance(game.round, FlowRound)
-
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        from .legal import legal_options
-
-        return legal_options(game, kind, entity)
 
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
