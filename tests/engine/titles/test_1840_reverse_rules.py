@@ -130,7 +130,7 @@ def stock_turn_with_nothing_to_do(cash: int) -> tuple[Any, Any]:
 
     session = session_at("gen1840_3p_289409", 119)
     game = session.game
-    assert isinstance(game.round, StockRound) and any(game.extra["owned_lines"].values())
+    assert isinstance(game.round, StockRound) and any(game.title_state.owned_lines.values())
     pid = game.round.current_entity(game)
     player = game.player(pid)
     for corp in game.corporations.values():
@@ -302,7 +302,7 @@ def test_a_chain_hex_filled_by_an_extra_lay_leaves_that_end_of_the_stadtbahn_clo
     session = GameSession.from_record(json.loads(fixture.read_text()))
     game = session.game
     assert game.acting() == ["7"] and game.board.hex("B14").tile.name == "L2"
-    assert "B16" in game.extra["stadtbahn_built"] and "B14" not in game.extra["stadtbahn_built"]
+    assert "B16" in game.title_state.stadtbahn_built and "B14" not in game.title_state.stadtbahn_built
     with pytest.raises(IllegalAction) as err:
         lay(game, "7", "C13", "L2-2", 3)
     assert err.value.rule == "stadtbahn_track" and "next: H12" in str(err.value)

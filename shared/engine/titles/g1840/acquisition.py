@@ -11,7 +11,7 @@ from ...errors import IllegalAction
 from ...model import POOL
 from .company import company_round_order
 from .flow import LINE_BID_STEP, LINE_MIN_BID, MAX_LINES, FlowRound, Option, need_int, rules_of
-from .rules import MAJOR
+from .state import MAJOR, state
 from .trams import (
     TramTurnOffers,
     buy_tram,
@@ -105,7 +105,7 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
         major = game.corporations[entity]
         if major.cash < LINE_MIN_BID or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
             return []
-        return [{"corporation": sym} for sym in game.extra["lines_offered"]]
+        return [{"corporation": sym} for sym in state(game).lines_offered]
 
     def offer_bid(self, game: Game, entity: Any) -> list[Option]:
         """The lowest bid on the line being auctioned, if the major can pay it (the checks of `bid`)."""
@@ -151,7 +151,7 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
 
     def merge(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         sym = action.get("corporation")
-        if sym not in game.extra["lines_offered"]:
+        if sym not in state(game).lines_offered:
             raise IllegalAction(f"line {sym!r} is not offered", "merge")
         self.auctioning = str(sym)
 
@@ -218,8 +218,8 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
         line.floated = True
         for share in line.shares:
             line.give(share, POOL)
-        game.extra["owned_lines"][winner_sym].append(line.sym)
-        game.extra["lines_offered"].remove(line.sym)
+        state(game).owned_lines[winner_sym].append(line.sym)
+        state(game).lines_offered.remove(line.sym)
         self.auctioning = None
         self.bids = []
         self.bidders = []
@@ -252,19 +252,19 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
 
     def restock(self, game: Game) -> None:
         rules = rules_of(game)
-        extra = game.extra
+        st = state(game)
         if all(len(rules.lines_of(game, m)) >= MAX_LINES for m in rules.majors(game)):
-            owned = {s for lines in extra["owned_lines"].values() for s in lines}
-            for sym in extra["lines_offered"] + extra["lines_reserve"]:
+            owned = {s for lines in st.owned_lines.values() for s in lines}
+            for sym in st.lines_offered + st.lines_reserve:
                 if sym not in owned:
                     game.corporations[sym].closed = True
-            extra["lines_offered"] = []
-            extra["lines_reserve"] = []
+            st.lines_offered = []
+            st.lines_reserve = []
         else:
             count = len(game.players) + 1
-            drawn = game.rng.shuffle(extra["lines_reserve"])[:count]
-            extra["lines_offered"] = extra["lines_offered"] + drawn
-            extra["lines_reserve"] = [s for s in extra["lines_reserve"] if s not in drawn]
+            drawn = game.rng.shuffle(st.lines_reserve)[:count]
+            st.lines_offered = st.lines_offered + drawn
+            st.lines_reserve = [s for s in st.lines_reserve if s not in drawn]
 
     def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A purchase ends the purchase step once no further tram can be bought (rules-1840 *Tram turn*)."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction
 from .flow import FlowRound, Option, need_int, rules_of
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -177,12 +178,12 @@ class ChoicesRound(FlowRound):
         if choice not in self.left:
             raise IllegalAction(f"position {choice} is not free; free: {self.left}", "choice")
         self.left.remove(choice)
-        game.extra["order_choice"][str(action["entity"])] = choice
+        state(game).order_choice[action["entity"]] = choice
         self.index += 1
         if len(self.left) == 1:
             self._finish(game)
 
     def _finish(self, game: Game) -> None:
         if self.left:
-            game.extra["order_choice"][str(self.entities[-1])] = self.left.pop()
+            state(game).order_choice[self.entities[-1]] = self.left.pop()
         self.done = True

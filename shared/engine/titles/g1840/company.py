@@ -10,7 +10,7 @@ from ...errors import IllegalAction
 from ...model import POOL, Corporation
 from .flow import FlowRound, Option, need_int, rules_of
 from .routes import route_possible, route_revenue, stadtbahn_run
-from .rules import CITY, MAJOR
+from .state import CITY, MAJOR, state
 from .trams import (
     TramTurnOffers,
     buy_tram,
@@ -177,9 +177,10 @@ def pay_shareholders(game: Game, corp: Corporation, amount: int, pool_pays_compa
 
 def company_round_order(game: Game, fix: bool = False) -> list[str]:
     """The majors' order for a whole company round is fixed when it starts, before prices move."""
-    if fix or "cr_order" not in game.extra:
-        game.extra["cr_order"] = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
-    return list(game.extra["cr_order"])
+    st = state(game)
+    if fix or st.cr_order is None:
+        st.cr_order = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
+    return list(st.cr_order)
 
 
 def operating_order(game: Game, corps: list[Corporation]) -> list[Corporation]:

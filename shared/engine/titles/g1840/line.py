@@ -11,7 +11,7 @@ from ...errors import EngineError, IllegalAction, MalformedAction, accepts
 from ...model import Corporation
 from .flow import MAX_LAYS, REMOVE_TOKEN_COST, FlowRound, Option, need_int, rules_of
 from .routes import best_run, route_possible, route_revenue
-from .rules import CITY
+from .state import CITY, state
 from .stations import (
     check_hex_reservation,
     home_is_a_choice,
@@ -52,7 +52,7 @@ class LineRound(FlowRound):
     tried = frozenset({"run_routes"})
 
     def start(self, game: Game) -> None:
-        owned = [s for lines in game.extra["owned_lines"].values() for s in lines]
+        owned = [s for lines in state(game).owned_lines.values() for s in lines]
         self.entities = sorted((s for s in owned if not game.corporations[s].closed), key=int)
         self.index = 0
         self.begin(game)
@@ -170,7 +170,7 @@ class LineRound(FlowRound):
             self.orange_laid = True
         if stadtbahn:
             self.stadtbahn_laid = True
-            game.extra["stadtbahn_built"].append(hex_id)
+            state(game).stadtbahn_built.append(hex_id)
             icon = orange_icon(game, hex_id)
             if icon:
                 self.pending.append(icon)

@@ -9,6 +9,7 @@ from ...board.tiles import parse_tile_id
 from ...errors import IllegalAction
 from .flow import ORANGE, rules_of
 from .routes import stadtbahn_config
+from .state import state
 
 if TYPE_CHECKING:
     from ...board.tiles import TileDef
@@ -102,7 +103,7 @@ def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
     sym = stadtbahn_of(game, hex_id)
     chain = (stadtbahn_config(game, sym).get("track_hexes") or []) if sym is not None else []
     board = game.board
-    built = set(game.extra.get("stadtbahn_built") or [])
+    built = set(state(game).stadtbahn_built)
     unbuilt = [h for h in chain if h not in built]
     ends = [h for h in dict.fromkeys(unbuilt[:1] + unbuilt[-1:]) if board.hex(h).tile is board.hex(h).preprinted]
     if hex_id not in ends:

@@ -15,6 +15,28 @@ if TYPE_CHECKING:
     from ...game import Game
 
 
+def variant_prices(game: Game) -> dict[str, dict[str, int]]:
+    """Tram kind -> {variant: price}, the kind itself among them (the train roster of the board data; fixed
+    for the game's definition, so kept with it and not in the game state)."""
+    cached = game.defn.__dict__.get("_variants_1840")
+    if cached is None:
+        cached = {}
+        for raw in game.defn.data.setup["trains"]:
+            cached[raw["name"]] = {raw["name"]: raw["price"],
+                                   **{v["name"]: v["price"] for v in raw.get("variants") or []}}
+        game.defn.__dict__["_variants_1840"] = cached
+    return cached
+
+
+def base_of(game: Game) -> dict[str, str]:
+    """Variant name -> the tram kind it is a variant of (each kind its own base)."""
+    cached = game.defn.__dict__.get("_base_of_1840")
+    if cached is None:
+        cached = {variant: kind for kind, variants in variant_prices(game).items() for variant in variants}
+        game.defn.__dict__["_base_of_1840"] = cached
+    return cached
+
+
 def may_reassign(game: Game, major: Corporation) -> bool:
     """The major has lines, unless its single line already holds the only tram (nothing to decide). A major
     with lines but no tram still gets the step (the reference asks it, recorded as an empty reassignment)."""
@@ -38,7 +60,7 @@ def keeps_buying(game: Game, major: Corporation) -> bool:
     if len(scrappable(game, major)) >= game.phase.train_limit:
         return False
     kinds = {rules.base_name(game, train) for train, _, _ in buyable_trams(game)}
-    prices = [p for kind in kinds for p in game.extra["variants"][kind].values()]
+    prices = [p for kind in kinds for p in variant_prices(game)[kind].values()]
     return bool(prices) and major.cash >= min(prices)
 
 
@@ -60,7 +82,7 @@ def buyable_trams(game: Game) -> list[tuple[Train, str, int]]:
         if base in seen or base == "City":
             continue
         seen.add(base)
-        for variant, price in game.extra["variants"][base].items():
+        for variant, price in variant_prices(game)[base].items():
             if variant in open_variants:
                 out.append((train, variant, price))
     return out
