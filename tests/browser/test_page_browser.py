@@ -804,8 +804,8 @@ def test_1840_loans_are_said_in_words_beside_the_value(server: Server, browser: 
     record = json.loads((FIXTURES / "conformance" / "generated" / "1840" / "gen1840_2p_382918.json").read_text())
     upto = 98  # the second player has borrowed 400 by here (a train bought short of cash)
     game = _session_at(record, upto).game
-    borrower = next(p for p in game.players if game.extra["loans"][str(p.id)])
-    borrowed = game.extra["loans"][str(borrower.id)]
+    borrower = next(p for p in game.players if game.title_state.loans[p.id])
+    borrowed = game.title_state.loans[borrower.id]
     game_id, seats = _import(server, record, upto)
     page = _open(browser, server, game_id)
     try:

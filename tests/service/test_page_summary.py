@@ -33,7 +33,7 @@ def test_1840_value_says_what_the_loans_take_off() -> None:
     before = {row["id"]: row["value"] for row in players_table(game)}
     player = game.players[0]
     game.rules.take_loans(game, player, player.cash + 250)  # short by 250: three loans of 100
-    assert game.extra["loans"][str(player.id)] == 300  # the amount borrowed, not a count
+    assert game.title_state.loans[player.id] == 300  # the amount borrowed, not a count
     rows = {row["id"]: row for row in players_table(game)}
     penalty = int(game.rules.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200))
     assert rows[player.id]["value"] == before[player.id] + 300 - 3 * penalty

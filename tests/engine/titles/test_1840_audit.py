@@ -86,7 +86,7 @@ def test_a_tram_company_with_three_lines_may_not_bid_for_a_fourth() -> None:
     acts = record()["actions"]
     s = session_at(157)  # WT owns lines 4, 18 and 7; GWStStB (5, 2) chooses
     game = s.game
-    assert game.extra["owned_lines"] == {"GWStStB": ["5", "2"], "WT": ["4", "18", "7"]}
+    assert game.title_state.owned_lines == {"GWStStB": ["5", "2"], "WT": ["4", "18", "7"]}
     assert refused(s, {"type": "merge", "entity": "WT", "corporation": "3"}).rule == "line_limit"
     s.submit(acts[157], keep_id=True, recorded=True)  # GWStStB puts line 15 up
     assert refused(s, {"type": "bid", "entity": "WT", "corporation": "15", "price": 20}).rule == "line_limit"
@@ -97,13 +97,13 @@ def test_the_last_major_to_reach_three_lines_closes_the_unsold_lines() -> None:
     acts = record()["actions"]
     s = session_at(158)
     game = s.game
-    assert game.extra["lines_offered"] == ["15", "3", "1", "6"] and game.extra["lines_reserve"] == []
+    assert game.title_state.lines_offered == ["15", "3", "1", "6"] and game.title_state.lines_reserve == []
     cash = game.corporations["GWStStB"].cash
     s.submit({k: v for k, v in acts[158].items() if k not in ("id", "created_at")})  # GWStStB wins 15 at 20
     game = s.game
-    assert game.extra["owned_lines"]["GWStStB"] == ["5", "2", "15"]
+    assert game.title_state.owned_lines["GWStStB"] == ["5", "2", "15"]
     assert game.corporations["GWStStB"].cash == cash - 20
-    assert game.extra["lines_offered"] == [] and game.extra["lines_reserve"] == []
+    assert game.title_state.lines_offered == [] and game.title_state.lines_reserve == []
     assert all(game.corporations[sym].closed for sym in ("3", "1", "6"))
     assert not any(game.corporations[sym].closed for sym in ("4", "18", "7", "5", "2", "15"))
 

@@ -33,7 +33,7 @@ def test_a_line_buys_a_private_for_its_major_at_any_moment_of_its_turn() -> None
     game = session_at("gen1840_5p_522166", 294).game
     line = game.round
     assert line.current_entity(game) == "1" and line.pending == ["home"]
-    assert line.options(game) == ["buy_company", "place_token"]
+    assert line.open_actions(game) == ["buy_company", "place_token"]
     sje, seller = game.corporations["SJE"], game.player(1004)
     cash, seller_cash = sje.cash, seller.cash
     game.process({"type": "buy_company", "entity": "1", "company": "SSB", "price": 60})  # up to face value
@@ -44,12 +44,12 @@ def test_a_line_buys_a_private_for_its_major_at_any_moment_of_its_turn() -> None
 def test_a_line_may_buy_a_private_before_it_runs() -> None:
     game = session_at("gen1840_5p_522166", 299).game  # line 1 is about to run
     line = game.round
-    assert line.stage == "route" and "buy_company" not in line.options(game)  # nothing is for sale
+    assert line.stage == "route" and "buy_company" not in line.open_actions(game)  # nothing is for sale
     ssb = game.companies["SSB"]  # arranged: SJE's SSB back in the hands of a player
     game.corporations[str(ssb.owner)].companies.remove("SSB")
     ssb.owner = 1004
     game.player(1004).companies.append("SSB")
-    assert line.options(game) == ["buy_company", "run_routes", "scrap_train"]
+    assert line.open_actions(game) == ["buy_company", "run_routes", "scrap_train"]
     with pytest.raises(IllegalAction):  # above face value
         game.process({"type": "buy_company", "entity": "1", "company": "SSB", "price": 65})
     game.process({"type": "buy_company", "entity": "1", "company": "SSB", "price": 1})

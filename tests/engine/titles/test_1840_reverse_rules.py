@@ -69,8 +69,8 @@ def test_a_red_hex_takes_its_tile_once() -> None:
 
 def test_no_private_is_bought_while_an_extra_lay_is_pending() -> None:
     game = red_lay_position().game
-    assert "buy_company" not in game.round.options(game)
-    assert sorted(game.round.options(game)) == ["lay_tile", "pass"]
+    assert "buy_company" not in game.round.open_actions(game)
+    assert sorted(game.round.open_actions(game)) == ["lay_tile", "pass"]
 
 
 # -- off-board areas ----------------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def test_a_scrap_that_ends_the_purchases_leads_to_the_reassignment() -> None:
             train.rusted = True
     game.process({"type": "scrap_train", "entity": "WT", "train": "Y1-0"})
     assert game.round.current_entity(game) == "WT"
-    assert game.round.options(game) == ["reassign_trains"]
+    assert game.round.open_actions(game) == ["reassign_trains"]
     with pytest.raises(IllegalAction):
         game.process({"type": "pass", "entity": "WT"})
     game.process({"type": "reassign_trains", "entity": "WT", "assignments": []})
@@ -111,7 +111,7 @@ def test_a_major_keeps_a_tram_only_when_each_line_runs_one() -> None:
     offer = next(a for a in session.legal_actions("WT") if a["type"] == "buy_train")
     game.process({k: offer[k] for k in ("type", "entity", "train", "price", "variant") if k in offer})
     tram = wt.trains[-1].id
-    while game.round.options(game) != ["reassign_trains"]:
+    while game.round.open_actions(game) != ["reassign_trains"]:
         game.process({"type": "pass", "entity": "WT"})
     offered = [a["assignments"] for a in session.legal_actions("WT") if a["type"] == "reassign_trains"]
     assert sorted(x[0]["corporation"] for x in offered) == ["10", "3"]
@@ -130,7 +130,7 @@ def stock_turn_with_nothing_to_do(cash: int) -> tuple[Any, Any]:
 
     session = session_at("gen1840_3p_289409", 119)
     game = session.game
-    assert isinstance(game.round, StockRound) and any(game.extra["owned_lines"].values())
+    assert isinstance(game.round, StockRound) and any(game.title_state.owned_lines.values())
     pid = game.round.current_entity(game)
     player = game.player(pid)
     for corp in game.corporations.values():
@@ -247,7 +247,7 @@ def test_buying_the_last_private_for_sale_ends_the_lines_turn() -> None:
     major = game.rules.owner_major(game, game.corporations["1"])
     major.cash = 100
     game.process({"type": "buy_company", "entity": "1", "company": "KK", "price": 1})
-    assert game.round.current_entity(game) == "1" and game.round.options(game) == ["buy_company", "pass"]
+    assert game.round.current_entity(game) == "1" and game.round.open_actions(game) == ["buy_company", "pass"]
     game.process({"type": "buy_company", "entity": "1", "company": "SB", "price": 1})
     assert game.round.current_entity(game) != "1"  # nothing left to buy: no pass asked
     assert {"KK", "SB"} <= set(major.companies)
@@ -281,7 +281,7 @@ def test_a_pass_ends_the_purchase_step_of_the_major_that_acts() -> None:
     assert acq.kind == "Acquisition" and acq.restocked
     acq.interrupt = [("SJE", "reassign"), ("DT K&C", "buy")]
     assert acq.current_entity(game) == "DT K&C"
-    assert acq.options(game) == ["scrap_train", "pass"]
+    assert acq.open_actions(game) == ["scrap_train", "pass"]
     game.process({"type": "pass", "entity": "DT K&C"})
     assert acq.done
     assert [t.id for t in game.corporations["DT K&C"].trains] == ["O1-3", "Y1-1"]
@@ -302,7 +302,7 @@ def test_a_chain_hex_filled_by_an_extra_lay_leaves_that_end_of_the_stadtbahn_clo
     session = GameSession.from_record(json.loads(fixture.read_text()))
     game = session.game
     assert game.acting() == ["7"] and game.board.hex("B14").tile.name == "L2"
-    assert "B16" in game.extra["stadtbahn_built"] and "B14" not in game.extra["stadtbahn_built"]
+    assert "B16" in game.title_state.stadtbahn_built and "B14" not in game.title_state.stadtbahn_built
     with pytest.raises(IllegalAction) as err:
         lay(game, "7", "C13", "L2-2", 3)
     assert err.value.rule == "stadtbahn_track" and "next: H12" in str(err.value)

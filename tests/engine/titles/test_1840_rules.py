@@ -40,8 +40,8 @@ def refused(session: GameSession, action: dict[str, Any]) -> IllegalAction:
 
 def test_setup_draws_lines_and_majors_with_the_seeded_generator() -> None:
     game = session_at(0).game
-    assert sorted(game.extra["lines_offered"], key=int) == ["4", "5", "18"]
-    assert sorted(game.extra["majors"]) == ["GWStStB", "WT"]
+    assert sorted(game.title_state.lines_offered, key=int) == ["4", "5", "18"]
+    assert sorted(game.title_state.majors) == ["GWStStB", "WT"]
     assert game.round.kind == "Auction"
     assert {p.cash for p in game.players} == {350}
 
@@ -122,8 +122,8 @@ def test_three_player_small_map_removes_v_prater_and_six_lines() -> None:
     assert not {"9", "10", "13", "14", "16", "17"} & set(game.corporations)
     assert "A1" not in game.board.hexes and "B10" in game.board.hexes
     # three majors drawn; the others (never chosen) leave the game
-    assert len(game.extra["majors"]) == 3
-    assert {c.sym for c in game.corporations.values() if c.kind == "major"} == set(game.extra["majors"])
+    assert len(game.title_state.majors) == 3
+    assert {c.sym for c in game.corporations.values() if c.kind == "major"} == set(game.title_state.majors)
     assert {p.cash for p in game.players} == {300}
 
 
@@ -133,7 +133,7 @@ def test_loans_cost_200_each_at_the_end() -> None:
     player = game.players[0]
     worth = game.rules.player_value(game, player)
     game.rules.take_loans(game, player, player.cash + 150)  # short by 150: two loans of 100
-    assert game.extra["loans"][str(player.id)] == 200
+    assert game.title_state.loans[player.id] == 200
     assert game.rules.player_value(game, player) == worth + 200 - 2 * 200
 
 

@@ -56,12 +56,12 @@ def check_invariants(session: GameSession, start: dict[str, Any]) -> None:
     assert held_money(session) == start["held"] + created, "money appeared or vanished outside the bank"
     for player in game.players:
         assert player.cash >= 0, f"{player.name} has {player.cash}"
-        loans = game.extra["loans"][str(player.id)]
+        loans = game.title_state.loans[player.id]
         assert loans % 100 == 0 and loans >= start["loans"].get(player.id, 0), "loans come in 100s and stay"
         start["loans"][player.id] = loans
         assert game.num_certs(player) <= game.rules.cert_limit(game) or game.round.kind != "Stock"
     ids = {p.id for p in game.players}
-    extra = game.extra
+    extra = game.title_state
     majors = game.rules.majors(game)  # type: ignore[attr-defined]
     for corp in game.corporations.values():
         assert corp.cash >= 0, f"{corp.sym} has {corp.cash}"
@@ -73,10 +73,10 @@ def check_invariants(session: GameSession, start: dict[str, Any]) -> None:
                 assert corp.percent_owned_by(pid) <= 60, f"player {pid} holds over 60% of {corp.sym}"
         else:
             assert len(corp.trains) <= 1, f"line {corp.sym} runs {len(corp.trains)} trams"
-    owned = [s for lines in extra["owned_lines"].values() for s in lines]
+    owned = [s for lines in extra.owned_lines.values() for s in lines]
     assert len(owned) == len(set(owned)), "a line has two owners"
     for major in majors:
-        lines = extra["owned_lines"][major.sym]
+        lines = extra.owned_lines[major.sym]
         assert len(lines) <= 3, f"{major.sym} owns {len(lines)} lines"
         trams = len(major.trains) + sum(len(game.corporations[s].trains) for s in lines)
         assert trams <= game.phase.train_limit, f"{major.sym} has {trams} trams"
@@ -140,7 +140,7 @@ def play(seed: int) -> dict[str, Any]:
             check_invariants(session, start)
             assert actions < 5000, f"seed {seed}: no end in sight"
         result = session.result or {}
-        loans = sum(session.game.extra["loans"].values())
+        loans = sum(session.game.title_state.loans.values())
         return {"seed": seed, "players": n, "options": options, "actions": actions, "tried": tried,
                 "types": types_seen, "reason": session.game.game_end_reason, "result": result, "loans": loans}
     finally:  # with SOAK_EXPORT_DIR set, the record of every game (a reverse-check input)

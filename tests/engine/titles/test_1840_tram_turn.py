@@ -43,7 +43,7 @@ def test_purchase_step_goes_on_while_the_cheapest_variant_is_affordable() -> Non
     sje.cash = 180  # 80 left after a Y1: below Y1 (100) but covers the Y2 variant (50), one tram of room left
     buy(game, "SJE", "Y1-2", 100, "Y1")
     assert game.round.current_entity(game) == "SJE"
-    assert sorted(game.round.options(game)) == ["pass", "scrap_train"]  # it cannot buy, but may still scrap
+    assert sorted(game.round.open_actions(game)) == ["pass", "scrap_train"]  # it cannot buy, but may still scrap
 
 
 def test_purchase_step_ends_when_no_variant_is_affordable() -> None:
@@ -52,7 +52,7 @@ def test_purchase_step_ends_when_no_variant_is_affordable() -> None:
     buy(game, "SJE", "Y1-2", 100, "Y1")
     # the purchase step is over: the reassignment (SJE has one line and two trams) follows at once
     assert game.round.current_entity(game) == "SJE"
-    assert game.round.options(game) == ["reassign_trains"]
+    assert game.round.open_actions(game) == ["reassign_trains"]
 
 
 def test_a_major_that_scraps_every_tram_must_buy_again() -> None:
@@ -61,7 +61,7 @@ def test_a_major_that_scraps_every_tram_must_buy_again() -> None:
     buy(game, "SJE", "Y1-2", 100, "Y1")
     for tram in ("O1-0", "Y1-2"):
         game.process({"type": "scrap_train", "entity": "SJE", "train": tram})
-    assert game.round.options(game) == ["buy_train"]  # no pass without a tram
+    assert game.round.open_actions(game) == ["buy_train"]  # no pass without a tram
     director = game.player(game.corporations["SJE"].president)
     before = director.cash
     buy(game, "SJE", "Y1-3", 100, "Y1")  # 80 in the treasury, the director adds 20

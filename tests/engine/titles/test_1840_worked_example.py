@@ -136,7 +136,7 @@ def example() -> Example:
 def test_setup_gives_260_and_draws_wt_and_line_7(example: Example) -> None:
     game = example.s.game
     assert {p.cash for p in game.players} == {260}
-    assert "WT" in game.extra["majors"] and "7" in game.extra["lines_offered"]
+    assert "WT" in game.title_state.majors and "7" in game.title_state.lines_offered
     assert game.corporations["7"].home == "F18"
 
 
@@ -180,7 +180,7 @@ def test_company_round_1_income_dividends_and_price_moves(example: Example) -> N
     example.company_round_1()
     game = s.game
     assert cash(s, "WT") == 800 - 100 - 45 == 655
-    assert game.extra["owned_lines"]["WT"] == ["7"]
+    assert game.title_state.owned_lines["WT"] == ["7"]
     assert [t.name for t in game.corporations["7"].trains] == ["Y1"]  # the yellow tram goes on line 7
     assert cash(s, S1) == 47
 
@@ -229,12 +229,12 @@ def test_company_round_2_payout_stack_shift_orange_tram_and_second_line(example:
             act(s, {"type": "reassign_trains", "entity": s.game.acting()[0], "assignments": []})
         else:
             act(s, offered(s, "pass"))
-    line = s.game.extra["lines_offered"][0]
+    line = s.game.title_state.lines_offered[0]
     act(s, offered(s, "merge", entity="WT", corporation=line))
     act(s, offered(s, "bid", entity="WT", corporation=line, price=20) | {"price": 30})
     while s.game.acting() and s.game.acting()[0] != "WT" and s.game.round.kind == "Acquisition":
         act(s, offered(s, "pass"))
     game = s.game
-    assert game.extra["owned_lines"]["WT"] == ["7", line]
+    assert game.title_state.owned_lines["WT"] == ["7", line]
     assert cash(s, "WT") == 415 - 30 == 385
     assert cash(s, S1) == 128

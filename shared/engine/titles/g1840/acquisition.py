@@ -10,22 +10,32 @@ from typing import TYPE_CHECKING, Any
 from ...errors import IllegalAction
 from ...model import POOL
 from .company import company_round_order
-from .flow import LINE_BID_STEP, LINE_MIN_BID, MAX_LINES, FlowRound, need_int, rules_of
-from .rules import MAJOR
-from .trams import buy_tram, keeps_buying, reassign_options, reassign_trams, scrap_tram, tram_buy_options
+from .flow import LINE_BID_STEP, LINE_MIN_BID, MAX_LINES, FlowRound, Option, need_int, rules_of
+from .state import MAJOR, state
+from .trams import (
+    TramTurnOffers,
+    buy_tram,
+    keeps_buying,
+    reassign_actions,
+    reassign_trams,
+    scrap_tram,
+    tram_buy_actions,
+)
 
 if TYPE_CHECKING:
     from ...game import Game
 
 
 # -- acquisition of lines -------------------------------------------------------------------------------
-class AcquisitionRound(FlowRound):
+class AcquisitionRound(TramTurnOffers, FlowRound):
     """Majors in share-price order pick an offered line and auction it among themselves (20, +5); the
     winner may buy and reassign trams at once. New lines come from the reserve at the end."""
 
     kind = "Acquisition"
     handlers = {"merge": "merge", "bid": "bid", "pass": "pass_", "buy_train": "buy_train",
                 "scrap_train": "scrap_train", "reassign_trains": "reassign"}
+    offers = {"merge": "offer_merge", "bid": "offer_bid", "pass": "offer_pass", "buy_train": "offer_buy_train",
+              "scrap_train": "offer_scrap_train", "reassign_trains": "offer_reassign_trains"}
 
     def start(self, game: Game) -> None:
         self.entities = company_round_order(game)
@@ -75,24 +85,40 @@ class AcquisitionRound(FlowRound):
             return self.bidders[(self.bidders.index(high) + 1) % len(self.bidders)]
         return self.entities[self.index]
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
         turn = self.turn(game)
         if turn is not None:
             major, what = self.interrupt[turn]
             corp = game.corporations[major]
             if what == "buy":
-                return tram_buy_options(game, corp)
-            return reassign_options(game, corp)
+                return tram_buy_actions(game, corp)
+            return reassign_actions(game, corp)
         if self.auctioning is None:
             return ["merge", "pass"]  # naming a line is open to a major of any cash (rules-1840 *Naming a line*)
         if not self.bids:
             return ["bid"]
         return ["bid", "pass"]
 
+    def offer_merge(self, game: Game, entity: Any) -> list[Option]:
+        """Each offered line, for a major that can open its bidding: one short of the opening bid may name a
+        line but then cannot go on (rules-1840 *Naming a line*), so that move is never offered."""
+        major = game.corporations[entity]
+        if major.cash < LINE_MIN_BID or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
+            return []
+        return [{"corporation": sym} for sym in state(game).lines_offered]
+
+    def offer_bid(self, game: Game, entity: Any) -> list[Option]:
+        """The lowest bid on the line being auctioned, if the major can pay it (the checks of `bid`)."""
+        major = game.corporations[entity]
+        least = self.bids[-1][1] + LINE_BID_STEP if self.bids else LINE_MIN_BID
+        if least > major.cash or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
+            return []
+        return [{"corporation": self.auctioning, "price": least}]
+
     def open_tram_turn(self, game: Game, index: int) -> bool:
         major, what = self.interrupt[index]
         corp = game.corporations[major]
-        return bool(tram_buy_options(game, corp) if what == "buy" else reassign_options(game, corp))
+        return bool(tram_buy_actions(game, corp) if what == "buy" else reassign_actions(game, corp))
 
     def turn(self, game: Game) -> int | None:
         """Which waiting tram turn acts now: the first major waiting for its reassignment if it has one to
@@ -125,7 +151,7 @@ class AcquisitionRound(FlowRound):
 
     def merge(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         sym = action.get("corporation")
-        if sym not in game.extra["lines_offered"]:
+        if sym not in state(game).lines_offered:
             raise IllegalAction(f"line {sym!r} is not offered", "merge")
         self.auctioning = str(sym)
 
@@ -192,8 +218,8 @@ class AcquisitionRound(FlowRound):
         line.floated = True
         for share in line.shares:
             line.give(share, POOL)
-        game.extra["owned_lines"][winner_sym].append(line.sym)
-        game.extra["lines_offered"].remove(line.sym)
+        state(game).owned_lines[winner_sym].append(line.sym)
+        state(game).lines_offered.remove(line.sym)
         self.auctioning = None
         self.bids = []
         self.bidders = []
@@ -226,19 +252,19 @@ class AcquisitionRound(FlowRound):
 
     def restock(self, game: Game) -> None:
         rules = rules_of(game)
-        extra = game.extra
+        st = state(game)
         if all(len(rules.lines_of(game, m)) >= MAX_LINES for m in rules.majors(game)):
-            owned = {s for lines in extra["owned_lines"].values() for s in lines}
-            for sym in extra["lines_offered"] + extra["lines_reserve"]:
+            owned = {s for lines in st.owned_lines.values() for s in lines}
+            for sym in st.lines_offered + st.lines_reserve:
                 if sym not in owned:
                     game.corporations[sym].closed = True
-            extra["lines_offered"] = []
-            extra["lines_reserve"] = []
+            st.lines_offered = []
+            st.lines_reserve = []
         else:
             count = len(game.players) + 1
-            drawn = game.rng.shuffle(extra["lines_reserve"])[:count]
-            extra["lines_offered"] = extra["lines_offered"] + drawn
-            extra["lines_reserve"] = [s for s in extra["lines_reserve"] if s not in drawn]
+            drawn = game.rng.shuffle(st.lines_reserve)[:count]
+            st.lines_offered = st.lines_offered + drawn
+            st.lines_reserve = [s for s in st.lines_reserve if s not in drawn]
 
     def buy_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A purchase ends the purchase step once no further tram can be bought (rules-1840 *Tram turn*)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction
-from .flow import FlowRound, need_int, rules_of
+from .flow import FlowRound, Option, need_int, rules_of
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -21,6 +22,7 @@ class AuctionRound(FlowRound):
 
     kind = "Auction"
     handlers = {"bid": "bid", "pass": "pass_"}
+    offers = {"bid": "offer_bid", "pass": "offer_pass"}
 
     def start(self, game: Game) -> None:
         self.entities = list(game.player_order)
@@ -43,8 +45,16 @@ class AuctionRound(FlowRound):
             return self.bidders[(self.bidders.index(high) + 1) % len(self.bidders)]
         return self.entities[self.index]
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
         return ["bid", "pass"]
+
+    def offer_bid(self, game: Game, entity: Any) -> list[Option]:
+        """The lowest bid on each private up (the one being auctioned, once an auction is open) that the
+        player can pay; higher bids are the same move with a larger price."""
+        cash = game.player(entity).cash
+        syms = [self.auctioning] if self.auctioning else list(self.companies)
+        return [{"company": sym, "price": self.min_bid(game, sym)} for sym in syms
+                if sym is not None and self.min_bid(game, sym) <= cash]
 
     def min_bid(self, game: Game, sym: str) -> int:
         if self.auctioning == sym and self.bids:
@@ -147,6 +157,7 @@ class ChoicesRound(FlowRound):
 
     kind = "Choices"
     handlers = {"choose": "choose"}
+    offers = {"choose": "offer_choose"}
 
     def start(self, game: Game) -> None:
         current = list(game.player_order)
@@ -156,20 +167,23 @@ class ChoicesRound(FlowRound):
         if len(self.left) <= 1:
             self._finish(game)
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
         return ["choose"]
+
+    def offer_choose(self, game: Game, entity: Any) -> list[Option]:
+        return [{"choice": position} for position in self.left]
 
     def choose(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         choice = need_int(action, "choice")
         if choice not in self.left:
             raise IllegalAction(f"position {choice} is not free; free: {self.left}", "choice")
         self.left.remove(choice)
-        game.extra["order_choice"][str(action["entity"])] = choice
+        state(game).order_choice[action["entity"]] = choice
         self.index += 1
         if len(self.left) == 1:
             self._finish(game)
 
     def _finish(self, game: Game) -> None:
         if self.left:
-            game.extra["order_choice"][str(self.entities[-1])] = self.left.pop()
+            state(game).order_choice[self.entities[-1]] = self.left.pop()
         self.done = True

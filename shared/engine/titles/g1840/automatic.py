@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .acquisition import AcquisitionRound
 from .company import CompanyRound
 from .routes import stadtbahn_run
-from .rules import CITY
+from .state import CITY
 from .trams import only_tram_to_only_line
 
 if TYPE_CHECKING:

@@ -8,23 +8,34 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction
 from ...model import POOL, Corporation
-from .flow import FlowRound, need_int, rules_of
-from .routes import route_possible, route_revenue
-from .rules import CITY, MAJOR
-from .trams import buy_tram, keeps_buying, reassign_options, reassign_trams, scrap_tram, tram_buy_options
+from .flow import FlowRound, Option, need_int, rules_of
+from .routes import route_possible, route_revenue, stadtbahn_run
+from .state import CITY, MAJOR, state
+from .trams import (
+    TramTurnOffers,
+    buy_tram,
+    keeps_buying,
+    reassign_actions,
+    reassign_trams,
+    scrap_tram,
+    tram_buy_actions,
+)
 
 if TYPE_CHECKING:
     from ...game import Game
 
 
 # -- the company round -------------------------------------------------------------------------------------
-class CompanyRound(FlowRound):
+class CompanyRound(TramTurnOffers, FlowRound):
     """Stage "routes": majors collect their lines' revenue and pay a chosen dividend, Stadtbahnen run and
     pay out. Stage "trains": majors buy, scrap and reassign trams."""
 
     kind = "Company"
     handlers = {"dividend": "dividend", "run_routes": "run_routes", "buy_train": "buy_train",
                 "scrap_train": "scrap_train", "pass": "pass_", "reassign_trains": "reassign"}
+    offers = {"dividend": "offer_dividend", "run_routes": "offer_run_routes", "buy_train": "offer_buy_train",
+              "scrap_train": "offer_scrap_train", "pass": "offer_pass", "reassign_trains": "offer_reassign_trains"}
+    tried = frozenset({"run_routes"})
 
     def __init__(self, stage: str) -> None:
         super().__init__(1)
@@ -64,10 +75,10 @@ class CompanyRound(FlowRound):
                     rules.move_by_dividend(game, corp, 0)
             else:
                 self.sub = "buy"
-                if self.options(game):
+                if self.open_actions(game):
                     return
                 self.sub = "reassign"
-                if self.options(game):
+                if self.open_actions(game):
                     return
             self.index += 1
         self.done = True
@@ -76,17 +87,26 @@ class CompanyRound(FlowRound):
         self.index += 1
         self.begin(game)
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
         corp = self.corp(game)
         if self.sub == "dividend":
             return ["dividend"]
         if self.sub == "route":
             return ["run_routes"]
         if self.sub == "buy":
-            return tram_buy_options(game, corp)
+            return tram_buy_actions(game, corp)
         if self.sub == "reassign":
-            return reassign_options(game, corp)
+            return reassign_actions(game, corp)
         return []
+
+    def offer_dividend(self, game: Game, entity: Any) -> list[Option]:
+        """Every multiple of 10 up to the revenue the lines' boxes hold (the checks of `dividend`)."""
+        revenue = sum(line.cash for line in rules_of(game).lines_of(game, game.corporations[entity]))
+        return [{"kind": "variable", "amount": amount} for amount in range(0, revenue + 1, 10)]
+
+    def offer_run_routes(self, game: Game, entity: Any) -> list[Option]:
+        """A Stadtbahn's best run (it always runs, and always pays out)."""
+        return [{"routes": stadtbahn_run(game, game.corporations[entity]), "extra_revenue": 0, "subsidy": 0}]
 
     def dividend(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
@@ -118,22 +138,22 @@ class CompanyRound(FlowRound):
         buy_tram(game, self.corp(game), action)
         if self.sub != "buy" or not keeps_buying(game, self.corp(game)):
             self.sub = "reassign"
-            if not self.options(game):
+            if not self.open_actions(game):
                 self.next_entity(game)
 
     def scrap_train(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         """A scrap that leaves nothing to buy or scrap ends the purchase step, not the tram turn: the
         reassignment step still follows (rules-1840 *Tram turn*, a major with lines but no tram left)."""
         scrap_tram(game, self.corp(game), action)
-        if self.sub == "buy" and not self.options(game):
+        if self.sub == "buy" and not self.open_actions(game):
             self.sub = "reassign"
-        if not self.options(game):
+        if not self.open_actions(game):
             self.next_entity(game)
 
     def pass_(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         if self.sub == "buy":
             self.sub = "reassign"
-            if self.options(game):
+            if self.open_actions(game):
                 return
         self.next_entity(game)
 
@@ -157,9 +177,10 @@ def pay_shareholders(game: Game, corp: Corporation, amount: int, pool_pays_compa
 
 def company_round_order(game: Game, fix: bool = False) -> list[str]:
     """The majors' order for a whole company round is fixed when it starts, before prices move."""
-    if fix or "cr_order" not in game.extra:
-        game.extra["cr_order"] = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
-    return list(game.extra["cr_order"])
+    st = state(game)
+    if fix or st.cr_order is None:
+        st.cr_order = [c.sym for c in operating_order(game, rules_of(game).majors(game))]
+    return list(st.cr_order)
 
 
 def operating_order(game: Game, corps: list[Corporation]) -> list[Corporation]:

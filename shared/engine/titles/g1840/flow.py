@@ -1,20 +1,24 @@
-"""What every 1840 round shares: a round computes its own current entity and open actions.
+"""What every 1840 round but the stock round shares: a flow round (docs/architecture.md, *Flow rounds*).
 
-Each round is a small state machine over the shared `Round` interface: `options` names the action types
-the current entity may take (the same answer `process` enforces), `handlers` maps each type to a method,
-and `settle` moves on to whoever must act next. A private may be sold to the bank in any of them.
+A flow round is one state machine, not a list of steps: its own state says who acts and which action
+types are open (`open_actions`, the same answer `process` enforces). Beside that it carries what a `Step`
+carries, in the same shape: `handlers` (type -> method doing it) and `offers` (type -> method listing its
+concrete moves, run with the handler's own checks), and `settle` moves on to whoever must act next. So a
+rule, its choices and its handler stay together on the round. A private may be sold to the bank in any of
+them (`extra_options`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.rounds import Round
 from ...errors import IllegalAction, MalformedAction
-from .rules import Rules1840
 
 if TYPE_CHECKING:
     from ...game import Game
+    from .rules import Rules1840
 
 ORANGE = "#ffa500"
 REMOVE_TOKEN_COST = 40  # a line clears a Stadtbahn station off an orange-framed city (seen in play)
@@ -24,9 +28,9 @@ MAX_LINES = 3  # lines one Tram Company may own
 
 
 def rules_of(game: Game) -> Rules1840:
-    rules = game.rules
-    assert isinstance(rules, Rules1840)
-    return rules
+    """The game's rules as 1840's (the rounds reach the rules' helpers through this, never by importing
+    `rules.py`, which composes them)."""
+    return cast("Rules1840", game.rules)
 
 
 def need_int(action: dict[str, Any], key: str) -> int:
@@ -36,16 +40,45 @@ def need_int(action: dict[str, Any], key: str) -> int:
     return value
 
 
+Option = dict[str, Any]
+
+
 class FlowRound(Round):
-    """A round whose current entity and open actions are computed from its own state."""
+    """A round whose current entity and open action types are computed from its own state (no steps)."""
 
     handlers: dict[str, str] = {}
+    # action type -> name of the method `(game, entity) -> list[Option]` listing that type's concrete moves
+    offers: dict[str, str] = {}
+    # types whose candidates only a try on a copy can settle (a run: its routes are searched, then checked)
+    tried: frozenset[str] = frozenset()
 
     def __init__(self, round_num: int = 1) -> None:
         super().__init__([], round_num)
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
+        """The action types the current entity may take now."""
         raise NotImplementedError
+
+    def options(self, game: Game, entity: Any, kinds: Collection[str] | None = None) -> list[Option]:
+        """Every concrete move `entity` may make now, each with its "type": the types `actions_for` opens,
+        each expanded by the method `offers` names for it (the same checks as its handler; a type in
+        `tried` is also tried on `game.trial()`), so what is offered is what `process` accepts."""
+        out: list[Option] = []
+        for kind in self.actions_for(game, entity):
+            if kinds is not None and kind not in kinds:
+                continue
+            name = self.offers.get(kind)
+            if name is None:
+                raise NotImplementedError(f"{type(self).__name__} opens {kind!r} but offers no options for it")
+            for option in getattr(self, name)(game, entity):
+                option = {"type": kind, **option}
+                if kind in self.tried and not game.accepts({**option, "entity": entity}):
+                    continue
+                out.append(option)
+        return out
+
+    def offer_pass(self, game: Game, entity: Any) -> list[Option]:
+        return [{}]
 
     def settle(self, game: Game) -> None:
         """After an action: skip entities with nothing to do, end the round when nobody is left."""
@@ -56,7 +89,7 @@ class FlowRound(Round):
     def actions_for(self, game: Game, entity: Any) -> list[str]:
         if self.done or entity != self.current_entity(game):
             return []
-        return self.options(game)
+        return self.open_actions(game)
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         entity = action.get("entity")
@@ -71,7 +104,7 @@ class FlowRound(Round):
                 raise MalformedAction(f"unknown entity {entity!r}", "entity")
             raise IllegalAction(f"it is not {entity}'s turn: {current} must act now ({self.kind} round)",
                                 "not_your_turn")
-        offered = self.options(game)
+        offered = self.open_actions(game)
         if kind not in offered:
             raise IllegalAction(f"{entity} cannot {kind} now; allowed: {', '.join(offered) or 'nothing'}",
                                 "wrong_action_now", valid=list(offered), reason=f"{entity} cannot {kind} now")

@@ -6,16 +6,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...board.tiles import parse_tile_id
-from ...errors import IllegalAction, MalformedAction
+from ...board.tiles import NODE_BASE, parse_tile_id
+from ...errors import EngineError, IllegalAction, MalformedAction, accepts
 from ...model import Corporation
-from .flow import MAX_LAYS, ORANGE, REMOVE_TOKEN_COST, FlowRound, need_int, rules_of
-from .routes import route_possible, route_revenue, stadtbahn_config
-from .rules import CITY
+from .flow import MAX_LAYS, REMOVE_TOKEN_COST, FlowRound, Option, need_int, rules_of
+from .routes import best_run, route_possible, route_revenue
+from .state import CITY, state
+from .stations import (
+    check_hex_reservation,
+    home_is_a_choice,
+    home_spots,
+    lifted_entry,
+    lifted_stations,
+    place_line_home,
+    station_spots,
+)
+from .track import (
+    check_centre_lay,
+    check_extends_stadtbahn,
+    check_frame,
+    check_stadtbahn_exits,
+    framed_tiles,
+    is_orange,
+    orange_icon,
+)
 from .trams import scrap_tram
 
 if TYPE_CHECKING:
-    from ...board.tiles import TileDef
     from ...game import Game
 
 
@@ -29,9 +46,13 @@ class LineRound(FlowRound):
     handlers = {"lay_tile": "lay_tile", "place_token": "place_token", "remove_token": "remove_token",
                 "pass": "pass_", "run_routes": "run_routes", "buy_company": "buy_company",
                 "scrap_train": "scrap_train"}
+    offers = {"lay_tile": "offer_lay_tile", "place_token": "offer_place_token", "remove_token": "offer_remove_token",
+              "pass": "offer_pass", "run_routes": "offer_run_routes", "buy_company": "offer_buy_company",
+              "scrap_train": "offer_scrap_train"}
+    tried = frozenset({"run_routes"})
 
     def start(self, game: Game) -> None:
-        owned = [s for lines in game.extra["owned_lines"].values() for s in lines]
+        owned = [s for lines in state(game).owned_lines.values() for s in lines]
         self.entities = sorted((s for s in owned if not game.corporations[s].closed), key=int)
         self.index = 0
         self.begin(game)
@@ -86,7 +107,7 @@ class LineRound(FlowRound):
         """A private sold to the bank may leave the line nothing more to buy."""
         self.settle(game)
 
-    def options(self, game: Game) -> list[str]:
+    def open_actions(self, game: Game) -> list[str]:
         """A line may buy a private for its major at any moment of its turn except while an extra lay or
         station is pending (rules-1840 *Buying a private*); after its run it gets one last chance, which it
         ends by passing, or which ends by itself when nothing is left it could buy."""
@@ -149,7 +170,7 @@ class LineRound(FlowRound):
             self.orange_laid = True
         if stadtbahn:
             self.stadtbahn_laid = True
-            game.extra["stadtbahn_built"].append(hex_id)
+            state(game).stadtbahn_built.append(hex_id)
             icon = orange_icon(game, hex_id)
             if icon:
                 self.pending.append(icon)
@@ -379,172 +400,136 @@ class LineRound(FlowRound):
         if not route_possible(game, corp):
             self.next_stage(game)
 
-
-def is_orange(game: Game, hex_id: str) -> bool:
-    raw = orange_codes(game)
-    return hex_id in raw
-
-
-def orange_codes(game: Game) -> dict[str, str]:
-    cached = game.defn.__dict__.get("_orange_1840")
-    if cached is None:
-        cached = {}
-        for h in game.defn.data.map.get("hexes") or []:
-            code = h.get("code") or ""
-            if ORANGE in code:
-                icon = ""
-                if "icon=image:1840/" in code:
-                    icon = code.split("icon=image:1840/")[1].split(";")[0].split("_")[0]
-                cached[h["id"]] = icon
-        game.defn.__dict__["_orange_1840"] = cached
-    return cached
-
-
-def orange_icon(game: Game, hex_id: str) -> str:
-    return orange_codes(game).get(hex_id, "")
-
-
-def framed_tiles(game: Game) -> frozenset[str]:
-    """Tiles with an orange frame (the tile data's `frame=color:#ffa500`)."""
-    cached = game.defn.__dict__.get("_framed_1840")
-    if cached is None:
-        cached = frozenset(t["name"] for t in game.defn.data.tiles["tiles"] if ORANGE in (t.get("code") or ""))
-        game.defn.__dict__["_framed_1840"] = cached
-    return cached
-
-
-def check_frame(game: Game, hex_id: str, name: str) -> None:
-    """Orange-framed hexes take only orange-framed tiles, and only they do (data: `tile_restrictions`)."""
-    if is_orange(game, hex_id) != (name in framed_tiles(game)):
-        raise IllegalAction(f"tile {name} does not go on {hex_id}: orange-framed tiles go on orange-framed "
-                            "hexes only, and only they do", "tile_frame")
-
-
-def check_centre_lay(game: Game, corp: Corporation, hex_id: str, tile: TileDef, rotation: int,
-                     color: str) -> None:
-    """The red and purple extra lays (rules-1840 *Red and purple tiles*): the hex must be connected to the
-    line's track; a red tile must not point track across an impassable side, and one of its exits must
-    meet the line's track. Purple tiles may face any way (the fixed ones are checked by the caller)."""
-    edges = game.board.reach(corp.sym).edges.get(hex_id)
-    if not edges:
-        raise IllegalAction(f"{hex_id} is not connected to {corp.sym}'s track", "special_lay_connect")
-    if color != "red":
-        return
-    exits = set(tile.rexits[rotation])
-    blocked = sorted(e for e in exits if e not in game.board.hex(hex_id).neighbors)
-    if blocked:
-        raise IllegalAction(f"{tile.name} in rotation {rotation} leads track across {hex_id}'s impassable "
-                            f"side(s) {blocked}", "special_lay_rotation")
-    if not exits & edges:
-        raise IllegalAction(f"{tile.name} in rotation {rotation} does not meet {corp.sym}'s track",
-                            "special_lay_rotation")
-
-
-def check_stadtbahn_exits(game: Game, hex_id: str, tile_id: str, rotation: int) -> None:
-    """A Stadtbahn tile joins the hex's required exits (`stadtbahn.track_exits`)."""
-    needed = set(rules_of(game).extras(game)["stadtbahn"]["track_exits"].get(hex_id) or [])
-    tile = game.board.catalogue[parse_tile_id(tile_id)[0]]
-    if not 0 <= rotation <= 5 or not needed <= set(tile.rexits[rotation]):
-        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must join exits {sorted(needed)}", "stadtbahn_exits")
-
-
-def stadtbahn_of(game: Game, hex_id: str) -> str | None:
-    """The Stadtbahn whose track runs through an orange-framed hex (the data's track_hexes)."""
-    for sym in rules_of(game).extras(game)["stadtbahn"]["by_configuration"]:
-        if sym in game.corporations and hex_id in (stadtbahn_config(game, sym).get("track_hexes") or []):
-            return sym
-    return None
-
-
-def check_extends_stadtbahn(game: Game, hex_id: str) -> None:
-    """A Stadtbahn tile continues its Stadtbahn's track (rules-1840 *Tile lays*): the Stadtbahn's hexes
-    (`track_hexes`, in order from one starting city to the other) are built from both ends inwards, so the
-    tile goes on the first or the last of them not yet built. A line's broad track is irrelevant, and so is
-    a station of the Stadtbahn half-way along. Only a line's own Stadtbahn lay builds a hex of the chain: a
-    framed tile put there as an extra lay fills the hex but leaves that end where it was, so the chain goes
-    on from its other end only (rules-1840 *Tile lays*; docs/conflicts-1840.md)."""
-    sym = stadtbahn_of(game, hex_id)
-    chain = (stadtbahn_config(game, sym).get("track_hexes") or []) if sym is not None else []
-    board = game.board
-    built = set(game.extra.get("stadtbahn_built") or [])
-    unbuilt = [h for h in chain if h not in built]
-    ends = [h for h in dict.fromkeys(unbuilt[:1] + unbuilt[-1:]) if board.hex(h).tile is board.hex(h).preprinted]
-    if hex_id not in ends:
-        raise IllegalAction(f"the Stadtbahn tile on {hex_id} must continue {sym}'s track "
-                            f"(next: {' or '.join(ends) or 'none'})", "stadtbahn_track")
-
-
-def home_spots(game: Game, corp: Corporation) -> list[tuple[str, int]]:
-    """(city, slot) pairs the line's home station may take now."""
-    return station_spots(game, corp, str(corp.home))
-
-
-def station_spots(game: Game, corp: Corporation, hex_id: str) -> list[tuple[str, int]]:
-    """(city, slot) pairs on `hex_id` where `corp` could put a station, connection aside."""
-    board = game.board
-    h = board.hex(hex_id)
-    out = []
-    for ci, slots in enumerate(h.tokens):
-        city = board.city_id(h.id, ci)
-        for si in range(len(slots)):
-            try:
-                board.check_token(corp.sym, city, si, must_connect=False)
-            except IllegalAction:
+    # -- the concrete moves of each open type (the handlers' own checks, made without acting) -----------------
+    def offer_lay_tile(self, game: Game, entity: Any) -> list[Option]:
+        """Candidates from the hexes the lay could use, each checked by the handler's own check
+        (`check_own_lay` / `check_special_lay`), the cheap connection test first."""
+        board = game.board
+        extras = rules_of(game).extras(game)
+        pending = self.pending[0] if self.pending else None
+        colors = [pending] if pending else list(game.phase.tiles)
+        corp = game.corporations[entity]
+        reach = board.reach(entity)
+        candidates: list[tuple[str, str]] = []
+        stadtbahn_open: dict[str, bool] = {}
+        if pending in ("red", "purple"):
+            hexes = extras["red_tiles"]["hexes"] if pending == "red" else \
+                [h.id for h in board.hexes.values() if h.tile.color == "purple"]
+            names = sorted(n for n, t in board.catalogue.items() if t.color == pending)
+            candidates = [(hex_id, name) for hex_id in hexes for name in names]
+        else:
+            hexes = set(reach.edges)
+            if pending is None:
+                hexes |= {h.id for h in board.hexes.values() if is_orange(game, h.id)}
+            for hex_id in sorted(hexes):
+                for name in sorted(board.upgrade_targets(board.hexes[hex_id])):
+                    tile = board.catalogue.get(name)
+                    if tile is not None and tile.color in colors:
+                        candidates.append((hex_id, name))
+        out: list[Option] = []
+        track_exits = extras["stadtbahn"]["track_exits"]
+        framed = framed_tiles(game)
+        for hex_id, name in candidates:
+            copy = board.supply.free_copy(name)
+            if copy is None:
                 continue
-            out.append((city, si))
-    return out
+            orange = is_orange(game, hex_id)
+            if pending not in ("red", "purple") and orange != (name in framed):
+                continue  # `check_frame`, before any rotation
+            stadtbahn = pending is None and orange and board.catalogue[name].color == "yellow"
+            if pending is None and not accepts(self.check_lay_allowed, corp, orange, stadtbahn):
+                continue
+            if stadtbahn and hex_id not in stadtbahn_open:
+                stadtbahn_open[hex_id] = accepts(check_extends_stadtbahn, game, hex_id)
+            if stadtbahn and not stadtbahn_open[hex_id]:
+                continue
+            needed = set(track_exits.get(hex_id) or []) if stadtbahn else set()
+            for rotation in range(6):
+                option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
+                if stadtbahn and not needed <= set(board.catalogue[name].rexits[rotation]):
+                    continue  # `check_stadtbahn_exits`
+                if pending not in ("red", "purple") and not stadtbahn and \
+                        not board.catalogue[name].rexits[rotation] & reach.edges.get(hex_id, set()):
+                    continue  # not connected: the cheap part of `check_lay` first
+                try:
+                    if pending is not None:
+                        self.check_special_lay(game, corp, hex_id, option["tile"], rotation)
+                    else:
+                        self.check_own_lay(game, corp, hex_id, option["tile"], rotation, stadtbahn_checked=True)
+                except EngineError:
+                    continue
+                out.append(option)
+        return out
 
+    def offer_place_token(self, game: Game, entity: Any) -> list[Option]:
+        """The checks `place_token` makes, without placing: a free slot, a connected city (not for the home
+        station), a station left and the money for it; a lifted station goes back on its own hex."""
+        corp = game.corporations[entity]
+        board = game.board
+        pending = self.pending[0] if self.pending else None
+        lifted = lifted_entry(pending) if pending else None
+        if lifted is not None:  # another company's station lifted by this line's tile
+            owner = game.corporations[lifted[0]]
+            return [{"city": city, "slot": si} for city, si in station_spots(game, owner, lifted[1])
+                    if accepts(check_hex_reservation, game, owner, lifted[1])]
+        if pending == "home" and isinstance(corp.home, str):
+            hex_cities = [(corp.home, ci, False) for ci in range(len(board.hex(corp.home).tokens))]
+        else:
+            hex_cities = []
+            for hex_id, code in sorted(board.reach(entity).nodes):
+                node = board.hexes[hex_id].tile.nodes[code - NODE_BASE]
+                if node.is_city:
+                    hex_cities.append((hex_id, node.index, True))
+        if corp.next_token_price() is None and pending != "home":
+            return []  # no station left: not even a granted extra one (rules-1840 *Extra station*)
+        price = 0 if pending in ("token", "home") else corp.next_token_price()
+        if price is None or price > self.major(game).cash:
+            return []
+        out: list[Option] = []
+        for hex_id, ci, connect in hex_cities:
+            city = board.city_id(hex_id, ci)
+            for si in range(len(board.hexes[hex_id].tokens[ci])):
+                try:
+                    board.check_token(entity, city, si, must_connect=connect)
+                    check_hex_reservation(game, corp, hex_id)
+                except EngineError:
+                    continue
+                out.append({"city": city, "slot": si})
+        return out
 
-def check_hex_reservation(game: Game, corp: Corporation, hex_id: str) -> None:
-    """A hex reserved as a whole (D18 for lines 1 and 2, E17 for line 3) keeps a free city for every line
-    still in the game that reserved it and has no station there yet (rules-1840 *Home station*)."""
-    h = game.board.hex(hex_id)
-    present = {owner for slots in h.tokens for owner in slots}
-    waiting = [sym for sym in h.tile_reservations if sym != corp.sym and sym not in present
-               and sym in game.corporations and not game.corporations[sym].closed]
-    free = sum(1 for slots in h.tokens for owner in slots if owner is None)
-    if waiting and free <= len(waiting):
-        raise IllegalAction(f"{hex_id} keeps its free cities for line(s) {', '.join(waiting)}", "reserved")
+    def offer_remove_token(self, game: Game, entity: Any) -> list[Option]:
+        """Stadtbahn stations outside the protected hexes, if the owning major can pay for the removal."""
+        if self.major(game).cash < REMOVE_TOKEN_COST:
+            return []
+        board = game.board
+        protected = set(rules_of(game).extras(game)["no_token_remove_hexes"])
+        out: list[Option] = []
+        for h in board.hexes.values():
+            if h.id in protected:
+                continue
+            for ci, slots in enumerate(h.tokens):
+                for si, owner in enumerate(slots):
+                    if owner in game.corporations and game.corporations[owner].kind == CITY:
+                        out.append({"city": board.city_id(h.id, ci), "slot": si})
+        return out
 
+    def offer_buy_company(self, game: Game, entity: Any) -> list[Option]:
+        """Each private for sale at its lowest price and at the most the major can pay (up to its highest)."""
+        cash = self.major(game).cash
+        out: list[Option] = []
+        for sym in self.companies_for_sale(game):
+            company = game.companies[sym]
+            for price in sorted({company.min_price, min(company.max_price, cash)}):
+                out.append({"company": sym, "price": price})
+        return out
 
-def home_is_a_choice(game: Game, corp: Corporation) -> bool:
-    """A line whose start stop is a two-city hex reserved for it as a whole (D18, E17: the board data's
-    tile-level reservations) chooses the city once the hex has track; on the bare hex the station goes on
-    the first free city by itself."""
-    home = corp.home
-    if not isinstance(home, str):
-        return False
-    h = game.board.hex(home)
-    return corp.sym in h.tile_reservations and bool(h.tile.rpaths[h.rotation])
+    def offer_scrap_train(self, game: Game, entity: Any) -> list[Option]:
+        return [{"train": t.id} for t in game.corporations[entity].trains]
 
-
-def lifted_stations(game: Game, hex_id: str) -> list[str]:
-    """Whose stations a lay on `hex_id` lifts: all of them, in slot order, when the hex has several cities
-    and no track yet."""
-    h = game.board.hex(hex_id)
-    if h.tile.rpaths[h.rotation] or len(h.tile.cities) < 2:
-        return []
-    return [owner for slots in h.tokens for owner in slots if owner is not None]
-
-
-def lifted_entry(pending: str) -> tuple[str, str] | None:
-    """(owner, hex) of a pending placement of another company's lifted station."""
-    if not pending.startswith("lifted:"):
-        return None
-    _, owner, hex_id = pending.split(":")
-    return owner, hex_id
-
-
-def place_line_home(game: Game, corp: Corporation) -> None:
-    """A line's first station goes on its home stop when it first operates (free)."""
-    home = corp.home
-    if not isinstance(home, str):
-        return
-    h = game.board.hex(home)
-    for ci, slots in enumerate(h.tokens):
-        reserved = h.reservations[ci] if ci < len(h.reservations) else []
-        for si, owner in enumerate(slots):
-            if owner is None and (si >= len(reserved) or reserved[si] in (None, corp.sym)):
-                game.board.place_token(corp.sym, game.board.city_id(home, ci), si)
-                corp.tokens_placed += 1
-                return
+    def offer_run_routes(self, game: Game, entity: Any) -> list[Option]:
+        """The engine's best run, and declining to run (a line may, to save its maintenance)."""
+        best = best_run(game, game.corporations[entity])
+        options: list[Option] = [{"routes": best, "extra_revenue": 0, "subsidy": 0}]
+        if best:
+            options.append({"routes": [], "extra_revenue": 0, "subsidy": 0})
+        return options

@@ -5,7 +5,11 @@ stored snapshots name).
 - `stock.py`: the stock round
 - `company.py`: the company round (dividends, Stadtbahn runs, tram purchases)
 - `acquisition.py`: the line auction that ends a company round
-- `line.py`: the line rounds (tile, Stadtbahn tile, station, run)
+- `line.py`: the line rounds (tile, Stadtbahn tile, station, run), with `track.py` (orange frames,
+  Stadtbahn chains, centre lays) and `stations.py` (home stations, lifted stations, reserved hexes)
+- `trams.py`: a major's tram turn, shared by the company and acquisition rounds
+
+All but the stock round are flow rounds (`flow.py`; docs/architecture.md, *Flow rounds*).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from ...board.tiles import NODE_BASE
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
 from .flow import rules_of
-from .rules import CITY, LINE
+from .state import CITY, LINE
 
 if TYPE_CHECKING:
     from ...game import Game

@@ -1,8 +1,9 @@
 """The 1840 rule hooks: set-up draws, round bar, stock-round limits, money and scoring.
 
-Everything title-specific that the shared core asks through `TitleRules` hooks is answered here; the
-1840 rounds (auction, order choice, stock, company, acquisition, line) have a module each and call back into
-the helpers below (line ownership, tram variants, maintenance, price movement by dividend).
+Everything title-specific that the shared core asks through `TitleRules` hooks is answered here. The rules
+compose the rounds (auction, order choice, stock, company, acquisition, line: a module each, imported here);
+the rounds never import this module back, they reach the helpers below (line ownership, maintenance, price
+movement by dividend) through `flow.rules_of(game)`. The title's facts are `State1840` (`state.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ from ...core.rounds import Round
 from ...core.stock import StockRound
 from ...model import POOL, Corporation, Player, Train
 from ..base import TitleRules
+from .acquisition import AcquisitionRound
+from .auction import AuctionRound, ChoicesRound
+from .automatic import automatic_action
+from .company import CompanyRound
+from .line import LineRound
+from .state import CITY, LINE, MAJOR, State1840, state
+from .stock import BuySellParShares1840, StockRound1840
+from .trams import base_of
 
 if TYPE_CHECKING:
     from ...board import Board
@@ -21,11 +30,12 @@ if TYPE_CHECKING:
     from ...game import Game
     from ...titledata import TitleData
 
-MAJOR, LINE, CITY = "major", "minor", "city"
+__all__ = ["CITY", "LINE", "MAJOR", "Rules1840"]
 
 
 class Rules1840(TitleRules):
     title = "1840"
+    state_class = State1840
 
     # -- set-up -------------------------------------------------------------------------------------------
     def initial_bank_cash(self, game: Game) -> int:
@@ -43,7 +53,7 @@ class Rules1840(TitleRules):
 
     def setup(self, game: Game) -> None:
         """Draw the offered lines and the majors in play with the seeded generator, start the Stadtbahnen."""
-        extra = game.extra
+        st = state(game)
         lines = [c for c in game.corporations.values() if c.kind == LINE]
         majors = [c for c in game.corporations.values() if c.kind == MAJOR]
         cities = [c for c in game.corporations.values() if c.kind == CITY]
@@ -51,28 +61,14 @@ class Rules1840(TitleRules):
         drawable = [c.sym for c in lines if c.sym != "2"]
         shuffled = game.rng.shuffle(drawable)
         offered = shuffled[: n + 1]
-        extra["lines_offered"] = offered
-        extra["lines_reserve"] = [c.sym for c in lines if c.sym not in offered]
+        st.lines_offered = offered
+        st.lines_reserve = [c.sym for c in lines if c.sym not in offered]
         drawn = game.rng.shuffle([c.sym for c in majors])[:n]
-        extra["majors"] = drawn
+        st.majors = drawn
         for sym in [c.sym for c in majors if c.sym not in drawn]:
             del game.corporations[sym]
-        extra["owned_lines"] = {sym: [] for sym in drawn}
-        extra["cr_counter"] = 0
-        extra["lr_counter"] = 0
-        extra["maintenance"] = {}
-        extra["loans"] = {str(p.id): 0 for p in game.players}
-        extra["order_choice"] = {}
-        extra["variants"] = {}
-        extra["base_of"] = {}
-        extra["first_sr"] = True
-        extra["stadtbahn_built"] = []  # chain hexes that took their tile as a line's own Stadtbahn lay
-        for raw in game.defn.data.setup["trains"]:
-            extra["variants"][raw["name"]] = {raw["name"]: raw["price"]}
-            extra["base_of"][raw["name"]] = raw["name"]
-            for v in raw.get("variants") or []:
-                extra["variants"][raw["name"]][v["name"]] = v["price"]
-                extra["base_of"][v["name"]] = raw["name"]
+        st.owned_lines = {sym: [] for sym in drawn}
+        st.loans = {p.id: 0 for p in game.players}
         for line in lines:
             line.president_share.president = False
         par = game.defn.data.extras["par"]["stadtbahn_initial_par"]
@@ -100,8 +96,6 @@ class Rules1840(TitleRules):
         game.board.allowed_track = allowed
 
     def first_round(self, game: Game) -> Round:
-        from .auction import AuctionRound
-
         return AuctionRound()
 
     # -- constants ----------------------------------------------------------------------------------------
@@ -109,24 +103,24 @@ class Rules1840(TitleRules):
         return game.defn.data.extras
 
     def majors(self, game: Game) -> list[Corporation]:
-        return [game.corporations[s] for s in game.extra["majors"]]
+        return [game.corporations[s] for s in state(game).majors]
 
     def lines_of(self, game: Game, major: Corporation) -> list[Corporation]:
-        return [game.corporations[s] for s in game.extra["owned_lines"].get(major.sym, [])]
+        return [game.corporations[s] for s in state(game).owned_lines.get(major.sym, [])]
 
     def owner_major(self, game: Game, line: Corporation) -> Corporation | None:
-        for sym, lines in game.extra["owned_lines"].items():
+        for sym, lines in state(game).owned_lines.items():
             if line.sym in lines:
                 return game.corporations[sym]
         return None
 
     def cr_multiplier(self, game: Game) -> int:
         table = self.extras(game)["company_round_revenue_multiplier"]
-        return int(table[max(game.extra["cr_counter"] - 1, 0)])
+        return int(table[max(state(game).cr_counter - 1, 0)])
 
     def buyable_variants(self, game: Game) -> list[str]:
         order = self.extras(game)["trams"]["buyable_variants_by_company_round"]
-        return list(order[max(game.extra["cr_counter"] - 1, 0)])
+        return list(order[max(state(game).cr_counter - 1, 0)])
 
     def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
         """1840 shows the current price as the 'par' price too: keep both in step."""
@@ -137,12 +131,12 @@ class Rules1840(TitleRules):
 
     def mark_arrival(self, game: Game, corp: Corporation) -> None:
         """Remember when `corp` reached its current cell: on a shared cell the earlier arrival operates first."""
-        extra = game.extra
-        extra["arrival_seq"] = extra.get("arrival_seq", 0) + 1
-        extra.setdefault("arrival", {})[corp.sym] = extra["arrival_seq"]
+        st = state(game)
+        st.arrival_seq += 1
+        st.arrival[corp.sym] = st.arrival_seq
 
     def arrival(self, game: Game, corp: Corporation) -> int:
-        return int(game.extra.get("arrival", {}).get(corp.sym, 0))
+        return state(game).arrival.get(corp.sym, 0)
 
     def in_operating_order(self, game: Game, corps: list[Corporation]) -> list[Corporation]:
         """Highest share price first; on equal prices the cell further right, then higher up, then the
@@ -173,55 +167,51 @@ class Rules1840(TitleRules):
         if needed <= player.cash:
             return
         count = -(-(needed - player.cash) // 100)
-        game.extra["loans"][str(player.id)] += count * 100
+        state(game).loans[player.id] += count * 100
         game.pay(None, player, count * 100)
 
     # -- flow -----------------------------------------------------------------------------------------------
     def next_round(self, game: Game, previous: Round) -> Round:
-        from . import acquisition, auction, company, line
-
-        extra = game.extra
-        if isinstance(previous, auction.AuctionRound):
-            return auction.ChoicesRound()
-        if isinstance(previous, auction.ChoicesRound):
-            order = extra["order_choice"]
-            game.player_order = sorted(game.player_order, key=lambda pid: order.get(str(pid), 0))
+        st = state(game)
+        if isinstance(previous, AuctionRound):
+            return ChoicesRound()
+        if isinstance(previous, ChoicesRound):
+            order = st.order_choice
+            game.player_order = sorted(game.player_order, key=lambda pid: order.get(pid, 0))
             return self.stock_round(game)
         if isinstance(previous, StockRound):
             self.reorder_players(game, previous)
-            if extra["cr_counter"] == 0:
+            if st.cr_counter == 0:
                 return self.company_round(game)
             return self.line_round(game, 1)
-        if isinstance(previous, company.CompanyRound):
+        if isinstance(previous, CompanyRound):
             if previous.stage == "routes":
-                return company.CompanyRound("trains")
-            return acquisition.AcquisitionRound()
-        if isinstance(previous, acquisition.AcquisitionRound):
-            if extra["cr_counter"] == 1:
+                return CompanyRound("trains")
+            return AcquisitionRound()
+        if isinstance(previous, AcquisitionRound):
+            if st.cr_counter == 1:
                 return self.line_round(game, 1)
             return self.stock_round(game)
-        assert isinstance(previous, line.LineRound)
+        assert isinstance(previous, LineRound)
         if previous.round_num < game.operating_rounds:
             return self.line_round(game, previous.round_num + 1)
         game.turn += 1
         return self.company_round(game)
 
     def stock_round(self, game: Game) -> Round:
-        from .stock import BuySellParShares1840, StockRound1840
-
-        if game.extra.get("first_sr"):
-            game.extra["first_sr"] = False
+        st = state(game)
+        if st.first_sr:
+            st.first_sr = False
             founding = int(self.extras(game)["founding_cash"]["amount"])
             for player in game.players:
                 game.pay(None, player, founding)
         return StockRound1840([BuySellParShares1840()])
 
     def company_round(self, game: Game) -> Round:
-        from .company import CompanyRound
-
-        game.extra["cr_counter"] += 1
+        st = state(game)
+        st.cr_counter += 1
         clearing = self.extras(game)["trams"]["exported_at_company_round_start"]
-        index = game.extra["cr_counter"] - 1
+        index = st.cr_counter - 1
         if index < len(clearing) and clearing[index]:
             for train in game.depot.upcoming():
                 if train.name == clearing[index]:
@@ -229,16 +219,15 @@ class Rules1840(TitleRules):
         return CompanyRound("routes")
 
     def line_round(self, game: Game, round_num: int) -> Round:
-        from .line import LineRound
-
+        st = state(game)
         # phases follow the line-round count, not trams: the change comes before LR 2a, 4a and 5a
         changes = self.extras(game)["phase_schedule"]["line_rounds_before_phase_change"]
-        if game.extra["lr_counter"] in changes:
+        if st.lr_counter in changes:
             game.phase_index = min(game.phase_index + 1, len(game.defn.phases) - 1)
             game.operating_rounds = game.phase.operating_rounds
         if round_num == 1:
             game.operating_rounds = game.phase.operating_rounds
-        game.extra["lr_counter"] += 1
+        st.lr_counter += 1
         return LineRound(round_num)
 
     def reorder_players(self, game: Game, stock: Any) -> None:
@@ -262,11 +251,11 @@ class Rules1840(TitleRules):
             if not game.companies[sym].closed:
                 value += game.companies[sym].value
         penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
-        return value - game.extra["loans"][str(player.id)] * penalty
+        return value - state(game).loans[player.id] * penalty
 
     def value_notes(self, game: Game, player: Player) -> list[str]:
-        """`extra["loans"]` holds the amount borrowed (loans of 100 each, `take_loans`), not a count."""
-        borrowed = game.extra["loans"][str(player.id)]
+        """`State1840.loans` holds the amount borrowed (loans of 100 each, `take_loans`), not a count."""
+        borrowed = state(game).loans[player.id]
         if not borrowed:
             return []
         count = borrowed // 100
@@ -322,10 +311,10 @@ class Rules1840(TitleRules):
 
     # -- trams ---------------------------------------------------------------------------------------------
     def base_name(self, game: Game, train: Train) -> str:
-        return str(game.extra["base_of"].get(train.name, train.name))
+        return base_of(game).get(train.name, train.name)
 
     def maintenance_of(self, game: Game, line: Corporation) -> int:
-        table = game.extra["maintenance"]
+        table = state(game).maintenance
         return sum(int(table.get(self.base_name(game, t), 0)) for t in line.trains)
 
     def after_tram_bought(self, game: Game, train: Train) -> None:
@@ -334,42 +323,28 @@ class Rules1840(TitleRules):
         new = tables.get(self.base_name(game, train))
         if not new or "Y1" not in new:
             return
-        current = game.extra["maintenance"]
+        current = state(game).maintenance
         if "Y1" not in current or new["Y1"] < current["Y1"]:
-            game.extra["maintenance"] = dict(new)
+            state(game).maintenance = dict(new)
 
     # -- end -----------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
         """The game ends when the dividends of company round 6 are paid (no trams bought after)."""
-        from .company import CompanyRound
-
         last = len(self.extras(game)["company_round_revenue_multiplier"])
         round_ = game.round
         if isinstance(round_, CompanyRound) and round_.stage == "routes" and round_.done \
-                and game.extra["cr_counter"] >= last:
+                and state(game).cr_counter >= last:
             game.end_game("fixed_round")
 
-    # -- automatic actions and legal options ----------------------------------------------------------------
+    # -- automatic actions ----------------------------------------------------------------------------------
     def auto_action(self, game: Game) -> dict[str, Any] | None:
-        from .automatic import automatic_action
-
         return automatic_action(game)
-
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        from .flow import FlowRound
-
-        return isinstance(game.round, FlowRound)
-
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        from .legal import legal_options
-
-        return legal_options(game, kind, entity)
 
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
-        extra = game.extra
-        shown = set(extra["lines_offered"])
-        for lines in extra["owned_lines"].values():
+        st = state(game)
+        shown = set(st.lines_offered)
+        for lines in st.owned_lines.values():
             shown.update(lines)
         return [c for c in game.corporations.values() if c.kind != LINE or c.sym in shown]
 
@@ -379,7 +354,7 @@ class Rules1840(TitleRules):
         return entry
 
     def digest_player(self, game: Game, player: Player, entry: dict[str, Any]) -> dict[str, Any]:
-        borrowed = game.extra["loans"][str(player.id)]
+        borrowed = state(game).loans[player.id]
         # the debt carries the (negative) interest: at -100% nothing is owed back, only the penalty counts
         entry["loans"] = borrowed * (100 + int(self.rule(game, "PLAYER_LOAN_INTEREST_RATE", -100))) // 100
         entry["penalty"] = borrowed * int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100

@@ -13,7 +13,7 @@ from ...core.stock import BuySellParShares, StockRound
 from ...errors import EngineError, IllegalAction
 from ...model import Corporation
 from .flow import rules_of, sale_options, sell_company
-from .rules import LINE
+from .state import LINE, state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -74,7 +74,7 @@ def line_certificate_in_reach(game: Game, player: Any) -> bool:
     never for sale; conflicts-1840 explains why the turn waits for a pass)."""
     if not rules_of(game).all_majors_started(game):
         return False
-    if not any(game.extra["owned_lines"].values()):
+    if not any(state(game).owned_lines.values()):
         return False
     if game.num_certs(player) >= game.rules.cert_limit(game):
         return False

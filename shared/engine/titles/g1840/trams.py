@@ -1,8 +1,10 @@
 """Trams: which are on sale, buying (with the director's loans), scrapping and reassigning them among a
-Tram Company and its lines (a line runs at most one tram). Used by the company and acquisition rounds."""
+Tram Company and its lines (a line runs at most one tram). Used by the company and acquisition rounds,
+which both give a major its tram turn (`TramTurnOffers`: the concrete moves of that turn)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction, MalformedAction
@@ -11,6 +13,28 @@ from .flow import need_int, rules_of
 
 if TYPE_CHECKING:
     from ...game import Game
+
+
+def variant_prices(game: Game) -> dict[str, dict[str, int]]:
+    """Tram kind -> {variant: price}, the kind itself among them (the train roster of the board data; fixed
+    for the game's definition, so kept with it and not in the game state)."""
+    cached = game.defn.__dict__.get("_variants_1840")
+    if cached is None:
+        cached = {}
+        for raw in game.defn.data.setup["trains"]:
+            cached[raw["name"]] = {raw["name"]: raw["price"],
+                                   **{v["name"]: v["price"] for v in raw.get("variants") or []}}
+        game.defn.__dict__["_variants_1840"] = cached
+    return cached
+
+
+def base_of(game: Game) -> dict[str, str]:
+    """Variant name -> the tram kind it is a variant of (each kind its own base)."""
+    cached = game.defn.__dict__.get("_base_of_1840")
+    if cached is None:
+        cached = {variant: kind for kind, variants in variant_prices(game).items() for variant in variants}
+        game.defn.__dict__["_base_of_1840"] = cached
+    return cached
 
 
 def may_reassign(game: Game, major: Corporation) -> bool:
@@ -22,7 +46,7 @@ def may_reassign(game: Game, major: Corporation) -> bool:
     return not (len(lines) == 1 and lines[0].trains and not major.trains)
 
 
-def reassign_options(game: Game, major: Corporation) -> list[str]:
+def reassign_actions(game: Game, major: Corporation) -> list[str]:
     """The reassignment step that follows a major's purchases: distribute its trams; an empty reassignment
     keeps them as they are. It has no pass (rules-1840 *Tram turn*)."""
     return ["reassign_trains"] if may_reassign(game, major) else []
@@ -36,7 +60,7 @@ def keeps_buying(game: Game, major: Corporation) -> bool:
     if len(scrappable(game, major)) >= game.phase.train_limit:
         return False
     kinds = {rules.base_name(game, train) for train, _, _ in buyable_trams(game)}
-    prices = [p for kind in kinds for p in game.extra["variants"][kind].values()]
+    prices = [p for kind in kinds for p in variant_prices(game)[kind].values()]
     return bool(prices) and major.cash >= min(prices)
 
 
@@ -58,13 +82,13 @@ def buyable_trams(game: Game) -> list[tuple[Train, str, int]]:
         if base in seen or base == "City":
             continue
         seen.add(base)
-        for variant, price in game.extra["variants"][base].items():
+        for variant, price in variant_prices(game)[base].items():
             if variant in open_variants:
                 out.append((train, variant, price))
     return out
 
 
-def tram_buy_options(game: Game, major: Corporation) -> list[str]:
+def tram_buy_actions(game: Game, major: Corporation) -> list[str]:
     """The tram purchase step: scrap any tram, buy while there is room and a tram it can pay (a major with
     no tram at all must buy one, its director lending the difference), pass unless it must buy."""
     out = []
@@ -78,6 +102,43 @@ def tram_buy_options(game: Game, major: Corporation) -> list[str]:
     if out and (owned or "buy_train" not in out):
         out.append("pass")
     return out
+
+
+def buy_offers(game: Game, major: Corporation) -> list[dict[str, Any]]:
+    """Trams on sale now, at their price (the checks of `buy_tram`): a major that has trams must afford
+    them; one without any borrows from its director if it must."""
+    if len(scrappable(game, major)) >= game.phase.train_limit:
+        return []
+    cash = major.cash if scrappable(game, major) else None
+    return [{"train": t.id, "price": price, "variant": variant} for t, variant, price in buyable_trams(game)
+            if cash is None or price <= cash]
+
+
+def reassign_offers(game: Game, major: Corporation) -> list[dict[str, Any]]:
+    """Every distribution of the major's trams over itself and its lines that `reassign_trams` accepts: at
+    most one per line, and the major keeps one only when each line has one."""
+    lines = [c.sym for c in rules_of(game).lines_of(game, major)]
+    trams = scrappable(game, major)
+    out = []
+    for targets in itertools.product([major.sym, *lines], repeat=len(trams)):
+        if any(targets.count(sym) > 1 for sym in lines) or not manned_first(major.sym, lines, list(targets)):
+            continue
+        out.append({"assignments": [{"train": t.id, "corporation": sym}
+                                    for t, sym in zip(trams, targets, strict=True)]})
+    return out
+
+
+class TramTurnOffers:
+    """The concrete moves of a major's tram turn, for the rounds that give one (company, acquisition)."""
+
+    def offer_buy_train(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        return buy_offers(game, game.corporations[entity])
+
+    def offer_scrap_train(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        return [{"train": t.id} for t in scrappable(game, game.corporations[entity])]
+
+    def offer_reassign_trains(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        return reassign_offers(game, game.corporations[entity])
 
 
 def buy_tram(game: Game, major: Corporation, action: dict[str, Any]) -> None:
