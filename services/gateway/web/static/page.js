@@ -116,7 +116,7 @@
         const hex = hexOfCity(a.city);
         const city = Number(String(a.city).split("-").pop());
         return "Place a token on " + (hex || a.city) + (city > 0 ? " (city " + (city + 1) + ")" : "") +
-          (a.slot ? " slot " + (a.slot + 1) : "");
+          (a.slot ? " slot " + (a.slot + 1) : "") + (a.entity_type === "company" ? " with " + a.entity : "");
       }
       case "run_routes": return routesText(a);
       case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] ||
@@ -252,19 +252,32 @@
     g.classList.add("previewing");
   }
 
-  function openHex(hexId) {
+  function openHex(hexId, layer) {
     endPreview();
     const panel = $("hex-panel");
     document.querySelectorAll("svg.map g.hex.selected").forEach((g) => g.classList.remove("selected"));
     const g = hexNode(hexId);
     if (g) g.classList.add("selected");
-    const lays = legal.filter((a) => a.type === "lay_tile" && a.hex === hexId);
+    // a corporation and a private of its (1828's D&H) may both lay here: one at a time, chosen by who lays
+    const allLays = legal.filter((a) => a.type === "lay_tile" && a.hex === hexId);
+    const layers = [...new Set(allLays.map((a) => String(a.entity)))];
+    const by = layers.includes(String(layer)) ? String(layer) : layers[0];
+    const lays = allLays.filter((a) => String(a.entity) === by);
     const tokens = legal.filter((a) => a.type === "place_token" && a.city && hexOfCity(a.city) === hexId);
     panel.replaceChildren();
     panel.hidden = false;
     const h = document.createElement("h3");
     h.textContent = "Hex " + hexId;
     panel.appendChild(h);
+    if (layers.length > 1) {
+      const who = document.createElement("select");
+      who.id = "layer-select";
+      layers.forEach((e) => who.add(new Option(e, e)));
+      who.value = by;
+      who.addEventListener("change", () => openHex(hexId, who.value));
+      const l0 = document.createElement("label"); l0.textContent = "Lay as "; l0.appendChild(who);
+      panel.appendChild(l0);
+    }
     if (lays.length) {
       const tiles = [...new Set(lays.map((a) => a.tile))];
       const tileSel = document.createElement("select");
