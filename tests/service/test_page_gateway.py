@@ -225,3 +225,20 @@ def test_a_players_standing_order_is_his_own_to_read(client: Any, imported: dict
     _post(client, game_id, owner["token"], {"type": "program_disable", "entity": owner["player_id"],
                                             "entity_type": "player", "reason": "user"})
     assert client.get(f"/games/{game_id}/page/me", headers=auth).json["programs"] == []
+
+
+def test_every_move_type_the_engine_knows_has_words_and_a_group_on_the_page() -> None:
+    """legal-actions may list any type of `KNOWN_TYPES`; the page's script names each move in words (its
+    `label`) and gives it a group (`GROUPS`), the standing orders a fieldset of their own: a type added to
+    the engine without a control on the page fails here."""
+    from shared.engine.game import KNOWN_TYPES
+
+    script = (ROOT / "services" / "gateway" / "web" / "static" / "page.js").read_text(encoding="utf-8")
+    groups = script[script.index("const GROUPS = {"):]
+    groups = groups[:groups.index("};")]
+    for kind in sorted(KNOWN_TYPES):
+        if kind.startswith("program_"):
+            assert f'"{kind}"' in script, kind  # the standing-orders fieldset picks its entries by type
+            continue
+        assert f'case "{kind}":' in script, f"the page has no words for {kind}"
+        assert re.search(rf"\b{kind}:", groups), f"the page has no group for {kind}"
