@@ -270,5 +270,6 @@ def overview(session: GameSession) -> dict[str, Any]:
         "page_data": {"share_sources": share_sources(game),
                       "train_owners": {t.id: c.sym for c in game.corporations.values() for t in c.trains},
                       "names": {str(p.id): p.name for p in game.players},
-                      "corporation_names": {c.sym: c.name for c in game.corporations.values()}},
+                      "corporation_names": {c.sym: c.name for c in game.corporations.values()},
+                      "acting_players": [] if game.finished else game.acting_players()},
     }

@@ -689,8 +689,11 @@
     orders = all.filter((a) => String(a.type).startsWith("program_"));
     const turn = $("turn");
     turn.hidden = false;
-    $("turn-title").textContent = legal.length ? "Your turn" : "Not your turn";
-    body.dataset.yourTurn = legal.length ? "1" : "0";
+    // legal-actions lists the moves of every entity the player controls, some open off turn (a private sold
+    // to the bank, 1840): it is his turn when the table waits for him
+    const yours = (pageData.acting_players || []).includes(me.player_id);
+    $("turn-title").textContent = yours ? "Your turn" : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
+    body.dataset.yourTurn = yours ? "1" : "0";
     markHexes();
     render();
   }
