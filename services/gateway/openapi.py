@@ -121,7 +121,9 @@ PATHS: list[tuple[str, dict[str, Any]]] = [
                        {"in": "query", "name": "rotation", "schema": {"type": "integer"}}],
         "responses": {"200": {"description": "image/svg+xml"}, **_err(400, 403, 404, 409)}}}),
     ("/games/{game_id}/page/me", {"get": {
-        "summary": "Who the bearer seat token is in this game (player id, name, seat)", "security": BEARER,
+        "summary": "Who the bearer seat token is in this game (player id, name, seat) and its own standing "
+                   "orders (`programs`: each `order` as set and its `words`; never another seat's)",
+        "security": BEARER,
         "parameters": [GAME_ID], "responses": {"200": {"description": "the seat"}, **_err(401, 403, 404)}}}),
     ("/", {"get": {"summary": "Front door: open games for a browser (HTML), where the API starts for a client",
                    "responses": {"200": {"description": "HTML or JSON links"}}}}),

@@ -819,38 +819,80 @@ def test_1840_loans_are_said_in_words_beside_the_value(server: Server, browser: 
 
 
 def test_a_standing_order_is_set_seen_and_cleared_from_the_page(server: Server, browser: Any) -> None:
-    """A player who will be away tells the engine to pass for him in every stock round: the order is shown
-    in his row of the players' table for the whole table, and he stops it from the page again."""
+    """A player who will be away leaves standing orders from the page, built from what legal-actions offers:
+    a buy order (corporation, IPO, until he holds three shares, then pass), then a pass order for every stock
+    round even if something changes; the page says his order in words, the engine holds it (the state and
+    his own `/page/me`), the rest of the table never reads it, and he stops it again."""
     record = _record("1840")
     at = _next_index(record["actions"], "buy_shares", 20)
     game_id, seats = _import(server, record, at)
     acting = _acting_seat(server, game_id, seats)
     seat = next(s for s in seats if s["player_id"] != acting["player_id"])  # off turn: orders are for any time
-    name = next(s["name"] for s in server.api("GET", f"/games/{game_id}").json()["seats"]
-                if s["player_id"] == seat["player_id"])
+    pid = seat["player_id"]
+
+    def held() -> tuple[list[str], list[dict[str, Any]]]:
+        state = server.api("GET", f"/games/{game_id}/state").json()
+        mine = server.api("GET", f"/games/{game_id}/page/me", seat["token"]).json()["programs"]
+        return state["players"][str(pid)]["programs"], [m["order"] for m in mine]
+
     page = _open(browser, server, game_id, seat["token"])
     try:
-        row = page.locator("table.players tbody tr", has_text=name)
-        assert "standing order" not in row.inner_text()
+        orders = page.locator('fieldset[data-type="programs"]')
+        assert "You have no standing order" in orders.locator("#order-now").inner_text()
+        corps = [o.get_attribute("value") for o in page.locator("#buy-corporation option").all()]
+        offered = {a["corporation"] for a in server.api("GET", f"/games/{game_id}/legal-actions", seat["token"])
+                   .json()["actions"] if a["type"] == "program_buy_shares"}
+        assert set(corps) == offered and corps
+        corp = next((c for c in corps if not c.isdigit()), corps[0])  # not one of 1840's lines (offered too)
+        page.select_option("#buy-corporation", corp)
+        page.select_option("#buy-from", "ipo")
+        page.select_option("#buy-until", "count")
+        count = page.locator("#buy-count")
+        assert count.is_visible() and count.get_attribute("min") == "1" and count.get_attribute("max") is None
+        count.fill("3")
+        page.check("#buy-pass-after")
         version = int(page.locator("body").get_attribute("data-version"))
-        page.click('fieldset[data-type="programs"] button:text-is("Pass in every stock round")')
+        page.click("#set-buy-order")
         _wait_version(page, version)
-        row = page.locator("table.players tbody tr", has_text=name)
-        assert "standing order: passes in every stock round" in row.inner_text()
-        page.locator("table.players").screenshot(path=str(SHOTS / "1840_standing_order.png"))
+        assert held() == (["program_buy_shares"], [{
+            "type": "program_buy_shares", "entity": pid, "entity_type": "player", "corporation": corp,
+            "from_market": False, "auto_pass_after": True, "until_condition": 3}])
+        said = page.locator("#order-now").inner_text()
+        assert f"buy shares of {corp}" in said and "from the IPO, one a turn, until you hold 3 shares, then pass" in said, said
+        assert page.locator("#stop-order").is_visible()
+        # the form shows the order he has
+        assert page.locator("#buy-corporation").input_value() == corp
+        assert page.locator("#buy-until").input_value() == "count" and page.locator("#buy-count").input_value() == "3"
+        assert page.locator("#buy-pass-after").is_checked()
+        page.locator("#turn").screenshot(path=str(SHOTS / "1840_standing_orders.png"))
+
+        version += 1
+        page.check("#pass-unconditional")
+        page.click('#order-pass button[data-indefinite="true"]')
+        _wait_version(page, version)
+        assert held() == (["program_share_pass"], [{"type": "program_share_pass", "entity": pid,
+                                                    "entity_type": "player", "unconditional": True,
+                                                    "indefinite": True}])
+        assert "pass in every stock round, even if something changes" in page.locator("#order-now").inner_text()
+        assert "standing order" not in page.locator("table.players").inner_text()
+        assert not page.errors, page.errors
     finally:
         page.close()
-    other = _open(browser, server, game_id, acting["token"])  # the rest of the table sees it too
+    other = _open(browser, server, game_id, acting["token"])  # the rest of the table does not read it
     try:
-        assert "standing order: passes in every stock round" in other.locator("table.players").inner_text()
+        assert "You have no standing order" in other.locator("#order-now").inner_text()
+        assert "Your standing order" not in other.locator("main").inner_text()
+        assert "standing order" not in other.locator("ol.log").inner_text()
     finally:
         other.close()
     page = _open(browser, server, game_id, seat["token"])
     try:
         version = int(page.locator("body").get_attribute("data-version"))
-        page.click('fieldset[data-type="programs"] button:text-is("Stop my standing order")')
+        page.click("#stop-order")
         _wait_version(page, version)
-        assert "standing order" not in page.locator("table.players").inner_text()
+        assert held() == ([], [])
+        assert "You have no standing order" in page.locator("#order-now").inner_text()
+        assert page.locator("#stop-order").count() == 0
         assert not page.errors, page.errors
     finally:
         page.close()

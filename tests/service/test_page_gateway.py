@@ -181,3 +181,64 @@ def test_a_finished_game_shows_the_result_by_player_name(client: Any) -> None:
     assert "Game over" in html and 'id="turn"' not in html.split("<main>")[0]
     for seat in game["seats"]:
         assert f"{seat['name']} — {game['result'][str(seat['player_id'])]}" in html.replace("£", "")
+
+
+def _post(client: Any, game_id: int, token: str, action: dict[str, Any]) -> dict[str, Any]:
+    version = client.get(f"/games/{game_id}").json["version"]
+    r = client.post(f"/games/{game_id}/actions?wait=8", json={"action": action, "expected_version": version},
+                    headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"k{time.monotonic_ns()}"})
+    assert r.status_code == 200 and r.json["status"] == "applied", r.json
+    return r.json
+
+
+def test_a_players_standing_order_is_his_own_to_read(client: Any, imported: dict[str, Any]) -> None:
+    """`/page/me` tells a seat its own standing order, in words and as set (without the engine's dating);
+    another seat, a stranger and the page itself never show it (docs/page.md, standing orders)."""
+    game_id = imported["game"]["id"]
+    owner, other = imported["seats"][0], imported["seats"][1]
+    auth = {"Authorization": f"Bearer {owner['token']}"}
+    assert client.get(f"/games/{game_id}/page/me", headers=auth).json["programs"] == []
+    offers = client.get(f"/games/{game_id}/legal-actions", headers=auth).json["actions"]
+    counted = next(a for a in offers if a["type"] == "program_buy_shares" and a["until_condition"] != "float"
+                   and a["from_market"] is False and a["auto_pass_after"] is True)
+    assert counted["min"] == 1 and counted["step"] == 1
+    order = {k: v for k, v in counted.items() if k not in ("min", "step", "max")} | {"until_condition": 3}
+    _post(client, game_id, owner["token"], order)
+    mine = client.get(f"/games/{game_id}/page/me", headers=auth).json["programs"]
+    assert [m["order"] for m in mine] == [order]
+    sym = order["corporation"]
+    assert mine[0]["words"].startswith(f"buy shares of {sym}")
+    assert mine[0]["words"].endswith(" from the IPO, one a turn, until you hold 3 shares, then pass in this stock round")
+    # clearing is offered with what it clears
+    offers = client.get(f"/games/{game_id}/legal-actions", headers=auth).json["actions"]
+    assert {"type": "program_disable", "entity": owner["player_id"], "entity_type": "player", "reason": "user",
+            "original_type": "program_buy_shares"} in offers
+    # nobody else reads it: not another seat, not the page anyone may open (players' table, log)
+    theirs = client.get(f"/games/{game_id}/page/me", headers={"Authorization": f"Bearer {other['token']}"}).json
+    assert theirs["programs"] == [] and "shares of" not in json.dumps(theirs)
+    other_offers = client.get(f"/games/{game_id}/legal-actions",
+                              headers={"Authorization": f"Bearer {other['token']}"}).json["actions"]
+    assert all(a["entity"] == other["player_id"] for a in other_offers if a["type"].startswith("program_"))
+    assert not any(a["type"] == "program_disable" for a in other_offers)
+    html = client.get(f"/games/{game_id}/page").get_data(as_text=True)
+    assert "standing order" not in html and "until you hold" not in html
+    _post(client, game_id, owner["token"], {"type": "program_disable", "entity": owner["player_id"],
+                                            "entity_type": "player", "reason": "user"})
+    assert client.get(f"/games/{game_id}/page/me", headers=auth).json["programs"] == []
+
+
+def test_every_move_type_the_engine_knows_has_words_and_a_group_on_the_page() -> None:
+    """legal-actions may list any type of `KNOWN_TYPES`; the page's script names each move in words (its
+    `label`) and gives it a group (`GROUPS`), the standing orders a fieldset of their own: a type added to
+    the engine without a control on the page fails here."""
+    from shared.engine.game import KNOWN_TYPES
+
+    script = (ROOT / "services" / "gateway" / "web" / "static" / "page.js").read_text(encoding="utf-8")
+    groups = script[script.index("const GROUPS = {"):]
+    groups = groups[:groups.index("};")]
+    for kind in sorted(KNOWN_TYPES):
+        if kind.startswith("program_"):
+            assert f'"{kind}"' in script, kind  # the standing-orders fieldset picks its entries by type
+            continue
+        assert f'case "{kind}":' in script, f"the page has no words for {kind}"
+        assert re.search(rf"\b{kind}:", groups), f"the page has no group for {kind}"

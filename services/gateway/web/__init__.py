@@ -24,7 +24,7 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url
 from services.gateway.runtime import rt
 from services.gateway.web.describe import describe
-from services.gateway.web.summary import overview
+from services.gateway.web.summary import order_words, overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
 from shared.engine import EngineError, GameSession
 from shared.engine.errors import DataError
@@ -62,10 +62,19 @@ def _log(game: Game, namer: Any, rules: TitleRules | None, upto: int | None = No
     lines = []
     for event in reversed(events):
         action = (event.data or {}).get("action") or {}
+        if _private(action):
+            continue
         text = describe(action, namer, rules)
-        autos = [describe(a, namer, rules) for a in action.get("auto_actions") or []]
+        autos = [describe(a, namer, rules) for a in action.get("auto_actions") or [] if not _private(a)]
         lines.append({"version": event.version, "text": text, "autos": autos})
     return lines
+
+
+def _private(action: dict[str, Any]) -> bool:
+    """A standing order is its player's own business: setting, clearing or ending one is not shown to the
+    table (as 18xx.games logs it for that player only); the moves it makes are, like any move. Its owner
+    reads his order on his page (`/page/me`)."""
+    return str(action.get("type", "")).startswith("program_")
 
 
 def _notice(game: Game) -> str | None:
@@ -259,7 +268,25 @@ def me(game_id: int) -> ResponseReturnValue:
     if who.admin or who.seat is None:
         return {"game_id": game.id, "player_id": None, "name": "operator", "admin": True}
     return {"game_id": game.id, "player_id": who.seat.player_id, "name": who.seat.name,
-            "seat": who.seat.seat_index, "admin": False}
+            "seat": who.seat.seat_index, "admin": False, "programs": _own_orders(game, who.seat.player_id)}
+
+
+# what an order's owner set, without the engine's bookkeeping (its date: the id that set it, its place)
+_ORDER_BOOKKEEPING = frozenset({"id", "auto", "seq", "created_at", "user", "auto_actions"})
+
+
+def _own_orders(game: Game, player_id: Any) -> list[dict[str, Any]]:
+    """The seat's own standing orders, each with its words (docs/standing-orders.md S1). Only here, to the
+    seat itself: nobody reads another player's orders on the page."""
+    if game.status == "open":
+        return []
+    with rt().sessions.use(game) as session:
+        try:
+            player = session.game.player(player_id)
+        except EngineError:
+            return []
+        return [{"order": {k: v for k, v in prog.items() if k not in _ORDER_BOOKKEEPING},
+                 "words": order_words(prog, session.game)} for prog in player.programs]
 
 
 def state_market(game: Game, digest: dict[str, Any]) -> dict[str, Any] | None:

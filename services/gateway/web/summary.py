@@ -14,16 +14,26 @@ from shared.engine.game import Game
 from shared.engine.model import POOL
 from shared.engine.view.board import entity_colors
 
-ORDER_NAMES = {"program_share_pass": "passes in stock rounds", "program_buy_shares": "buys shares"}
 
-
-def order_words(program: dict[str, Any]) -> str:
-    """A standing order in words, with how long it holds (this stock round, or every one)."""
+def order_words(program: dict[str, Any], game: Game | None = None) -> str:
+    """A standing order in words, as its owner reads it on his page: what it does, how long it holds and
+    when it hands the decision back (docs/standing-orders.md S4, S5, S9)."""
     kind = str(program.get("type"))
-    words = ORDER_NAMES.get(kind, kind)
     if kind == "program_share_pass":
-        words = "passes in every stock round" if program.get("indefinite") else "passes in this stock round"
-    return words
+        words = "pass in every stock round" if program.get("indefinite") else "pass in this stock round"
+        return words + (", even if something changes" if program.get("unconditional")
+                        else "; it stops when another player does something you may want to answer")
+    if kind == "program_buy_shares":
+        sym = str(program.get("corporation"))
+        corp = game.corporations.get(sym) if game is not None else None
+        source = "the market" if program.get("from_market") else (
+            "the " + game.rules.ipo_name(game, corp) if game is not None and corp is not None else "the IPO")
+        until = program.get("until_condition")
+        end = f"until {sym} floats" if until == "float" else f"until you hold {until} share{'s' if until != 1 else ''}"
+        named = sym if corp is None or not corp.name or corp.name == sym else f"{sym} ({corp.name})"
+        words = f"buy shares of {named} from {source}, one a turn, {end}"
+        return words + (", then pass in this stock round" if program.get("auto_pass_after") else "")
+    return kind.replace("_", " ")
 
 
 def _money(game: Game, amount: int | None) -> str:
@@ -95,8 +105,7 @@ def players_table(game: Game) -> list[dict[str, Any]]:
                      "companies": [c for c in p.companies if not game.companies[c].closed],
                      "value": value, "value_text": _money(game, value), "value_notes": _value_notes(game, p),
                      "bankrupt": p.bankrupt,
-                     "acting": p.id in acting, "passed": p.passed,
-                     "programs": [order_words(prog) for prog in p.programs]})
+                     "acting": p.id in acting, "passed": p.passed})
     return rows
 
 
@@ -260,5 +269,7 @@ def overview(session: GameSession) -> dict[str, Any]:
         "currency": str(game.defn.data.meta.get("currency_format") or "%d"),
         "page_data": {"share_sources": share_sources(game),
                       "train_owners": {t.id: c.sym for c in game.corporations.values() for t in c.trains},
-                      "names": {str(p.id): p.name for p in game.players}},
+                      "names": {str(p.id): p.name for p in game.players},
+                      "corporation_names": {c.sym: c.name for c in game.corporations.values()},
+                      "acting_players": [] if game.finished else game.acting_players()},
     }

@@ -12,6 +12,7 @@
   let token = null;
   let me = null;
   let legal = [];
+  let orders = [];  // the standing orders legal-actions offers (program_*)
   const dataNode = document.getElementById("page-data");
   const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
 
@@ -84,6 +85,10 @@
     return { status: response.status, data };
   }
 
+  // an offer posted as the move it is: the range legal-actions states beside a value is no part of it
+  const RANGE_KEYS = ["min", "step", "max", "multiple_of"];
+  function bare(a) { const out = Object.assign({}, a); RANGE_KEYS.forEach((k) => delete out[k]); return out; }
+
   // ---------- words --------------------------------------------------------------------------------
   function sharesText(a) {
     const shares = a.shares || [];
@@ -111,10 +116,11 @@
         const hex = hexOfCity(a.city);
         const city = Number(String(a.city).split("-").pop());
         return "Place a token on " + (hex || a.city) + (city > 0 ? " (city " + (city + 1) + ")" : "") +
-          (a.slot ? " slot " + (a.slot + 1) : "");
+          (a.slot ? " slot " + (a.slot + 1) : "") + (a.entity_type === "company" ? " with " + a.entity : "");
       }
       case "run_routes": return routesText(a);
-      case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] || ("Dividend: " + a.kind);
+      case "dividend": return ({ payout: "Pay out", withhold: "Withhold", half: "Pay half" })[a.kind] ||
+        ("Dividend: " + a.kind + (a.amount !== undefined ? " " + a.amount : ""));
       case "buy_train": {
         const owner = pageData.train_owners[a.train];
         return "Buy train " + a.train + (a.variant && a.variant !== a.train.split("-")[0] ? " as " + a.variant : "") +
@@ -122,7 +128,9 @@
       }
       case "lay_tile": return "Lay " + a.tile + " on " + a.hex + " rotation " + a.rotation;
       case "choose": return "Choose " + (typeof a.choice === "object" ? JSON.stringify(a.choice) : a.choice);
-      case "choose_ability": return "Use " + a.entity + ": " + ((a.choice && a.choice.type) || JSON.stringify(a.choice));
+      case "choose_ability": return a.choice && a.choice.type === "sell" ? "Sell " + a.entity + " to the bank"
+        : "Use " + a.entity + ": " + ((a.choice && a.choice.type) || JSON.stringify(a.choice));
+      case "reassign_trains": return "Assign trains: " + ((a.assignments || []).map((x) => x.train + " to " + x.corporation).join(", ") || "none");
       case "merge": return "Merge with " + a.corporation;
       case "failed_merge": return "Give up this merger" + (a.corporations ? " (" + [].concat(a.corporations).join(", ") + ")" : "");
       case "remove_token": return "Remove the token in " + a.city;
@@ -244,19 +252,32 @@
     g.classList.add("previewing");
   }
 
-  function openHex(hexId) {
+  function openHex(hexId, layer) {
     endPreview();
     const panel = $("hex-panel");
     document.querySelectorAll("svg.map g.hex.selected").forEach((g) => g.classList.remove("selected"));
     const g = hexNode(hexId);
     if (g) g.classList.add("selected");
-    const lays = legal.filter((a) => a.type === "lay_tile" && a.hex === hexId);
+    // a corporation and a private of its (1828's D&H) may both lay here: one at a time, chosen by who lays
+    const allLays = legal.filter((a) => a.type === "lay_tile" && a.hex === hexId);
+    const layers = [...new Set(allLays.map((a) => String(a.entity)))];
+    const by = layers.includes(String(layer)) ? String(layer) : layers[0];
+    const lays = allLays.filter((a) => String(a.entity) === by);
     const tokens = legal.filter((a) => a.type === "place_token" && a.city && hexOfCity(a.city) === hexId);
     panel.replaceChildren();
     panel.hidden = false;
     const h = document.createElement("h3");
     h.textContent = "Hex " + hexId;
     panel.appendChild(h);
+    if (layers.length > 1) {
+      const who = document.createElement("select");
+      who.id = "layer-select";
+      layers.forEach((e) => who.add(new Option(e, e)));
+      who.value = by;
+      who.addEventListener("change", () => openHex(hexId, who.value));
+      const l0 = document.createElement("label"); l0.textContent = "Lay as "; l0.appendChild(who);
+      panel.appendChild(l0);
+    }
     if (lays.length) {
       const tiles = [...new Set(lays.map((a) => a.tile))];
       const tileSel = document.createElement("select");
@@ -343,15 +364,25 @@
   function render() {
     const box = $("choices");
     box.replaceChildren();
+    // one group per kind of move and per entity that makes it (a player's pass and his minor's pass are two
+    // moves); tile lays and tokens share the map, so they are grouped by kind only
     const groups = {};
-    legal.forEach((a) => { (groups[a.type] = groups[a.type] || []).push(a); });
-    Object.keys(groups).forEach((type) => {
+    const mapTypes = ["lay_tile", "place_token"];
+    legal.forEach((a) => {
+      const key = mapTypes.includes(a.type) ? a.type : a.type + "\u0000" + a.entity;
+      (groups[key] = groups[key] || []).push(a);
+    });
+    Object.keys(groups).forEach((key) => {
+      const list = groups[key];
+      const type = list[0].type;
+      const entity = list[0].entity;
       const fs = document.createElement("fieldset");
       fs.dataset.type = type;
       const lg = document.createElement("legend");
-      lg.textContent = GROUPS[type] || type.replace(/_/g, " ");
+      lg.textContent = (GROUPS[type] || type.replace(/_/g, " ")) +
+        (!mapTypes.includes(type) && me && entity !== me.player_id ? " — " + entity : "");
+      if (!mapTypes.includes(type)) fs.dataset.entity = String(entity);
       fs.appendChild(lg);
-      const list = groups[type];
       if (type === "lay_tile" || type === "place_token") {
         const n = new Set(list.map((a) => a.hex || a.city)).size;
         const p = document.createElement("p");
@@ -392,16 +423,47 @@
         Object.keys(byTrain).forEach((train) => {
           const offers = byTrain[train];
           const prices = offers.map((a) => Number(a.price));
+          const first = offers[0];
           const wrap = document.createElement("div");
           const input = document.createElement("input");
-          input.type = "number"; input.min = String(Math.min(...prices)); input.max = String(Math.max(...prices));
-          input.step = "1"; input.value = String(prices[Math.min(1, prices.length - 1)]);
+          input.type = "number";
+          input.min = String(first.min !== undefined ? first.min : Math.min(...prices));
+          input.max = String(first.max !== undefined && first.max !== null ? first.max : Math.max(...prices));
+          input.step = String(first.step || 1); input.value = String(prices[Math.min(1, prices.length - 1)]);
           input.setAttribute("aria-label", "Price for train " + train);
           const b = button("Buy train " + train + " from " + pageData.train_owners[train],
-            () => Object.assign({}, offers[0], { price: Number(input.value) }));
+            () => Object.assign(bare(first), { price: Number(input.value) }));
           wrap.append(b, document.createTextNode(" for "), input, document.createTextNode(" (" + input.min + "–" + input.max + ")"));
           fs.appendChild(wrap);
         });
+      } else if (type === "buy_company" && list.some((a) => a.min !== undefined)) {
+        // a corporation buys a private at a price of its choosing within the range the offer states
+        const byCompany = {};
+        list.forEach((a) => { (byCompany[a.company] = byCompany[a.company] || []).push(a); });
+        Object.keys(byCompany).forEach((company) => {
+          const first = byCompany[company].find((a) => a.min !== undefined) || byCompany[company][0];
+          if (first.min === undefined) { byCompany[company].forEach((a) => fs.appendChild(button(label(a), () => a))); return; }
+          const wrap = document.createElement("div");
+          const input = document.createElement("input");
+          input.type = "number"; input.min = String(first.min); input.step = String(first.step || 1);
+          if (first.max !== null && first.max !== undefined) input.max = String(first.max);
+          input.value = String(first.price);
+          input.setAttribute("aria-label", "Price for " + company);
+          const b = button("Buy " + company, () => Object.assign(bare(first), { price: Number(input.value) }));
+          b.dataset.company = company;
+          wrap.append(b, document.createTextNode(" for "), input,
+            document.createTextNode(" (" + first.min + (first.max !== null && first.max !== undefined ? "–" + first.max : " or more") + ")"));
+          fs.appendChild(wrap);
+        });
+      } else if (type === "dividend" && list.some((a) => a.amount !== undefined)) {
+        // a dividend of a chosen amount (1840): the amounts the engine offers, one list
+        const wrap = document.createElement("div");
+        const sel = document.createElement("select");
+        sel.setAttribute("aria-label", "Dividend amount");
+        list.forEach((a, i) => sel.add(new Option(String(a.amount), String(i))));
+        sel.value = String(list.length - 1);
+        wrap.append(button("Pay a dividend", () => list[Number(sel.value)]), document.createTextNode(" of "), sel);
+        fs.appendChild(wrap);
       } else if (type === "run_routes") {
         list.forEach((a, i) => {
           const b = button(label(a), () => a);
@@ -446,20 +508,142 @@
       fs.append(lg, button("Undo", () => ({ type: "undo", entity: me.player_id, entity_type: "player" }), true),
         button("Redo", () => ({ type: "redo", entity: me.player_id, entity_type: "player" }), true));
       box.appendChild(fs);
-      // standing orders: the engine acts for the player while away (see the conformance README's program_*)
-      const orders = document.createElement("fieldset");
-      orders.dataset.type = "programs";
-      const ol = document.createElement("legend"); ol.textContent = "Standing orders";
-      const pid = me.player_id;
-      orders.append(ol,
-        button("Pass in this stock round", () => ({ type: "program_share_pass", entity: pid, entity_type: "player",
-          unconditional: false, indefinite: false }), true),
-        button("Pass in every stock round", () => ({ type: "program_share_pass", entity: pid, entity_type: "player",
-          unconditional: false, indefinite: true }), true),
-        button("Stop my standing order", () => ({ type: "program_disable", entity: pid, entity_type: "player",
-          reason: "user" }), true));
-      box.appendChild(orders);
+      box.appendChild(ordersFieldset(me.player_id));
     }
+  }
+
+  // ---------- standing orders (docs/standing-orders.md) ---------------------------------------------
+  // built from the program_* entries legal-actions offers, so the page offers all of them and nothing the
+  // engine would refuse; the player's own order (from /page/me, his seat only) is said in words
+  function ordersFieldset(pid) {
+    const fs = document.createElement("fieldset");
+    fs.dataset.type = "programs";
+    const lg = document.createElement("legend"); lg.textContent = "Standing orders";
+    fs.appendChild(lg);
+    const now = document.createElement("p");
+    now.id = "order-now";
+    const mine = (me.programs || []);
+    now.textContent = mine.length ? "Your standing order: " + mine.map((o) => o.words).join("; ") + "."
+      : "You have no standing order. An order acts for you in stock rounds while you are away.";
+    fs.appendChild(now);
+    const mineOnly = (type) => orders.filter((a) => a.type === type && a.entity === pid);
+
+    // pass orders: this stock round or every one; unless "even if something changes", the order hands the
+    // decision back when another player sells, starts a corporation or buys into one you preside
+    const passes = mineOnly("program_share_pass");
+    if (passes.length) {
+      const row = document.createElement("div"); row.className = "order-row"; row.id = "order-pass";
+      const always = document.createElement("input"); always.type = "checkbox"; always.id = "pass-unconditional";
+      const al = document.createElement("label"); al.className = "check";
+      al.append(always, document.createTextNode(" even if something changes"));
+      al.title = "Otherwise the order hands the decision back to you when another player sells, starts a corporation or buys into one you preside";
+      const pick = (indefinite) => passes.find((a) => !!a.indefinite === indefinite && !!a.unconditional === always.checked);
+      [[false, "Pass in this stock round"], [true, "Pass in every stock round"]].forEach(([indefinite, text]) => {
+        if (!passes.some((a) => !!a.indefinite === indefinite)) return;
+        const b = button(text, () => bare(pick(indefinite)), true);
+        b.dataset.indefinite = String(indefinite);
+        row.append(b, document.createTextNode(" "));
+      });
+      if (passes.some((a) => a.unconditional) && passes.some((a) => !a.unconditional)) row.append(al);
+      else always.checked = !!passes[0].unconditional;
+      fs.appendChild(row);
+    }
+
+    // buy orders: a corporation, IPO or market, until it floats or until the player holds N shares (the
+    // range the offer states), then pass or not; one certificate a turn
+    const buys = mineOnly("program_buy_shares");
+    if (buys.length) {
+      const row = document.createElement("div"); row.className = "order-row"; row.id = "order-buy";
+      const corpSel = document.createElement("select"); corpSel.id = "buy-corporation";
+      corpSel.setAttribute("aria-label", "Corporation to buy");
+      const corpNames = pageData.corporation_names || {};
+      [...new Set(buys.map((a) => a.corporation))].forEach((c) => corpSel.add(new Option(
+        corpNames[c] && corpNames[c] !== c ? c + " — " + corpNames[c] : c, c)));
+      const fromSel = document.createElement("select"); fromSel.id = "buy-from";
+      fromSel.setAttribute("aria-label", "Buy from");
+      const untilSel = document.createElement("select"); untilSel.id = "buy-until";
+      untilSel.setAttribute("aria-label", "Until");
+      const count = document.createElement("input"); count.type = "number"; count.id = "buy-count";
+      count.setAttribute("aria-label", "Number of shares to hold");
+      const limits = document.createElement("span"); limits.className = "muted"; limits.id = "buy-limits";
+      const after = document.createElement("input"); after.type = "checkbox"; after.id = "buy-pass-after";
+      const afterLabel = document.createElement("label"); afterLabel.className = "check";
+      afterLabel.append(after, document.createTextNode(" then pass in this stock round"));
+      const offered = () => buys.filter((a) => a.corporation === corpSel.value);
+      const fill = () => {
+        const was = fromSel.value;
+        fromSel.replaceChildren();
+        const froms = [...new Set(offered().map((a) => !!a.from_market))];
+        froms.forEach((m) => fromSel.add(new Option(m ? "from the market" : "from the IPO", m ? "market" : "ipo")));
+        if ([...fromSel.options].some((o) => o.value === was)) fromSel.value = was;
+        const here = offered().filter((a) => !!a.from_market === (fromSel.value === "market"));
+        const untilWas = untilSel.value;
+        untilSel.replaceChildren();
+        if (here.some((a) => a.until_condition === "float")) untilSel.add(new Option("until it floats", "float"));
+        const ranged = here.find((a) => a.until_condition !== "float");
+        if (ranged) untilSel.add(new Option("until I hold", "count"));
+        if ([...untilSel.options].some((o) => o.value === untilWas)) untilSel.value = untilWas;
+        const counting = untilSel.value === "count" && ranged;
+        count.hidden = !counting; limits.hidden = !counting;
+        if (ranged) {
+          const low = ranged.min !== undefined ? ranged.min : ranged.until_condition;
+          const high = ranged.max !== undefined && ranged.max !== null ? ranged.max : null;
+          count.min = String(low); count.step = String(ranged.step || 1);
+          if (high !== null) count.max = String(high); else count.removeAttribute("max");
+          if (!count.value) count.value = String(Math.max(low, 2));
+          limits.textContent = " shares (" + low + (high !== null ? "–" + high : " or more") + ")";
+        }
+        const afters = new Set(here.map((a) => !!a.auto_pass_after));
+        after.disabled = afters.size < 2;
+        if (afters.size === 1) after.checked = [...afters][0];
+      };
+      [corpSel, fromSel, untilSel].forEach((el) => el.addEventListener("change", fill));
+      // the form starts from the buy order the player has, so changing it is changing what he sees
+      const current = mine.map((o) => o.order).find((o) => o.type === "program_buy_shares");
+      if (current && [...corpSel.options].some((o) => o.value === current.corporation)) {
+        corpSel.value = current.corporation;
+        fill();
+        fromSel.value = current.from_market ? "market" : "ipo";
+        fill();
+        untilSel.value = current.until_condition === "float" ? "float" : "count";
+        if (current.until_condition !== "float") count.value = String(current.until_condition);
+        after.checked = !!current.auto_pass_after;
+      }
+      fill();
+      const chosen = () => {
+        const here = offered().filter((a) => !!a.from_market === (fromSel.value === "market")
+          && !!a.auto_pass_after === after.checked);
+        if (untilSel.value === "float") return bare(here.find((a) => a.until_condition === "float"));
+        const entry = here.find((a) => a.until_condition !== "float");
+        const n = Number(count.value);
+        const low = entry.min !== undefined ? entry.min : entry.until_condition;
+        const high = entry.max !== undefined ? entry.max : null;
+        if (!Number.isInteger(n) || n < low || (high !== null && n > high) || (n - low) % (entry.step || 1) !== 0) {
+          throw new Error("the number of shares must be a whole number from " + low + (high !== null ? " to " + high : ""));
+        }
+        return Object.assign(bare(entry), { until_condition: n });
+      };
+      const set = document.createElement("button");
+      set.type = "button"; set.className = "secondary"; set.id = "set-buy-order"; set.textContent = "Set buy order";
+      set.addEventListener("click", () => {
+        let action;
+        try { action = chosen(); } catch (err) { say("Not set: " + err.message, true); return; }
+        post(action);
+      });
+      const words = document.createElement("span"); words.textContent = "Buy ";
+      row.append(words, corpSel, document.createTextNode(" "), fromSel, document.createTextNode(" "), untilSel,
+        document.createTextNode(" "), count, limits, document.createTextNode(" "), afterLabel,
+        document.createTextNode(" "), set);
+      fs.appendChild(row);
+    }
+
+    // clearing: offered while the player has an order
+    mineOnly("program_disable").forEach((a) => {
+      const b = button("Stop my standing order", () => bare(a), true);
+      b.id = "stop-order";
+      fs.appendChild(b);
+    });
+    return fs;
   }
 
   async function loadSeat(readOnly) {
@@ -500,11 +684,16 @@
     if (r.data.version !== version) { location.reload(); return; }
     // standing orders are open to every player at any moment: they do not make it his turn (the page lists
     // the moves of the turn; setting and clearing orders is offered apart)
-    legal = (r.data.actions || []).filter((a) => !String(a.type).startsWith("program_"));
+    const all = r.data.actions || [];
+    legal = all.filter((a) => !String(a.type).startsWith("program_"));
+    orders = all.filter((a) => String(a.type).startsWith("program_"));
     const turn = $("turn");
     turn.hidden = false;
-    $("turn-title").textContent = legal.length ? "Your turn" : "Not your turn";
-    body.dataset.yourTurn = legal.length ? "1" : "0";
+    // legal-actions lists the moves of every entity the player controls, some open off turn (a private sold
+    // to the bank, 1840): it is his turn when the table waits for him
+    const yours = (pageData.acting_players || []).includes(me.player_id);
+    $("turn-title").textContent = yours ? "Your turn" : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
+    body.dataset.yourTurn = yours ? "1" : "0";
     markHexes();
     render();
   }
