@@ -123,8 +123,12 @@ class GameSession:
 
     def _fold_survivors(self, actions: list[dict[str, Any]], survivors: list[bool],
                         progress: Callable[[int, int], None] | None) -> None:
-        """Replay only what stays active, validating each such action (as the reference loads a game).
+        """Replay only what stays active, as 18xx.games loads a record.
 
+        A record is a game as its server accepted it, often under an older version of the rules' code:
+        18xx.games loads one without re-judging where its tiles and stations went (the checks of placement,
+        rotation and connection are skipped while loading; money, ownership and turn order are not), and
+        so does an import here (`trusted`). What is posted live is judged in full (`submit`).
         Actions undone later change nothing in the end, so they are stored but never applied; the log,
         the active flags and the redo stack come out exactly as a step-by-step replay leaves them.
         """
@@ -137,9 +141,9 @@ class GameSession:
                 stored["id"] = self.next_id()
             if survivors[index]:
                 try:
-                    self.state.process(stored, trusted=False)
+                    self.state.process(stored, trusted=True)
                     for auto in stored.get("auto_actions") or []:
-                        self.state.process(auto, trusted=False)
+                        self.state.process(auto, trusted=True)
                 except EngineError as err:
                     raise ReplayError(index, action, err) from err
                 self.entries.append(_Entry(stored))
