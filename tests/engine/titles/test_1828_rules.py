@@ -11,8 +11,9 @@ from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1828 import coal
-from shared.engine.titles.g1828.operating import Track1828
-from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
+from shared.engine.titles.g1828.steps.merger import merge_candidate
+from shared.engine.titles.g1828.steps.track import Track1828
+from shared.engine.titles.g1828.stock import in_unlimited_cell
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
 GEN = "generated/1828/gen1828_3p_318877"
