@@ -394,6 +394,26 @@ def test_after_dhs_tile_the_turn_waits_for_the_station_decision_even_after_a_sta
     assert game.acting() == ["B&M"]
 
 
+def test_after_dhs_tile_a_corporation_without_a_station_token_is_not_asked() -> None:
+    """D&H's optional station needs a station token: a corporation with all of its stations on the map
+    lays D&H's tile and its turn goes on at once; D&H has nothing to decide, its pass is refused
+    (docs/rules-1828.md, "D&H's tile in Scranton")."""
+    session = recorded(GEN, 667)  # B&M in its track step, one yellow lay left
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    bm = game.corporations["B&M"]
+    bm.tokens_placed = len(bm.token_prices)  # the position: every station of B&M's is on the map
+    game.edited()
+    assert bm.next_token_price() is None
+    cash = bm.cash
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert bm.cash == cash - 120 and game.board.hex("F20").tile.name == lay["tile"].rpartition("-")[0]
+    assert game.acting() == ["B&M"]
+    assert not any(o.get("entity") == "D&H" for o in game.legal_actions_of(game.controller("B&M")))
+    assert refused(session, {"type": "pass", "entity": "D&H", "entity_type": "company"}) is not None
+
+
 def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:
     """Track leads into the coalfields (K11) and on to J12: C&O, without a coal marker, reaches the
     coalfields but nothing beyond them; once it holds a marker its network goes on through them

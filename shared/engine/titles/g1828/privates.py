@@ -201,10 +201,10 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
     game.rules.after_lay_tile(game, round_, corp, hex_id)
-    if when == "teleport":
+    if when == "teleport" and corp.next_token_price() is not None:
         # the $120 also pays for an optional station there; the turn waits for the decision even when the
-        # corporation already placed its station this turn or has none left (then it can only pass:
-        # rules-1828.md, "D&H's tile in Scranton")
+        # corporation already placed its station this turn (then it can only pass), but not when it has no
+        # station token left (rules-1828.md, "D&H's tile in Scranton")
         game.extra["pending_token"] = [company.sym]
         game.extra["pending_token_hex"] = hex_id
         game.extra["pending_token_block"] = False
