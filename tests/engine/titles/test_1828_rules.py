@@ -252,6 +252,56 @@ def test_bankruptcy_only_when_the_train_cannot_be_paid_and_it_ends_the_game() ->
     assert game.player(1001).bankrupt and game.player(1001).cash == 0
 
 
+def hand_over(game, sym: str, holder, count: int) -> None:
+    """Give `holder` `count` ordinary shares of `sym` from the market (a position built by hand)."""
+    from shared.engine.model import POOL
+
+    corp = game.corporations[sym]
+    for share in [sh for sh in corp.shares if sh.owner == POOL and not sh.president][:count]:
+        corp.give(share, holder)
+    game.edited()
+
+
+def test_a_bankrupt_president_keeps_his_corporations_presidency_and_sells_what_an_emergency_allows() -> None:
+    """B&M ($70) needs a $350 train; its president 1001 ($107) holds B&M's certificate and a share, NYH_3
+    and five other certificates nobody could take over; 1002 holds 20% of B&M. Bankrupt, 1001 sells one B&M
+    share (not the certificate: he stays B&M's president) and NYH_3, keeps every certificate, and his cash
+    goes to the bank (docs/rules-1828.md, "What a bankrupt president sells")."""
+    from shared.engine.model import POOL
+
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "B&M", 1001, 1)
+    hand_over(game, "B&M", 1002, 2)
+    bm, nyh = game.corporations["B&M"], game.corporations["NYH"]
+    pool_bm, pool_nyh = bm.percent_owned_by(POOL), nyh.percent_owned_by(POOL)
+    session.submit({"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"})
+    assert game.finished and game.player(1001).bankrupt and game.player(1001).cash == 0
+    assert bm.president == 1001 and bm.percent_owned_by(1001) == 20 and bm.percent_owned_by(POOL) == pool_bm + 10
+    assert nyh.percent_owned_by(1001) == 0 and nyh.percent_owned_by(POOL) == pool_nyh + 10
+    assert all(game.corporations[c].president == 1001 for c in ("B&O", "IC", "MC", "MP", "NKP"))
+
+
+def test_a_certificate_another_player_can_take_over_counts_against_bankruptcy() -> None:
+    """1002 holds 20% of MC, so 1001 could sell MC's certificate ($80) in an emergency: with B&M's extra
+    share ($57) as well, B&M and he could raise $390 of the $350 train, and bankruptcy is refused; without
+    it ($333) he is bankrupt, and MC's certificate goes to 1002 with the sale (docs/rules-1828.md, "What a
+    bankrupt president sells")."""
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "MC", 1002, 2)
+    hand_over(game, "B&M", 1001, 1)
+    assert refused(session, {"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"}) == "bankrupt"
+    assert "bankrupt" not in game.round.actions_for(game, "B&M")
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "MC", 1002, 2)
+    assert "bankrupt" in game.round.actions_for(game, "B&M")
+    session.submit({"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"})
+    assert game.finished and game.corporations["MC"].president == 1002
+    assert game.corporations["MC"].percent_owned_by(1001) == 0
+
+
 def test_cobourg_and_peterborough_private_station() -> None:
     session = recorded(GEN, 299)
     session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private: the minor leaves the game

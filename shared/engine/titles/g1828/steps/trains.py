@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.operating import BuyTrain, DiscardTrain, OperatingRound
 from ....core.rounds import Round, Step
-from ....core.shares import parse_bundle
+from ....core.shares import Bundle, parse_bundle
 from ....errors import IllegalAction, accepts
 from ....model import POOL
 from ..stock import sell_to_market
@@ -303,41 +303,62 @@ class Bankrupt(Step):
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         return []
 
-    @staticmethod
-    def sellable(game: Game, player: Any, corp: Any, acting_corp: Any) -> list[Any]:
-        """The largest bundle of `corp` the player could sell in an emergency (president's certificate
-        kept; the acting corporation's presidency kept; the market limit respected)."""
-        if corp.share_cell is None or corp.closed:
-            return []
-        held = [sh for sh in corp.shares if sh.owner == player.id and not sh.president]
-        room = (game.rules.market_share_limit(game) - corp.percent_owned_by(POOL)) // 10
-        count = min(len(held), max(room, 0))
-        if corp is acting_corp:
-            others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
-            while count and corp.percent_owned_by(player.id) - 10 * count < others:
-                count -= 1
-        return held[:count]
+    def bankruptcy_sales(self, game: Game, player: Any, corp: Any) -> None:
+        """What a bankrupt president sells: corporation by corporation in the operating order as it stands
+        when he declares (rules-1828.md, "What a bankrupt president sells"), each time the largest bundle an
+        emergency sale allows (`bankruptcy_bundle`), until none is left of that corporation."""
+        need = BuyTrain1828.cheapest(game, corp)
+        held = [c for c in game.corporations.values() if c.share_cell is not None and not c.closed
+                and any(s.owner == player.id for s in c.shares)]
+        for other in game.rules.sorted_by_price(game, held):  # type: ignore[attr-defined]
+            while (bundle := self.bankruptcy_bundle(game, player, other, corp, need)) is not None:
+                value = (game.share_price(other) or 0) * bundle.percent // 10
+                sell_to_market(game, bundle, player.id)
+                game.pay(None, player, value)
+                game.rules.after_sell_shares(game, other, bundle)
 
     @staticmethod
-    def bankruptcy_sale(game: Game, player: Any, corp: Any) -> list[Any]:
-        """What a bankrupt player sells of `corp`: everything, when another player can take the presidency
-        and the market has room; otherwise the ordinary shares the market can take."""
-        if corp.share_cell is None or corp.closed:
-            return []
-        held = [sh for sh in corp.shares if sh.owner == player.id]
-        room = game.rules.market_share_limit(game) - corp.percent_owned_by(POOL)
-        others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
-        if any(sh.president for sh in held) and others >= corp.shares[0].percent \
-                and sum(sh.percent for sh in held) <= room:
-            return held
-        ordinary = [sh for sh in held if not sh.president]
-        return ordinary[:max(room, 0) // 10]
+    def bankruptcy_bundle(game: Game, player: Any, other: Any, corp: Any, need: int) -> Bundle | None:
+        """The largest bundle of `other` the bankrupt player may still sell, as in an emergency: the
+        president's certificate (whole or in part) only to another player who can take it over, never the
+        bankrupt corporation's presidency, no more than the market can hold, and only while the sale is
+        needed: without its last certificate the bundle would not cover what `corp` and he still lack for
+        the cheapest depot train (`need`)."""
+        price = game.share_price(other) or 0
+        mine = sorted((s for s in other.shares if s.owner == player.id), key=lambda s: (s.president, s.percent))
+        bundles: list[Bundle] = []
+        for n in range(1, len(mine) + 1):
+            bundles.append(Bundle(other, mine[:n], sum(s.percent for s in mine[:n])))
+        if mine and mine[-1].president:
+            unit = min((s.percent for s in other.shares if not s.president), default=10) or 10
+            full = bundles[-1].percent
+            bundles += [Bundle(other, mine, full - unit * k) for k in range(1, mine[-1].percent // unit)]
+        others = max((other.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+        lacking = need - corp.cash - player.cash
+        allowed = []
+        for bundle in bundles:
+            if bundle.includes_president and others < other.shares[0].percent:
+                continue
+            if other.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit(game):
+                continue
+            if other is corp and other.percent_owned_by(player.id) - bundle.percent < others:
+                continue
+            value = price * bundle.percent // 10
+            if value - min(price * s.percent // 10 for s in bundle.shares) >= lacking:
+                continue
+            allowed.append(bundle)
+        return max(allowed, key=lambda b: b.percent, default=None)
 
     def buying_power(self, game: Game, player: Any, corp: Any) -> int:
+        """The treasury, the president's cash and, of each corporation, the largest bundle he could sell
+        in an emergency (`bankruptcy_bundle`, asked at today's prices)."""
+        need = BuyTrain1828.cheapest(game, corp)
         total = corp.cash + player.cash
         for other in game.corporations.values():
-            price = game.share_price(other) or 0
-            total += price * sum(sh.percent for sh in self.sellable(game, player, other, corp)) // 10
+            if other.share_cell is None or other.closed:
+                continue
+            bundle = self.bankruptcy_bundle(game, player, other, corp, need)
+            total += (game.share_price(other) or 0) * bundle.percent // 10 if bundle is not None else 0
         return total
 
     def may_go_bankrupt(self, game: Game, corp: Any) -> bool:
@@ -353,15 +374,7 @@ class Bankrupt(Step):
             raise IllegalAction(f"{corp.sym} and its president can still raise the price of the cheapest train",
                                 "bankrupt")
         player = game.player(game.rules.acting_player_for(game, corp))
-        for other in list(game.corporations.values()):
-            shares = self.bankruptcy_sale(game, player, other)
-            if not shares:
-                continue
-            bundle = parse_bundle(game.corporations, [sh.id for sh in shares], sum(sh.percent for sh in shares))
-            price = game.share_price(other) or 0
-            game.pay(None, player, price * bundle.percent // 10)
-            game.transfer_shares(bundle, POOL, seller=player.id)
-            game.rules.after_sell_shares(game, other, bundle)
+        self.bankruptcy_sales(game, player, corp)
         game.pay(player, None, player.cash)
         player.bankrupt = True
         game.end_game("bankrupt")
