@@ -53,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--title", action="append", choices=["1825", "1828", "1840"], help="only this title")
         p.add_argument("--config", action="append", help="only this configuration (repeatable)")
         p.add_argument("--until", help="start no game that might not end before HH:MM UTC")
+        p.add_argument("--first", type=int, default=0,
+                       help="the first round of the plan (default 0): rounds before it, and their seeds, are skipped")
 
     b = sub.add_parser("bank", help="the oracle bot fills a bank with the plan's games")
     planned(b, 40)
@@ -91,7 +93,7 @@ def _forward(args: argparse.Namespace) -> int:
     if not args.no_generate:
         oracle = require_oracle(args.oracle)
         work = args.work or args.bank.parent / "oracle-work"
-        bank.fill(oracle, args.bank, plan(args.title, args.games, args.config), work, _deadline(args.until))
+        bank.fill(oracle, args.bank, plan(args.title, args.games, args.config, args.first), work, _deadline(args.until))
     records = forward.discover(args.bank, args.title)
     rev = results.code_revision(ROOT)
     done = results.done_keys(args.results, rev)
@@ -118,7 +120,7 @@ def _forward(args: argparse.Namespace) -> int:
 
 def _reverse(args: argparse.Namespace) -> int:
     oracle = require_oracle(args.oracle)
-    specs = plan(args.title, args.games, args.config)
+    specs = plan(args.title, args.games, args.config, args.first)
     rev = results.code_revision(ROOT)
     done = results.done_keys(args.results, rev)
     todo = [s for s in specs if f"{s.key}/{reverse.driver_for(s, args.driver)}" not in done]
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         oracle = require_oracle(args.oracle)
         bank.nice()
         work = args.work or args.bank.parent / "oracle-work"
-        bank.fill(oracle, args.bank, plan(args.title, args.games, args.config), work, _deadline(args.until))
+        bank.fill(oracle, args.bank, plan(args.title, args.games, args.config, args.first), work, _deadline(args.until))
         return 0
     if args.cmd == "forward":
         return _forward(args)
@@ -179,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "table":
         return _table(args)
     if args.cmd == "plan":
-        for spec in plan(args.title, args.games, args.config):
+        for spec in plan(args.title, args.games, args.config, args.first):
             print(f"{spec.key}\t{spec.opts or '-'}\t{spec.name}")
         return 0
     if args.cmd == "_check-one":

@@ -117,8 +117,10 @@ def seed_for(title: str, config: str, players: int, index: int) -> int:
     return seed + 1 if seed % 2 != want_odd else seed
 
 
-def plan(titles: list[str] | None = None, games: int = 1, configs: list[str] | None = None) -> list[Spec]:
-    """Up to `games` seeded games per (title, configuration), interleaved across titles.
+def plan(titles: list[str] | None = None, games: int = 1, configs: list[str] | None = None,
+         first: int = 0) -> list[Spec]:
+    """Up to `games` seeded games per (title, configuration), interleaved across titles; `first` skips the
+    rounds an earlier campaign played (its seeds), so a fresh campaign plays new ones.
 
     Round r holds one game of every configuration, its player count rotating through the configuration's
     counts (so `games` >= the number of counts covers each count); within a round the titles alternate, so
@@ -129,7 +131,7 @@ def plan(titles: list[str] | None = None, games: int = 1, configs: list[str] | N
     per_title: dict[str, list[Spec]] = {}
     for title in titles:
         specs: list[Spec] = []
-        for r in range(games):
+        for r in range(first, first + games):
             for cfg in CONFIGS[title]:
                 if (configs and cfg.name not in configs) or r % cfg.weight:
                     continue

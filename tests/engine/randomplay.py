@@ -44,7 +44,7 @@ def in_transit(session: GameSession) -> set[Any]:
     merger = getattr(session.game.round, "merger", None)
     if merger is None:
         return set()
-    from shared.engine.titles.g1828.systems import DISCARD, USED
+    from shared.engine.titles.g1828.exchange import DISCARD, USED
 
     return {USED, DISCARD, merger.initiator, merger.target, merger.system}
 

@@ -26,7 +26,7 @@ CHECKED = NAMES if os.environ.get("LEGAL_COVERAGE") == "all" else legal_coverage
 
 # game -> kind of move -> how many sampled moves of that kind are not offered (must only shrink). Left:
 # - "choose/merge, undone later": 1828 mergers that fail. The engine takes the move that starts one, but the
-#   offers steer clear of a merger that cannot complete (g1828/legal.py `_merger_completes`: it can only be
+#   offers steer clear of a merger that cannot complete (g1828/steps/merger.py `merger_completes`: it can only be
 #   taken back, and a bot offered it would soft-lock); the players of these games took each one back.
 # - "sell_shares": 1828, a president selling during his corporation's train step although it could buy a
 #   train without it: OperatingRound1828.process takes the sale whenever the train step blocks, its

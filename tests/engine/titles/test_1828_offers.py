@@ -143,7 +143,7 @@ def test_the_dh_lay_is_one_of_the_corporations_own_lays() -> None:
 
 
 def test_a_share_of_a_corporation_not_yet_started_cannot_be_sold_to_raise_money() -> None:
-    from shared.engine.titles.g1828.operating import BuyTrain1828
+    from shared.engine.titles.g1828.steps.trains import BuyTrain1828
 
     session = recorded(GEN + "gen1828_5p_226194", 359)  # NYC-MP buys trains; 1004 presides it
     game = session.game

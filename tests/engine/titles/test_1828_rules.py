@@ -11,8 +11,9 @@ from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1828 import coal
-from shared.engine.titles.g1828.operating import Track1828
-from shared.engine.titles.g1828.stock import in_unlimited_cell, merge_candidate
+from shared.engine.titles.g1828.steps.merger import merge_candidate
+from shared.engine.titles.g1828.steps.track import Track1828
+from shared.engine.titles.g1828.stock import in_unlimited_cell
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
 GEN = "generated/1828/gen1828_3p_318877"
@@ -251,6 +252,56 @@ def test_bankruptcy_only_when_the_train_cannot_be_paid_and_it_ends_the_game() ->
     assert game.player(1001).bankrupt and game.player(1001).cash == 0
 
 
+def hand_over(game, sym: str, holder, count: int) -> None:
+    """Give `holder` `count` ordinary shares of `sym` from the market (a position built by hand)."""
+    from shared.engine.model import POOL
+
+    corp = game.corporations[sym]
+    for share in [sh for sh in corp.shares if sh.owner == POOL and not sh.president][:count]:
+        corp.give(share, holder)
+    game.edited()
+
+
+def test_a_bankrupt_president_keeps_his_corporations_presidency_and_sells_what_an_emergency_allows() -> None:
+    """B&M ($70) needs a $350 train; its president 1001 ($107) holds B&M's certificate and a share, NYH_3
+    and five other certificates nobody could take over; 1002 holds 20% of B&M. Bankrupt, 1001 sells one B&M
+    share (not the certificate: he stays B&M's president) and NYH_3, keeps every certificate, and his cash
+    goes to the bank (docs/rules-1828.md, "What a bankrupt president sells")."""
+    from shared.engine.model import POOL
+
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "B&M", 1001, 1)
+    hand_over(game, "B&M", 1002, 2)
+    bm, nyh = game.corporations["B&M"], game.corporations["NYH"]
+    pool_bm, pool_nyh = bm.percent_owned_by(POOL), nyh.percent_owned_by(POOL)
+    session.submit({"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"})
+    assert game.finished and game.player(1001).bankrupt and game.player(1001).cash == 0
+    assert bm.president == 1001 and bm.percent_owned_by(1001) == 20 and bm.percent_owned_by(POOL) == pool_bm + 10
+    assert nyh.percent_owned_by(1001) == 0 and nyh.percent_owned_by(POOL) == pool_nyh + 10
+    assert all(game.corporations[c].president == 1001 for c in ("B&O", "IC", "MC", "MP", "NKP"))
+
+
+def test_a_certificate_another_player_can_take_over_counts_against_bankruptcy() -> None:
+    """1002 holds 20% of MC, so 1001 could sell MC's certificate ($80) in an emergency: with B&M's extra
+    share ($57) as well, B&M and he could raise $390 of the $350 train, and bankruptcy is refused; without
+    it ($333) he is bankrupt, and MC's certificate goes to 1002 with the sale (docs/rules-1828.md, "What a
+    bankrupt president sells")."""
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "MC", 1002, 2)
+    hand_over(game, "B&M", 1001, 1)
+    assert refused(session, {"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"}) == "bankrupt"
+    assert "bankrupt" not in game.round.actions_for(game, "B&M")
+    session = recorded(GEN, 670)
+    game = session.game
+    hand_over(game, "MC", 1002, 2)
+    assert "bankrupt" in game.round.actions_for(game, "B&M")
+    session.submit({"type": "bankrupt", "entity": "B&M", "entity_type": "corporation"})
+    assert game.finished and game.corporations["MC"].president == 1002
+    assert game.corporations["MC"].percent_owned_by(1001) == 0
+
+
 def test_cobourg_and_peterborough_private_station() -> None:
     session = recorded(GEN, 299)
     session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private: the minor leaves the game
@@ -391,6 +442,26 @@ def test_after_dhs_tile_the_turn_waits_for_the_station_decision_even_after_a_sta
     assert [o["type"] for o in game.legal_actions()] == ["pass"]
     session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
     assert game.acting() == ["B&M"]
+
+
+def test_after_dhs_tile_a_corporation_without_a_station_token_is_not_asked() -> None:
+    """D&H's optional station needs a station token: a corporation with all of its stations on the map
+    lays D&H's tile and its turn goes on at once; D&H has nothing to decide, its pass is refused
+    (docs/rules-1828.md, "D&H's tile in Scranton")."""
+    session = recorded(GEN, 667)  # B&M in its track step, one yellow lay left
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    bm = game.corporations["B&M"]
+    bm.tokens_placed = len(bm.token_prices)  # the position: every station of B&M's is on the map
+    game.edited()
+    assert bm.next_token_price() is None
+    cash = bm.cash
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert bm.cash == cash - 120 and game.board.hex("F20").tile.name == lay["tile"].rpartition("-")[0]
+    assert game.acting() == ["B&M"]
+    assert not any(o.get("entity") == "D&H" for o in game.legal_actions_of(game.controller("B&M")))
+    assert refused(session, {"type": "pass", "entity": "D&H", "entity_type": "company"}) is not None
 
 
 def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:

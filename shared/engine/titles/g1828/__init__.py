@@ -18,18 +18,14 @@ from ...model import POOL, Corporation, Player, Train
 from ..base import TitleRules
 from . import coal, privates
 from .auction import AuctionRound
-from .operating import (
-    Bankrupt,
-    BuyCompany,
-    BuyTrain1828,
-    DiscardTrain1828,
-    OperatingRound1828,
-    RunRoutes1828,
-    Token1828,
-    Track1828,
-)
+from .operating import OperatingRound1828
+from .steps.companies import BuyCompany
+from .steps.merger import Merger
+from .steps.routes import RunRoutes1828
+from .steps.track import Token1828, Track1828
+from .steps.trains import Bankrupt, BuyTrain1828, DiscardTrain1828, SwapTrain
 from .stock import stock_round
-from .systems import Merger, SwapTrain, is_system, shells, shells_with_room
+from .systems import is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ...board import Board
@@ -527,16 +523,6 @@ class Rules1828(TitleRules):
                 "closed": corp.closed,
             }
         return out
-
-    def legal_options(self, game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-        from .legal import legal_options
-
-        return legal_options(game, kind, entity)
-
-    def enumerates_itself(self, game: Game, kind: str) -> bool:
-        from .legal import enumerates_itself
-
-        return enumerates_itself(game, kind)
 
     def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
         return [{"description": coal.DESCRIPTION, "cost": coal.cost(game)}] if coal.may_buy(game, corp) else []

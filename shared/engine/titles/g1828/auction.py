@@ -178,6 +178,7 @@ class PendingPar(Step):
     """The buyer of a founding private sets its corporation's par price before anything else happens."""
 
     handlers = {"par": "par"}
+    offers = {"par": "offer_par"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, AuctionRound)
@@ -186,6 +187,13 @@ class PendingPar(Step):
     def blocking(self, game: Game, round_: Round) -> bool:
         assert isinstance(round_, AuctionRound)
         return bool(round_.pending_par)
+
+    def offer_par(self, game: Game, round_: AuctionRound, entity: int) -> list[dict[str, Any]]:
+        """Every open par price for the founding private's own corporation (the certificate is free)."""
+        company = game.companies[round_.pending_par[0]]
+        ability = next(a for a in company.abilities if a.get("type") == "shares")
+        target = ability["shares"][0].rpartition("_")[0]
+        return [{"corporation": target, "share_price": cell.id} for cell in game.rules.par_cells(game)]
 
     def par(self, game: Game, round_: AuctionRound, action: dict[str, Any], trusted: bool) -> None:
         company = game.companies[round_.pending_par[0]]
@@ -210,12 +218,16 @@ class PendingPar(Step):
 
 class WaterfallAuction(Step):
     handlers = {"bid": "bid", "pass": "pass_"}
+    offers = {"bid": "offer_bid", "pass": "offer_pass"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, AuctionRound)
         if not round_.companies or entity != round_.current_entity(game):
             return []
         return ["bid", "pass"] if round_.bid_options(game, entity) else ["pass"]
+
+    def offer_bid(self, game: Game, round_: AuctionRound, entity: int) -> list[dict[str, Any]]:
+        return round_.bid_options(game, entity)
 
     def bid(self, game: Game, round_: AuctionRound, action: dict[str, Any], trusted: bool) -> None:
         pid = action["entity"]

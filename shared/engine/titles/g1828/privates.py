@@ -8,7 +8,9 @@
   Peterborough (C15) at once, or leave a blocking token there.
 
 Each ability is used by an action whose entity is the private; a used ability is remembered as
-"<private>/<when>" in `game.extra["used_abilities"]`.
+"<private>/<when>" in `game.extra["used_abilities"]`. The operating round takes these actions beside its
+steps (`OperatingRound1828.process`), and offers them from here (`private_lays`, `turn_options`), asking
+the same checks (`check_lay`) or, for a station, trying it.
 """
 
 from __future__ import annotations
@@ -16,18 +18,72 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.operating import OperatingRound
-from ...errors import IllegalAction, MalformedAction
-from .operating import Track1828, company_ability
+from ...errors import IllegalAction, MalformedAction, accepts
 
 if TYPE_CHECKING:
     from ...board.board import LayResult
+    from ...core.rounds import Step
     from ...game import Game
     from ...model import Company, Corporation
 
 CP_REVENUE = 15
 DH_COST = 120
+ROTATIONS = range(6)
+Option = dict[str, Any]
 
 
+# -- which abilities are there to use ---------------------------------------------------------------------
+def owned_companies(game: Game, corp: Any) -> list[Any]:
+    return [game.companies[s] for s in corp.companies if not game.companies[s].closed]
+
+
+def unused(game: Game, company: Any, ability: dict[str, Any]) -> bool:
+    return f"{company.sym}/{ability.get('when')}" not in game.extra.setdefault("used_abilities", [])
+
+
+def company_ability(game: Game, company: Any, when: str) -> dict[str, Any] | None:
+    """The company's unused track ability usable at `when` ("sold", "track", "owning_corp_or_turn")."""
+    for ability in company.abilities:
+        if ability.get("type") == "tile_lay" and ability.get("when") == when and unused(game, company, ability):
+            return ability
+    return None
+
+
+def track_ability(game: Game, corp: Any) -> Any:
+    """The private of `corp` with an unused lay for the track step (E&K's second yellow tile)."""
+    return next((c for c in owned_companies(game, corp) if company_ability(game, c, "track")), None)
+
+
+def any_time_ability(game: Game, corp: Any) -> Any:
+    return next((c for c in owned_companies(game, corp) if company_ability(game, c, "owning_corp_or_turn")), None)
+
+
+def may_lay_with_private(game: Game, corp: Corporation) -> bool:
+    """A private of `corp` could lay a tile now outside the track step (C&St.L; D&H's lay in Scranton is
+    the corporation's own tile lay and waits for its track step)."""
+    return any_time_ability(game, corp) is not None
+
+
+def pending_company(game: Game, entity: Any) -> Any:
+    """The private acting for its corporation (a compulsory lay when bought, a station it may place)."""
+    company = game.companies.get(entity) if isinstance(entity, str) else None
+    if company is None or (entity in game.corporations and not game.corporations[entity].closed):
+        return None
+    return company
+
+
+def _track_step(round_: OperatingRound) -> Step | None:
+    from .steps.track import Track1828  # the track step's module offers these lays: imported when asked
+
+    return next((s for s in round_.steps if isinstance(s, Track1828)), None)
+
+
+def in_track_step(game: Game, round_: OperatingRound) -> bool:
+    step = _track_step(round_)
+    return step is not None and not step.passed and round_.active_step(game) is step
+
+
+# -- a corporation buys a private ----------------------------------------------------------------------------
 def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: Company) -> None:
     rules = game.rules
     game.board.remove_blocker(company.sym)
@@ -52,6 +108,7 @@ def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: C
         rules.place_blocking_token(game, home)  # type: ignore[attr-defined]
 
 
+# -- using an ability ---------------------------------------------------------------------------------------
 def use(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
     kind = action.get("type")
     if game.extra.get("pending_token") == [company.sym]:
@@ -69,9 +126,9 @@ def _owner(game: Game, company: Company) -> Corporation:
 
 def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any],
               trusted: bool = False) -> tuple[str, LayResult]:
-    """Every reason to refuse a private's tile lay, asked before anything is laid or paid (and by
-    `legal_actions`, which offers only what passes). Returns which of the private's lays this is, and
-    what the board says of the tile."""
+    """Every reason to refuse a private's tile lay, asked before anything is laid or paid (and by the
+    offers, which list only what passes). Returns which of the private's lays this is, and what the board
+    says of the tile."""
     hex_id, tile_id, rotation = action.get("hex"), action.get("tile"), action.get("rotation")
     if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
         raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
@@ -82,10 +139,10 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         when = "sold"
     elif company_ability(game, company, "owning_corp_or_turn"):
         when = "owning_corp_or_turn"
-    elif company_ability(game, company, "track") and _in_track_step(game, round_):
+    elif company_ability(game, company, "track") and in_track_step(game, round_):
         when = "track"
     elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []) \
-            and _in_track_step(game, round_):
+            and in_track_step(game, round_):
         when = "teleport"  # the D&H lay is the corporation's tile lay: in its track step only
     else:
         raise IllegalAction(f"{company.sym} has no tile lay to use now", "company_ability")
@@ -109,8 +166,8 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         if corp.cash < DH_COST:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
         # the lay in Scranton is one of the corporation's own lays: one must be left, of the right kind
-        step = next(s for s in round_.steps if isinstance(s, Track1828))
-        lay = step.next_lay(game, round_)
+        step = _track_step(round_)
+        lay = step.next_lay(game, round_) if step is not None else None  # type: ignore[attr-defined]
         if lay is None or not lay.get("upgrade" if result.upgrade else "lay"):
             raise IllegalAction(f"{company.sym}'s tile is {corp.sym}'s own lay, and it has no such lay left "
                                 "this turn", "tile_lays")
@@ -144,18 +201,13 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
     game.rules.after_lay_tile(game, round_, corp, hex_id)
-    if when == "teleport":
+    if when == "teleport" and corp.next_token_price() is not None:
         # the $120 also pays for an optional station there; the turn waits for the decision even when the
-        # corporation already placed its station this turn or has none left (then it can only pass:
-        # rules-1828.md, "D&H's tile in Scranton")
+        # corporation already placed its station this turn (then it can only pass), but not when it has no
+        # station token left (rules-1828.md, "D&H's tile in Scranton")
         game.extra["pending_token"] = [company.sym]
         game.extra["pending_token_hex"] = hex_id
         game.extra["pending_token_block"] = False
-
-
-def _in_track_step(game: Game, round_: OperatingRound) -> bool:
-    step = next((s for s in round_.steps if isinstance(s, Track1828)), None)
-    return step is not None and not step.passed and round_.active_step(game) is step
 
 
 def _station(game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any], hex_id: str) -> None:
@@ -186,3 +238,71 @@ def _sold_station(game: Game, round_: OperatingRound, company: Company, action: 
     else:
         raise IllegalAction(f"{company.sym}: place the station on {hex_id} or pass", "company_ability")
     game.extra["pending_token"] = []
+
+
+# -- what the privates offer ----------------------------------------------------------------------------------
+def turn_actions(game: Game, company: Company) -> list[str]:
+    """What a private acting for its corporation may do: place (or decline) the station its purchase or
+    its tile brought, or lay the tile its purchase owes."""
+    return ["place_token", "pass"] if game.extra.get("pending_token") == [company.sym] else ["lay_tile"]
+
+
+def turn_options(game: Game, round_: OperatingRound, company: Company, kind: str) -> list[Option]:
+    """The concrete moves of `turn_actions`: a station on the hex in question (tried on a copy: it is the
+    owning corporation's, and the move names it as the tokener, as records do), or the owed tile's lays."""
+    if game.extra.get("pending_token") == [company.sym]:
+        if kind == "pass":
+            return [{}]
+        if kind != "place_token":
+            return []
+        h = game.board.hex(game.extra["pending_token_hex"])
+        options = [{"city": game.board.city_id(h.id, index), "slot": slot, "tokener": company.owner}
+                   for index, slots in enumerate(h.tokens) for slot in range(len(slots))]
+        return [o for o in options if game.accepts({"type": kind, "entity": company.sym, **o})]
+    if kind == "lay_tile" and company.sym in game.extra.get("pending_lays", []):
+        ability = next(a for a in company.abilities if a.get("type") == "tile_lay" and a.get("when") == "sold")
+        return ability_lays(game, round_, company, ability)
+    return []
+
+
+def private_lays(game: Game, round_: OperatingRound, corp: Corporation) -> list[Option]:
+    """Lays by the corporation's privates: E&K's extra yellow tile in the track step, C&St.L's free tile
+    at any time, D&H's tile on F20 (the corporation's own lay, so in the track step)."""
+    out: list[Option] = []
+    for sym in corp.companies:
+        company = game.companies[sym]
+        if company.closed:
+            continue
+        ability = company_ability(game, company, "owning_corp_or_turn")
+        if ability is None and company is track_ability(game, corp) and in_track_step(game, round_):
+            ability = company_ability(game, company, "track")
+        teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
+        if ability is None and teleport is not None and in_track_step(game, round_) \
+                and f"{sym}/teleport" not in game.extra.get("used_abilities", []):
+            ability = teleport
+        if ability is not None:
+            out.extend(ability_lays(game, round_, company, ability))
+    return out
+
+
+def ability_lays(game: Game, round_: OperatingRound, company: Company, ability: dict[str, Any]) -> list[Option]:
+    """A private's lays on its named hexes, or anywhere its corporation may build when it names none, as
+    far as the private's own checks (`check_lay`) allow."""
+    assert isinstance(company.owner, str)
+    names = list(dict.fromkeys(ability.get("tiles", [])))  # the data's order: options never depend on hashing
+    if ability.get("hexes"):
+        candidates = [(hex_id, name, rotation) for hex_id in ability["hexes"] for name in names
+                      for rotation in ROTATIONS]
+    else:
+        candidates = [(hex_id, name, rotation)
+                      for hex_id, name, rotation, _ in game.board.legal_lay_results(company.owner, game.phase.tiles)
+                      if name in names]
+    options = []
+    for hex_id, name, rotation in candidates:
+        copy = game.board.supply.free_copy(name)
+        if copy is None:
+            continue
+        option = {"hex": hex_id, "tile": f"{name}-{copy}", "rotation": rotation}
+        if accepts(check_lay, game, round_, company, {"type": "lay_tile", **option}):
+            options.append(dict(option, entity=company.sym, entity_type="company"))
+    return options

@@ -4,6 +4,7 @@ order in which players first passed."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...core.rounds import Round
@@ -11,7 +12,8 @@ from ...core.shares import Bundle, parse_bundle
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
-from .systems import Merger
+from .exchange import MergerState
+from .steps.merger import Merger, can_merge_any, merge_candidate, merge_move, merger_completes
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -36,6 +38,14 @@ class StockRound1828(StockRound):
             step = next(s for s in self.steps if isinstance(s, Merger))
             return step.actions(game, self, entity)
         return super().actions_for(game, entity)
+
+    def options(self, game: Game, entity: Any, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """While a merger runs its step alone offers, to whoever `actions_for` names (the starting
+        corporation or its player, the player asked a question)."""
+        if self.merger is not None:
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            return step.options(game, self, entity, kinds)
+        return super().options(game, entity, kinds)
 
     def bought(self) -> bool:
         """A merger (its `choose`, completed or not) and a declared failed one are the turn's purchase."""
@@ -77,6 +87,7 @@ def in_unlimited_cell(game: Game, corp: Corporation) -> bool:
 
 class BuySellParShares1828(BuySellParShares):
     handlers = {**BuySellParShares.handlers, "choose": "start_merger", "failed_merge": "failed_merge"}
+    offers = {**BuySellParShares.offers, "choose": "offer_start_merger", "failed_merge": "offer_failed_merge"}
 
     def failed_merge(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         """A player who could merge may instead declare a merger failed: nothing changes, but it is the
@@ -92,8 +103,6 @@ class BuySellParShares1828(BuySellParShares):
 
     def start_merger(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         """`choose` names the corporation that starts a merger; the Merger step takes over."""
-        from .systems import MergerState
-
         player = action["entity"]
         corp = game.corporations.get(action.get("choice")) if isinstance(action.get("choice"), str) else None
         if round_.bought():
@@ -102,6 +111,39 @@ class BuySellParShares1828(BuySellParShares):
                                    for other in game.corporations.values()):
             raise IllegalAction(f"{action.get('choice')} has no partner to merge with", "merge")
         round_.merger = MergerState(acting_player=player, initiator=corp.sym)
+
+    def offer_start_merger(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
+        """The corporations the player may start a merger with: a started one (an unstarted corporation may
+        start a merger but never complete one) with a partner the merger completes with (one that fails
+        can only be taken back)."""
+        corps = [c for c in game.corporations.values() if c.kind == "major"]
+        return [{"choice": c.sym} for c in corps if c.ipoed
+                if any(merge_candidate(game, round_, entity, c, other)
+                       and merger_completes(game, [{"type": "choose", "entity": entity, "choice": c.sym},
+                                                   merge_move(c.sym, other.sym)]) for other in corps)]
+
+    def offer_failed_merge(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
+        """A declared failure names two corporations the player could merge."""
+        corps = [c for c in game.corporations.values() if c.kind == "major"]
+        return [{"corporations": [c.sym, other.sym]} for c in corps for other in corps
+                if merge_candidate(game, round_, entity, c, other)]
+
+    def offer_buy_shares(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        """The shared purchases, and Mohawk & Hudson's exchange for a treasury or market share (the private
+        acts: `exchange`)."""
+        out = super().offer_buy_shares(game, round_, entity)
+        company = self.exchange_company(game, entity) if not round_.bought() else None
+        if company is None:
+            return out
+        for corp in game.corporations.values():
+            if not corp.ipoed or corp.closed:
+                continue
+            for holder in (corp.sym, POOL):
+                share = next((s for s in corp.shares if s.owner == holder and not s.president), None)
+                if share is not None:
+                    out.append({"entity": company.sym, "entity_type": "company", "shares": [share.id],
+                                "percent": share.percent})
+        return out
 
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         corp = game.corporations[share.corporation]
@@ -262,34 +304,3 @@ def pool_percent(corp: Corporation) -> int:
 
 def stock_round(game: Game, extra_steps: list[Any]) -> Round:
     return StockRound1828([*extra_steps, BuySellParShares1828()])
-
-
-def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporation, other: Corporation) -> bool:
-    """`other` is a partner `corp` may name for a System when the partner has been started, the acting
-    player presides over one of the two, both have operated or neither has, one has floated, and some
-    player holds 6 of their shares together (or exactly 5 without having sold either this round).
-
-    Only the partner must have been started: the corporation that starts the merger may be one nobody
-    has parred yet (gen1828_3p_136186 action 65: NYH, unstarted, is offered with MC as its partner)."""
-    systems = game.extra["systems"]
-    if other is corp or corp.sym in systems or other.sym in systems or corp.kind != "major" \
-            or other.kind != "major" or not other.ipoed or corp.closed or other.closed:
-        return False
-    if player not in (corp.president, other.president):
-        return False
-    if corp.operated != other.operated or not (corp.floated or other.floated):
-        return False
-    for p in game.players:
-        shares = (corp.percent_owned_by(p.id) + other.percent_owned_by(p.id)) // 10
-        sold = round_.sold.get(p.id, {})
-        if shares >= 6 or (shares == 5 and not sold.get(corp.sym) and not sold.get(other.sym)):
-            return True
-    return False
-
-
-def can_merge_any(game: Game, round_: StockRound, player: int) -> bool:
-    corps = [c for c in game.corporations.values() if c.kind == "major"]
-    # the player presides over one of the two; the starting one may be unstarted (no president)
-    mine = [c for c in corps if c.president == player]
-    return any(merge_candidate(game, round_, player, a, b) or merge_candidate(game, round_, player, b, a)
-               for a in mine for b in corps)

@@ -1,0 +1,117 @@
+"""Track before stations, as two separate steps: the track step (with the privates that lay tiles in it)
+and the station step (one station per city, none in the Virginia coalfields)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ....core.operating import OperatingRound, TrackAndToken
+from ....core.rounds import Round
+from ....errors import IllegalAction
+from .. import coal, privates
+from .companies import BuyCompany
+
+if TYPE_CHECKING:
+    from ....game import Game
+    from ....model import Corporation
+
+
+class Track1828(TrackAndToken):
+    """Lay (or upgrade) track; passing ends the track step even if lays remain."""
+
+    handlers = {"lay_tile": "lay_tile", "pass": "pass_step", "special_buy": "special_buy"}
+    offers = {"lay_tile": "offer_lay_tile", "pass": "offer_pass", "special_buy": "offer_special_buy"}
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        corp = self.builder(game, round_, entity)
+        if corp is None:
+            return []
+        if self.next_lay(game, round_) is None and privates.track_ability(game, corp) is None \
+                and not may_buy_track_company(game, corp):
+            return []  # a private's extra lay during the track step (E&K), owned or buyable, keeps it open
+        return ["lay_tile", *game.rules.extra_track_actions(game, round_, corp), "pass"]
+
+    def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
+        """The $40 extra lay (B&M, NYH) needs the money up front. E&K's extra yellow tile uses none of the
+        corporation's lays, but counts as an upgrade for them: no upgrade and no $40 lay may follow it
+        (rules-1828.md, "E&K's extra tile"; `privates._lay` marks the turn)."""
+        lay = super().next_lay(game, round_)
+        if lay is not None and int(lay.get("cost") or 0) > round_.corp(game).cash:
+            return None  # the $40 extra lay needs the money up front
+        return lay
+
+    def offer_lay_tile(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """The corporation's own lays while this step is the one open (a lay with its own price, B&M's and
+        NYH's $40 extra one, tried on a copy), and the lays its privates may make now (C&St.L's at any
+        point of the turn: the round opens lay_tile for it outside this step too)."""
+        corp = game.corporations[entity]
+        lays: list[dict[str, Any]] = []
+        if round_.active_step(game) is self:
+            lays = super().offer_lay_tile(game, round_, entity)
+            lay_rules = game.rules.tile_lays(game)
+            index = len(round_.laid_hexes)
+            if index < len(lay_rules) and int(lay_rules[index].get("cost") or 0):
+                lays = [o for o in lays if game.accepts({"type": "lay_tile", "entity": entity, **o})]
+        return lays + privates.private_lays(game, round_, corp)
+
+
+def may_buy_track_company(game: Game, corp: Any) -> bool:
+    """A private with a track-step lay is for sale to `corp` now (the track step waits for it)."""
+    if "can_buy_companies" not in game.phase.status or corp.kind == "minor":
+        return False
+    return any(c.min_price <= corp.cash and any(a.get("type") == "tile_lay" and a.get("when") == "track"
+                                                for a in c.abilities)
+               for c in BuyCompany.purchasable(game))
+
+
+class Token1828(TrackAndToken):
+    """Place one station after the track step (which slot it takes: the shared board rule,
+    `Board.station_slot`)."""
+
+    handlers = {"place_token": "place_token", "pass": "pass_step"}
+    offers = {"place_token": "offer_place_token", "pass": "offer_pass"}
+
+    def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        if action.get("city") in own_cities(game, action.get("entity")):
+            raise IllegalAction(f"{action.get('entity')} already has a station in {action.get('city')}", "token")
+        if action.get("city") in coalfield_cities(game):
+            raise IllegalAction("the Virginia Coalfields may not hold a station", "token")
+        super().place_token(game, round_, action, trusted)
+
+    def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
+        """The shared stations, never in the coalfields nor in a city already holding one of its own."""
+        closed = coalfield_cities(game) | own_cities(game, entity)
+        return [o for o in super().offer_place_token(game, round_, entity) if o.get("city") not in closed]
+
+    def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
+        """One station per city and corporation (gen1828_3p_544675 index 654: B&M-IC, in Cincinnati
+        already, has no station to place after upgrading it)."""
+        if not super().can_place_token(game, round_, corp):
+            return False
+        # the coalfields count as a place to go (the step waits; the station itself is refused there)
+        mine = own_cities(game, corp.sym)
+        return any(city not in mine for city, _ in game.board.reachable_token_cities(corp.sym))
+
+    def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
+        assert isinstance(round_, OperatingRound)
+        if entity != round_.current_entity(game):
+            return []
+        corp = game.corporations[entity]
+        if corp.kind == "minor" or not self.can_place_token(game, round_, corp):
+            return []
+        return ["place_token", "pass"]
+
+
+def coalfield_cities(game: Game) -> set[str]:
+    """The Virginia Coalfields' city takes no station (the refusals: "may not be tokened")."""
+    hex_id = coal.coalfields(game)
+    h = game.board.hexes.get(hex_id) if hex_id else None
+    return {game.board.city_id(hex_id, i) for i in range(len(h.tokens))} if h is not None and hex_id else set()
+
+
+def own_cities(game: Game, entity: Any) -> set[str]:
+    """The city ids (as actions name them) holding the entity's stations."""
+    board = game.board
+    return {board.city_id(hex_id, index) for hex_id, h in board.hexes.items()
+            for index, slots in enumerate(h.tokens) if entity in slots}
