@@ -23,40 +23,10 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
             return []
         entity = acting[0]
     round_ = game.round
-    if hasattr(game.rules, "legal_options"):
-        own = _title_enumerated(game, round_, entity, kinds)
-    else:
-        own = round_.options(game, entity, kinds)
+    own = round_.options(game, entity, kinds)
     # moves the round takes beside its steps, at any moment (1840: a private sold to the bank by its owner)
     own += round_.extra_options(game, entity)
     return [_complete(game, entity, option) for option in own if kinds is None or option["type"] in kinds]
-
-
-def _title_enumerated(game: Game, round_: Any, entity: Any, kinds: set[str] | None) -> list[dict[str, Any]]:
-    """Transitional (issue 23): a title whose own rounds still enumerate through its rules' `legal_options`
-    (1828, 1840; `enumerates_itself` says for which types); the other types its steps open are expanded by
-    the step that opens them."""
-    out: list[dict[str, Any]] = []
-    for kind in round_.actions_for(game, entity):
-        if kinds is not None and kind not in kinds:
-            continue
-        found = (game.rules.legal_options(game, kind, entity)  # type: ignore[attr-defined]
-                 if game.rules.enumerates_itself(game, kind)  # type: ignore[attr-defined]
-                 else shared_options(game, kind, entity))
-        for option in found:
-            option.setdefault("type", kind)
-            out.append(option)
-    return out
-
-
-def shared_options(game: Game, kind: str, entity: Any) -> list[dict[str, Any]]:
-    """The options of `kind` as the round's step that opens it lists them (the first step offering that
-    type and open to `entity` now, else the first offering it at all); none when no step offers it."""
-    round_ = game.round
-    offering = [s for s in round_.steps if kind in s.offers]
-    step = next((s for s in offering if not s.passed and kind in s.actions(game, round_, entity)),
-                offering[0] if offering else None)
-    return step.offer(game, round_, entity, kind) if step is not None else []
 
 
 def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[str, Any]]:
