@@ -5,7 +5,7 @@ Lines lay track, place stations and run trams into a revenue box; in the company
 collects its lines' boxes and pays a chosen multiple of 10. The four Stadtbahn companies run on their
 own narrow track automatically and always pay out. The game follows a fixed round bar and ends after
 company round 6. The rounds have a module each (`rounds.py` lists them); `rules.py` holds the set-up and
-the rule hooks.
+the rule hooks and composes the rounds; `state.py` holds the title's facts (`State1840`).
 """
 
 from __future__ import annotations
