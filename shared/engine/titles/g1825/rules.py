@@ -158,7 +158,9 @@ class Rules1825(TitleRules):
             name = required.get(corp.sym) if corp.kind == "minor" else None
             if not name:
                 continue
-            train = next((t for t in game.depot.upcoming() if t.name == name), None)
+            # each minor sets aside a train of its own: two minors needing a 4T (TV, M&GN) set aside two
+            # (docs/rules-1825.md, "A minor's own train is never for sale")
+            train = next((t for t in game.depot.upcoming() if t.name == name and not t.reserved), None)
             if train is None:
                 continue
             train.reserved = True
@@ -272,7 +274,8 @@ class Rules1825(TitleRules):
             return
         formed.append(corp.sym)
         # the first set-aside train of the kind goes to the minor that forms first (two minors may need a 4T)
-        train = next(t for t in game.depot.trains if t.name == train.name and t.reserved and t.owner is None)
+        train = next(t for t in game.depot.trains
+                     if t.name == train.name and t.reserved and t.owner is None and not t.rusted)
         corp.required_train = train.id
         # stays reserved: the reference takes minors' trains out of the depot for good (never the first of
         # its kind, never for sale)
