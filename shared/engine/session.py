@@ -22,8 +22,9 @@ CHECKPOINT_EVERY = 16
 SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT_CHECKPOINTS behind
 RECENT_CHECKPOINTS = 8
 # 2: stock rounds keep each player's latest turn for standing orders; 3: the board keeps its title's route
-# rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`
-SNAPSHOT_FORMAT = 4
+# rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`;
+# 5: 1825's facts too (State1825)
+SNAPSHOT_FORMAT = 5
 
 
 @dataclass

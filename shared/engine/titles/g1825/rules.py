@@ -37,6 +37,7 @@ from .operating import OperatingRound1825, sale_options
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
+from .state import State1825, state
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -60,6 +61,7 @@ RECEIVERSHIP_CREDIT = 200
 
 class Rules1825(TitleRules):
     title = "1825"
+    state_class = State1825
     # Units are merged as chosen and the merged combination's player range is checked (compose.check_options):
     # Units 1, 2 and 3 chosen by four players are Units 1+2+3, not Units 1+2 with Unit 3 (a 2-player Unit)
     # dropped (docs/rules-1825.md, Set-up: "Options and player counts").
@@ -126,10 +128,10 @@ class Rules1825(TitleRules):
 
     def setup(self, game: Game) -> None:
         specific = game.defn.data.setup.get("title_specific") or {}
-        game.extra["formed"] = []
-        game.extra["minor_band"] = specific.get("minor_band")
-        game.extra["max_band"] = specific.get("max_band")
-        game.extra["receivership_loan"] = 0
+        own = state(game)
+        own.formed = []
+        own.minor_band = int(specific.get("minor_band") or 0)
+        own.max_band = int(specific.get("max_band") or 0)
         privates = sorted(game.companies.values(), key=lambda c: c.value)
         for index, player in enumerate(game.players):
             if index < len(privates):
@@ -188,14 +190,14 @@ class Rules1825(TitleRules):
 
     # -- bands: which corporations may be started -----------------------------------------------------------
     def band(self, game: Game, corp: Corporation) -> int:
-        return corp.band if corp.kind == "major" and corp.band else game.extra["minor_band"]
+        return corp.band if corp.kind == "major" and corp.band else state(game).minor_band
 
     def current_band(self, game: Game) -> int:
         if any(c.owner is None and not c.closed and not c.abilities for c in game.companies.values()):
             return 0
         sold_out = [self.band(game, c) for c in game.corporations.values()
                     if c.kind == "major" and c.band and c.treasury_percent == 0]
-        return min(max(sold_out) + 1, game.extra["max_band"]) if sold_out else 1
+        return min(max(sold_out) + 1, state(game).max_band) if sold_out else 1
 
     def can_start(self, game: Game, corp: Corporation) -> bool:
         # The digest opens corporations band by band, but the recorded games (which win for 1825) show the
@@ -262,7 +264,7 @@ class Rules1825(TitleRules):
         self.check_formation(game, corp)
 
     def check_formation(self, game: Game, corp: Corporation) -> None:
-        formed: list[str] = game.extra["formed"]
+        formed = state(game).formed
         if corp.sym in formed:
             return
         if corp.kind == "major":
@@ -304,7 +306,7 @@ class Rules1825(TitleRules):
 
     # -- operating round ----------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
-        formed: list[str] = game.extra["formed"]
+        formed = state(game).formed
         corps = [game.corporations[s] for s in formed if not game.corporations[s].closed]
         corps.sort(key=lambda c: (c.kind != "major", -(c.par_price or 0), formed.index(c.sym)))
         return [c.sym for c in corps]
