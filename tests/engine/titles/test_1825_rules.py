@@ -384,3 +384,20 @@ def test_part_of_the_certificate_is_offered_in_the_train_step() -> None:
         if option["percent"] < sum(corp.shares[int(s.rpartition("_")[2])].percent for s in option["shares"]):
             others = max(holding(game, corp.sym, p.id) for p in game.players if p.id != 1001)
             assert others >= corp.shares[0].percent
+
+
+def test_part_of_the_certificate_for_the_stock_round() -> None:
+    """The stock round's sales of part of a director's certificate (to be offered by the step's enumeration):
+    all of a holding less one share of the certificate. Player 1 (CR_0, CR_1, CR_3: 40% of CR at 76) sells
+    30%; nobody holds CR to take over, so the certificate goes to the market and he keeps one ordinary share
+    from it (CR_2, which player 2 sold there)."""
+    game = _player_1s_turn_with(7)
+    step = game.round.active_step(game)
+    options = step.partial_sale_options(game, game.round, game.player(1001))
+    assert {"shares": ["CR_1", "CR_3", "CR_0"], "percent": 30} in options
+    assert all(o["percent"] < 40 for o in options if o["shares"][0].startswith("CR"))
+    game.process(sell(1001, ["CR_1", "CR_3", "CR_0"], 30))
+    cr = game.corporations["CR"]
+    assert game.player(1001).cash == 7 + 3 * 76
+    assert [s.id for s in cr.shares if s.owner == 1001] == ["CR_2"]
+    assert cr.shares[0].owner == "pool" and cr.president is None

@@ -99,6 +99,12 @@ class BuySellParShares1825(BuySellParShares):
     def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         sell_to_pool(game, player, bundle)
 
+    def partial_sale_options(self, game: Game, round_: StockRound, player: Player) -> list[dict[str, Any]]:
+        """Sales of part of the director's certificate open to `player` now, for the step's enumeration to
+        offer beside the whole-certificate sales (not offered yet: the stock round's sale options are being
+        moved from engine/legal.py into the steps, issue 23)."""
+        return partial_director_sale_options(game, round_, self, player)
+
     # -- the director's certificate bought back from the market -------------------------------------------
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         if share.president and share.owner == POOL:
