@@ -62,7 +62,8 @@ def _c(name: str, options: str, players: tuple[int, ...], weight: int = 1) -> Co
 #: the extension kits (K1, K3, K2+K3, K5, K6, K7), D1, DB1-DB3, U3+, Unit 4, big and strict bank — the
 #: combinations of meta.json's `configurations` plus a few more, each within the player range the option
 #: allows and respecting mutually_exclusive_options (one Unit choice, big_bank xor strict_bank). The order
-#: mixes Units and kits so that a bank cut short still covers many of them; Units 1+2+3 come last.
+#: mixes Units and kits so that a bank cut short still covers many of them; Units 1+2+3 come last, then the
+#: regionals on Units 1+2 and 1+2+3 (appended, so the earlier configurations keep their seeds).
 CONFIGS: dict[str, tuple[Config, ...]] = {
     "1825": (
         _c("unit_1", "unit_1", (2, 3, 4, 5)),
@@ -94,6 +95,9 @@ CONFIGS: dict[str, tuple[Config, ...]] = {
         _c("unit_12_k2_k3", "unit_12,k2,k3", (4, 5), 2),
         _c("unit_23_u3p_db3", "unit_23,u3p,db3", (3,), 2),
         _c("unit_123", "unit_123", (4, 5, 6), 4),
+        _c("unit_12_r1", "unit_12,r1", (4, 5), 2),
+        _c("unit_12_r1_r2_r3", "unit_12,r1,r2,r3", (5, 6), 2),
+        _c("unit_123_r1_r2_r3", "unit_123,r1,r2,r3", (6, 7), 4),
     ),
     "1828": (
         _c("base", "", (3, 4, 5)),

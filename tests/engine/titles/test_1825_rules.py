@@ -328,3 +328,76 @@ def test_a_turn_with_nothing_in_reach_ends_at_the_sale() -> None:
     game.edited()
     game.process(sell(1002, ["CR_2"], 10))
     assert game.acting() == [1001]
+
+
+def _player_1s_turn_with(cash: int) -> Game:
+    """The DIRECTOR_IN_POOL position after player 2's sale and pass: player 1 (GNoS_1, 20%) acts, with `cash`."""
+    game = position(DIRECTOR_IN_POOL, 146)
+    game.process(sell(1002, ["CR_2"], 10))
+    game.process({"type": "pass", "entity": 1002})
+    game.player(1001).cash = cash
+    game.edited()
+    assert game.acting() == [1001]
+    return game
+
+
+def test_a_shareholder_takes_the_directors_certificate_from_the_market() -> None:
+    """Player 1 holds a 20% GNoS share; GNoS's 40% director's certificate lies in the market at 16. He is
+    offered it, pays one share (£32), hands his GNoS_1 to the market and is director: GNoS leaves
+    receivership. The market keeps GNoS_1; his holding goes from 20% to 40%."""
+    game = _player_1s_turn_with(100)
+    offer = {"type": "buy_shares", "entity": 1001, "entity_type": "player", "shares": ["GNoS_0"], "percent": 40}
+    assert offer in legal_actions(game, 1001)
+    game.process({"type": "buy_shares", "entity": 1001, "shares": ["GNoS_0"], "percent": 40})
+    gnos = game.corporations["GNoS"]
+    assert game.player(1001).cash == 68
+    assert [(s.id, s.owner) for s in gnos.shares[:2]] == [("GNoS_0", 1001), ("GNoS_1", "pool")]
+    assert gnos.president == 1001 and not game.rules.receivership(game, gnos)
+    assert holding(game, "GNoS", 1001) == 40
+
+
+def test_the_directors_certificate_from_the_market_needs_a_share_and_its_value_in_hand() -> None:
+    """Nobody holds HR, so nobody may take HR's certificate; player 1 with £40 pays only one GNoS share
+    (£32) but must have the certificate's value (£64) in hand, so he is not offered it and is refused."""
+    game = _player_1s_turn_with(100)
+    assert not any(a.get("shares") == ["HR_0"] for a in legal_actions(game, 1001))
+    with pytest.raises(IllegalAction, match="only a holder of a HR share"):
+        game.process({"type": "buy_shares", "entity": 1001, "shares": ["HR_0"], "percent": 40})
+    game = _player_1s_turn_with(40)
+    assert not any(a["type"] == "buy_shares" for a in legal_actions(game, 1001))
+    with pytest.raises(IllegalAction, match="needs its value, 64, in hand"):
+        game.process({"type": "buy_shares", "entity": 1001, "shares": ["GNoS_0"], "percent": 40})
+    with pytest.raises(IllegalAction, match="bought whole"):
+        game.process({"type": "buy_shares", "entity": 1001, "shares": ["GNoS_0"], "percent": 20})
+
+
+def test_part_of_the_certificate_is_offered_in_the_train_step() -> None:
+    """GER's train step, player 1 holding LBSC's director's certificate alone and player 3 a 20% of LBSC:
+    he is offered the sale of half the certificate (player 3 takes over, see the test above) beside the
+    whole of it; a partial sale of a corporation where nobody can take over is not offered."""
+    game = position(U1_3P, 53)
+    options = legal_actions(game, 1001)
+    assert {"type": "sell_shares", "entity": 1001, "entity_type": "player", "shares": ["LBSC_0"],
+            "percent": 10} in options
+    for option in options:
+        corp = game.corporations[option["shares"][0].rpartition("_")[0]]
+        if option["percent"] < sum(corp.shares[int(s.rpartition("_")[2])].percent for s in option["shares"]):
+            others = max(holding(game, corp.sym, p.id) for p in game.players if p.id != 1001)
+            assert others >= corp.shares[0].percent
+
+
+def test_part_of_the_certificate_for_the_stock_round() -> None:
+    """The stock round's sales of part of a director's certificate (to be offered by the step's enumeration):
+    all of a holding less one share of the certificate. Player 1 (CR_0, CR_1, CR_3: 40% of CR at 76) sells
+    30%; nobody holds CR to take over, so the certificate goes to the market and he keeps one ordinary share
+    from it (CR_2, which player 2 sold there)."""
+    game = _player_1s_turn_with(7)
+    step = game.round.active_step(game)
+    options = step.partial_sale_options(game, game.round, game.player(1001))
+    assert {"shares": ["CR_1", "CR_3", "CR_0"], "percent": 30} in options
+    assert all(o["percent"] < 40 for o in options if o["shares"][0].startswith("CR"))
+    game.process(sell(1001, ["CR_1", "CR_3", "CR_0"], 30))
+    cr = game.corporations["CR"]
+    assert game.player(1001).cash == 7 + 3 * 76
+    assert [s.id for s in cr.shares if s.owner == 1001] == ["CR_2"]
+    assert cr.shares[0].owner == "pool" and cr.president is None

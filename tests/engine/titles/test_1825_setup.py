@@ -291,3 +291,18 @@ def test_no_options_get_the_default_map_and_kits_without_a_unit_are_refused() ->
         new_game(["k1"], 4)
     with pytest.raises(MalformedAction, match="Invalid option"):
         new_game(["unit_1", "k3"], 6)  # Unit 1 is for 2-5 players
+
+
+def test_two_minors_needing_a_4t_each_set_one_aside() -> None:
+    """Units 1+2 with R1 and R3: Taff Vale and Midland & Great Northern both form with a 4T. Each sets aside
+    a 4T of its own at set-up (Railpost had reserved the same 4T twice, so the second minor to form got
+    none), and a set-aside train is never for sale (docs/rules-1825.md, "A minor's own train is never for
+    sale")."""
+    session = GameSession.new("1825", [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, 6)], 1,
+                              ["unit_12", "r1", "r3"])
+    game = session.game
+    tv, mgn = game.corporations["TV"], game.corporations["M&GN"]
+    assert tv.required_train and mgn.required_train and tv.required_train != mgn.required_train
+    fours = [t for t in game.depot.trains if t.name == "4T"]
+    assert {t.id for t in fours if t.reserved} == {tv.required_train, mgn.required_train}
+    assert not any(t.name == "4T" and not t.reserved for t in game.depot.upcoming())

@@ -18,7 +18,7 @@ from ...core.shares import Bundle, parse_bundle
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
 from .credit import token_options
-from .sales import sell_to_pool
+from .sales import partial_director_bundles, sell_to_pool
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -116,8 +116,9 @@ def sell_in_train_step(game: Game, round_: OperatingRound1825, action: dict[str,
 
 
 def sale_options(game: Game, round_: OperatingRound1825, player: Player) -> list[dict[str, Any]]:
-    """The sales the director may make now: ordinary shares one to all per corporation, and everything
-    he holds of a corporation including the director's certificate."""
+    """The sales the director may make now: ordinary shares one to all per corporation, everything he
+    holds of a corporation including the director's certificate, and that less part of the certificate
+    (docs/rules-1825.md, "Selling part of the director's certificate")."""
     out = []
     for corp in game.corporations.values():
         held = sorted((s for s in corp.shares if s.owner == player.id), key=lambda s: (s.president, s.stamp))
@@ -127,8 +128,9 @@ def sale_options(game: Game, round_: OperatingRound1825, player: Player) -> list
         bundles = [ordinary[:n] for n in range(1, len(ordinary) + 1)]
         if len(held) > len(ordinary):
             bundles.append(held)
-        for shares in bundles:
-            bundle = Bundle(corp, shares, sum(s.percent for s in shares))
+        candidates = [Bundle(corp, shares, sum(s.percent for s in shares)) for shares in bundles]
+        candidates += partial_director_bundles(game, corp, player)
+        for bundle in candidates:
             if accepts(check_sale, game, round_, player, bundle):
-                out.append({"shares": [s.id for s in shares], "percent": bundle.percent})
+                out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
     return out

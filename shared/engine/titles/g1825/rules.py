@@ -35,6 +35,7 @@ from .operating import OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
+from .state import State1825, state
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -58,6 +59,7 @@ RECEIVERSHIP_CREDIT = 200
 
 class Rules1825(TitleRules):
     title = "1825"
+    state_class = State1825
     # Units are merged as chosen and the merged combination's player range is checked (compose.check_options):
     # Units 1, 2 and 3 chosen by four players are Units 1+2+3, not Units 1+2 with Unit 3 (a 2-player Unit)
     # dropped (docs/rules-1825.md, Set-up: "Options and player counts").
@@ -124,10 +126,10 @@ class Rules1825(TitleRules):
 
     def setup(self, game: Game) -> None:
         specific = game.defn.data.setup.get("title_specific") or {}
-        game.extra["formed"] = []
-        game.extra["minor_band"] = specific.get("minor_band")
-        game.extra["max_band"] = specific.get("max_band")
-        game.extra["receivership_loan"] = 0
+        own = state(game)
+        own.formed = []
+        own.minor_band = int(specific.get("minor_band") or 0)
+        own.max_band = int(specific.get("max_band") or 0)
         privates = sorted(game.companies.values(), key=lambda c: c.value)
         for index, player in enumerate(game.players):
             if index < len(privates):
@@ -156,7 +158,9 @@ class Rules1825(TitleRules):
             name = required.get(corp.sym) if corp.kind == "minor" else None
             if not name:
                 continue
-            train = next((t for t in game.depot.upcoming() if t.name == name), None)
+            # each minor sets aside a train of its own: two minors needing a 4T (TV, M&GN) set aside two
+            # (docs/rules-1825.md, "A minor's own train is never for sale")
+            train = next((t for t in game.depot.upcoming() if t.name == name and not t.reserved), None)
             if train is None:
                 continue
             train.reserved = True
@@ -171,14 +175,14 @@ class Rules1825(TitleRules):
 
     # -- bands: which corporations may be started -----------------------------------------------------------
     def band(self, game: Game, corp: Corporation) -> int:
-        return corp.band if corp.kind == "major" and corp.band else game.extra["minor_band"]
+        return corp.band if corp.kind == "major" and corp.band else state(game).minor_band
 
     def current_band(self, game: Game) -> int:
         if any(c.owner is None and not c.closed and not c.abilities for c in game.companies.values()):
             return 0
         sold_out = [self.band(game, c) for c in game.corporations.values()
                     if c.kind == "major" and c.band and c.treasury_percent == 0]
-        return min(max(sold_out) + 1, game.extra["max_band"]) if sold_out else 1
+        return min(max(sold_out) + 1, state(game).max_band) if sold_out else 1
 
     def can_start(self, game: Game, corp: Corporation) -> bool:
         # The digest opens corporations band by band, but the recorded games (which win for 1825) show the
@@ -245,7 +249,7 @@ class Rules1825(TitleRules):
         self.check_formation(game, corp)
 
     def check_formation(self, game: Game, corp: Corporation) -> None:
-        formed: list[str] = game.extra["formed"]
+        formed = state(game).formed
         if corp.sym in formed:
             return
         if corp.kind == "major":
@@ -257,7 +261,8 @@ class Rules1825(TitleRules):
             return
         formed.append(corp.sym)
         # the first set-aside train of the kind goes to the minor that forms first (two minors may need a 4T)
-        train = next(t for t in game.depot.trains if t.name == train.name and t.reserved and t.owner is None)
+        train = next(t for t in game.depot.trains
+                     if t.name == train.name and t.reserved and t.owner is None and not t.rusted)
         corp.required_train = train.id
         # stays reserved: the reference takes minors' trains out of the depot for good (never the first of
         # its kind, never for sale)
@@ -286,7 +291,7 @@ class Rules1825(TitleRules):
 
     # -- operating round ----------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
-        formed: list[str] = game.extra["formed"]
+        formed = state(game).formed
         corps = [game.corporations[s] for s in formed if not game.corporations[s].closed]
         corps.sort(key=lambda c: (c.kind != "major", -(c.par_price or 0), formed.index(c.sym)))
         return [c.sym for c in corps]

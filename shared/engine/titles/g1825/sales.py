@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.shares import Bundle, player_percent
+from ...core.shares import Bundle, parse_bundle, player_percent
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
-from ...model import POOL, Corporation, Player
+from ...model import POOL, Corporation, Player, Share
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -98,3 +98,123 @@ class BuySellParShares1825(BuySellParShares):
 
     def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         sell_to_pool(game, player, bundle)
+
+    def partial_sale_options(self, game: Game, round_: StockRound, player: Player) -> list[dict[str, Any]]:
+        """Sales of part of the director's certificate open to `player` now, for the step's enumeration to
+        offer beside the whole-certificate sales (not offered yet: the stock round's sale options are being
+        moved from engine/legal.py into the steps, issue 23)."""
+        return partial_director_sale_options(game, round_, self, player)
+
+    # -- the director's certificate bought back from the market -------------------------------------------
+    def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
+        if share.president and share.owner == POOL:
+            return director_purchase_refusal(self, game, round_, player, share)
+        return super().can_buy(game, round_, player, share)
+
+    def buyable_shares(self, game: Game, round_: StockRound, player: Player, *, first: bool = False) -> list[Share]:
+        out = super().buyable_shares(game, round_, player, first=first)
+        if first and out:
+            return out
+        for corp in game.corporations.values():
+            pres = corp.shares[0] if corp.shares else None
+            if pres is not None and pres.president and pres.owner == POOL \
+                    and director_purchase_refusal(self, game, round_, player, pres) is None:
+                out.append(pres)
+                if first:
+                    return out
+        return out
+
+    def buy_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        share = bundle.shares[0]
+        if not (len(bundle.shares) == 1 and share.president and share.owner == POOL):
+            super().buy_shares(game, round_, action, trusted)
+            return
+        player = game.player(action["entity"])
+        if bundle.percent != share.percent:
+            raise IllegalAction(f"the director's certificate {share.id} is bought whole ({share.percent}%)",
+                                "one_share_per_turn")
+        reason = director_purchase_refusal(self, game, round_, player, share)
+        if reason:
+            raise IllegalAction(f"cannot buy {share.id}: {reason}", "buy_shares")
+        buy_director_from_pool(game, player, bundle.corporation)
+
+
+def partial_director_bundles(game: Game, corp: Corporation, player: Player) -> list[Bundle]:
+    """Rule (docs/rules-1825.md, "Selling part of the director's certificate"): the sales of part of the
+    director's certificate open to its holder — everything he holds of the corporation, keeping back one
+    share's worth or more of the certificate (a major's 20%: 10% back; a minor's 40%: 20% back), where the
+    part kept can be handed back to him in ordinary shares: from the sale itself, from a player who takes
+    the certificate over, or from the market."""
+    held = sorted((s for s in corp.shares if s.owner == player.id), key=lambda s: (s.president, s.stamp))
+    if not held or not held[-1].president:
+        return []
+    pres, unit = held[-1], _unit(corp)
+    total = sum(s.percent for s in held)
+    pooled = any(s.owner == POOL and not s.president for s in corp.shares)
+    others = max((player_percent(corp, p.id) for p in game.players if p.id != player.id), default=0)
+    out = []
+    for keep in range(unit, pres.percent, unit):
+        if total - keep >= pres.percent or pooled or (others >= pres.percent and others > keep):
+            out.append(Bundle(corp, held, total - keep))
+    return out
+
+
+def partial_director_sale_options(game: Game, round_: StockRound, step: BuySellParShares,
+                                  player: Player) -> list[dict[str, Any]]:
+    """The stock round's offers of `partial_director_bundles` that the step's own sale checks allow."""
+    out = []
+    for corp in game.corporations.values():
+        for bundle in partial_director_bundles(game, corp, player):
+            if step.can_sell(game, round_, player, corp, bundle) is None:
+                out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+    return out
+
+
+def _unit(corp: Corporation) -> int:
+    """The percent of one ordinary share (10 for a major, 20 for a minor)."""
+    return min((s.percent for s in corp.shares if not s.president), default=10)
+
+
+def director_purchase_refusal(step: BuySellParShares, game: Game, round_: StockRound, player: Player,
+                              share: Share) -> str | None:
+    """Rule (docs/rules-1825.md, "The director's certificate bought back from the market"): why `player`
+    may not take the director's certificate `share` from the market now (None: he may)."""
+    corp = game.corporations[share.corporation]
+    if round_.bought():
+        return "only one purchase per turn"
+    if corp.closed:
+        return f"{corp.sym} is closed"
+    if round_.sold.get(player.id, {}).get(corp.sym):
+        return f"{player.name} sold {corp.sym} this round and may not buy it back"
+    if not any(s.owner == player.id for s in corp.shares):
+        return f"only a holder of a {corp.sym} share may take its director's certificate from the market"
+    whole = step.share_cost(game, corp, share)
+    if player.cash < whole:
+        return f"{player.name} has {player.cash}; taking the director's certificate needs its value, {whole}, in hand"
+    if not step.room_for_cert(game, player, corp):
+        return f"{player.name} is at the certificate limit ({game.rules.cert_limit(game)})"
+    if corp.percent_owned_by(player.id) + share.percent > corp.max_ownership_percent:
+        return f"{player.name} may hold at most {corp.max_ownership_percent}% of {corp.sym}"
+    return None
+
+
+def buy_director_from_pool(game: Game, player: Player, corp: Corporation) -> None:
+    """The purchase itself: the player pays one ordinary share at the market price, takes the director's
+    certificate and hands the market his longest-held ordinary shares for the rest of it (one share for a
+    major's 20% certificate, one for a minor's 40%); he is director from now on (the corporation leaves
+    receivership)."""
+    pres = corp.shares[0]
+    unit = _unit(corp)
+    price = game.share_price(corp)
+    assert price is not None
+    game.pay(player, None, price * unit // 10)
+    back = pres.percent - unit
+    corp.give(pres, player.id)
+    for held in sorted((s for s in corp.shares if s.owner == player.id and not s.president), key=lambda s: s.stamp):
+        if back <= 0:
+            break
+        corp.give(held, POOL)
+        back -= held.percent
+    game.rules.after_share_transfer(game, corp)
+    game.rules.after_buy_shares(game, corp)

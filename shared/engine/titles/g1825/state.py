@@ -1,0 +1,27 @@
+"""1825's own part of the game state: which corporations have formed (their operating order among equal
+prices) and the bands of the set-up (which band the minors open in, the last band there is)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
+
+from ...model import TitleState
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+@dataclass
+class State1825(TitleState):
+    # corporations in the order they formed (a major when it floats, a minor when it pays for its train):
+    # the operating order among corporations of equal par price
+    formed: list[str] = field(default_factory=list)
+    # the band the minors open in and the highest band of the configuration (composition.json)
+    minor_band: int = 0
+    max_band: int = 0
+
+
+def state(game: Game) -> State1825:
+    """The game's 1825 state (set up by `Rules1825.setup` through `state_class`)."""
+    return cast(State1825, game.title_state)
