@@ -13,38 +13,53 @@ from shared.engine import GameSession
 from shared.eventstore import SqlRecorder
 from shared.eventstore.records import Game
 
-RECLAIM_AFTER = 64  # sessions built or dropped before the frozen heap is collected again
+RECLAIM_AFTER = 64  # sessions dropped before the frozen heap is collected again, at the least
 
 
 class _Heap:
-    """Keeps the cyclic garbage collector off the cached sessions (process-wide).
+    """Keeps the cyclic garbage collector off the cached sessions of a server process (process-wide).
 
     A cached session is hundreds of thousands of small objects that live as long as the process: every full
     collection walks all of them (measured: 80-280 ms with 120 sessions cached, growing with the cache), a
-    pause that lands on whichever command is being applied. After a session is built the heap is frozen
-    (`gc.freeze`: what exists now is left to reference counting alone), so collections only walk what came
-    later. Dropped sessions (and a cache dropped whole, as tests do) hold reference cycles that only the
-    collector frees: after RECLAIM_AFTER sessions built or dropped the heap is unfrozen, collected once, and
-    frozen again. A worker whose cache holds its active games builds and drops few sessions once warm, so
-    that full collection is rare; one whose cache is too small pays it every RECLAIM_AFTER loads."""
+    pause that lands on whichever command is being applied. In a server process (`enable`: the rules
+    worker, the gateway's workers) the heap is frozen after each session is built (`gc.freeze`: what exists
+    now is left to reference counting alone), so collections only walk what came later. Dropped sessions
+    hold reference cycles that only the collector frees: once as many were dropped (evicted, forgotten,
+    reloaded) as a quarter of those cached (RECLAIM_AFTER at the least), the next build unfreezes the heap,
+    collects it once and freezes it again — the collector's own rule for its oldest generation, so that walk
+    costs a bounded share per session dropped, and a worker whose cache holds its active games seldom pays
+    it. Off by default: a process that drops whole caches (tests) would keep their cycles."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._dropped = 0
+        self.enabled = False
+        self.dropped_since = 0
+        self.cached = 0
+
+    def enable(self) -> None:
+        self.enabled = True
 
     def dropped(self, count: int = 1) -> None:
         with self._lock:
-            self._dropped += count
+            self.dropped_since += count
+            self.cached = max(0, self.cached - count)
 
     def built(self) -> None:
         with self._lock:
-            self._dropped += 1
-            if self._dropped >= RECLAIM_AFTER:
-                gc.unfreeze()
-                gc.collect()
-                self._dropped = 0
+            self.cached += 1
+            if not self.enabled:
+                return
+            if self.dropped_since >= max(RECLAIM_AFTER, self.cached // 4):
+                self.reclaim()
             gc.collect(1)  # the build's own young garbage goes before it could be frozen
             gc.freeze()
+
+    def reclaim(self) -> None:
+        """Collect everything once (the dropped sessions' cycles), then freeze what is left."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.dropped_since = 0
 
 
 HEAP = _Heap()
