@@ -178,7 +178,8 @@ def main() -> None:
         print(f"notifier [{backend}] burst of {len(lat)} turns: {len(lat) / (end - start):.0f} notifications/s "
               f"end to end (commit to last attempt; the writer alone committed {BURST_TURNS / wrote:.0f} turns/s), "
               f"p99 latency under backlog {_pct(lat, 99) * 1000:.0f} ms")
-        _fanout(rec, engine, hook, settings, backend)
+        if FANOUT > 0:
+            _fanout(rec, engine, hook, settings, backend)
     finally:
         stop.set()
         rec.close()
