@@ -213,7 +213,7 @@ def curve(stack: Stack, tables: list[SeededTable], script: list, label: str, met
 def cold_games(url: str, game_ids: list[int], samples: int = 200) -> None:
     """Serve games not in the session cache: the worker's own path (`SessionCache.use`: newest snapshot plus
     the events after it), in this process, against the bench's PostgreSQL; wall time per game."""
-    from services.play.sessions import HEAP, SessionCache
+    from services.play.sessions import HEAP, RECLAIM_AFTER, SessionCache
     from shared.eventstore import open_recorder
 
     HEAP.enable()  # as in the rules worker
@@ -236,7 +236,8 @@ def cold_games(url: str, game_ids: list[int], samples: int = 200) -> None:
               f"(target p99 < 50 ms) | load {load_text()}", flush=True)
         started = time.perf_counter()
         HEAP.reclaim()
-        print(f"       the collection that reclaims dropped sessions (once per {len(games) // 4} dropped here): "
+        every = max(RECLAIM_AFTER, len(games) // 4)
+        print(f"       the collection that reclaims dropped sessions (once per {every} dropped here): "
               f"{(time.perf_counter() - started) * 1000:.0f} ms with {len(games)} sessions cached", flush=True)
         # memory per cached session: what the loaded sessions hold, measured by tracemalloc on a second load
         some = games[:50]
