@@ -4,6 +4,7 @@ real notifier loop on a thread. Figures come from the notifier's own attempt log
 
 from __future__ import annotations
 
+import os
 import secrets
 import statistics
 import tempfile
@@ -29,6 +30,7 @@ GAMES = 20
 PACED_TURNS = 300
 PACE_SECONDS = 0.01
 BURST_TURNS = 1500
+FANOUT = int(os.environ.get("RAILPOST_BENCH_FANOUT", "1000"))  # subscribers of the fan-out phase
 
 
 class _Ok(BaseHTTPRequestHandler):
@@ -51,9 +53,10 @@ def _database() -> tuple[str, str | None]:
         return f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3", None
 
 
-def _games(rec: SqlRecorder, engine: sa.Engine, url: str, settings: NotifierSettings) -> list[tuple[int, list[int]]]:
+def _games(rec: SqlRecorder, engine: sa.Engine, url: str, settings: NotifierSettings,
+           count: int = GAMES, first: int = 0, acting_first: bool = True) -> list[tuple[int, list[int]]]:
     games = []
-    for g in range(GAMES):
+    for g in range(first, first + count):
         game = rec.create_game(NewGame(title="1830", options=[], seed=g, seat_count=2), {"title": "1830"})
         pids = []
         for s in range(2):
@@ -63,7 +66,8 @@ def _games(rec: SqlRecorder, engine: sa.Engine, url: str, settings: NotifierSett
                 manage.set_subscription(conn, str(p.id), None, manage.SubscriptionRequest("webhook", url=url),
                                         SystemClock().now(), settings.url_policy)
             pids.append(p.id)
-        rec.start(game.id, {"acting": [pids[0]], "round": "SR 1", "phase": "2"}, {"title": "1830"})
+        rec.start(game.id, {"acting": pids[:1] if acting_first else [], "round": "SR 1", "phase": "2"},
+                  {"title": "1830"})
         games.append((game.id, pids))
     return games
 
@@ -100,6 +104,34 @@ def _latencies(engine: sa.Engine, after_id: int) -> tuple[list[float], float, fl
     start = min(event for event, _, _ in rows).timestamp()
     end = max(last for _, _, last in rows).timestamp()
     return lat, start, end
+
+
+def _fanout(rec: SqlRecorder, engine: sa.Engine, hook: str, settings: NotifierSettings, backend: str) -> None:
+    """FANOUT subscribers, each with a webhook: FANOUT/2 two-seat games, then one commit per game that hands
+    the turn to both seats at once (simultaneous play), so every subscriber is told once; figures from the
+    first commit to each subscriber's first delivery attempt."""
+    games = _games(rec, engine, hook, settings, count=FANOUT // 2, first=GAMES, acting_first=False)
+    count, settled = -1, 0
+    while settled != count:  # the set-up's own notices (game started) are all delivered
+        count = settled
+        time.sleep(1.0)
+        with engine.connect() as conn:
+            settled = conn.execute(sa.select(sa.func.count()).select_from(deliveries)
+                                   .where(deliveries.c.status == "succeeded")).scalar_one()
+    with engine.connect() as conn:
+        mark = conn.execute(sa.select(sa.func.coalesce(sa.func.max(deliveries.c.id), 0))).scalar_one()
+    began = time.time()
+    for game_id, pids in games:
+        with rec.game_transaction(game_id) as tx:
+            tx.outbox("turn", {"acting": pids, "round": "SR 2", "title": "1830"})
+    wrote = time.time() - began
+    _settled(engine, settled + FANOUT, 120)
+    lat, start, end = _latencies(engine, mark)
+    print(f"notifier [{backend}] fan-out to {FANOUT} subscribers ({len(games)} commits naming 2 seats each, written "
+          f"in {wrote * 1000:.0f} ms): {len(lat)} told, the last {(end - began) * 1000:.0f} ms after the first "
+          f"commit ({len(lat) / max(1e-9, end - start):.0f} notifications/s); commit-to-first-attempt p50 "
+          f"{statistics.median(lat) * 1000:.0f} ms, p99 {_pct(lat, 99) * 1000:.0f} ms | load "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -146,6 +178,8 @@ def main() -> None:
         print(f"notifier [{backend}] burst of {len(lat)} turns: {len(lat) / (end - start):.0f} notifications/s "
               f"end to end (commit to last attempt; the writer alone committed {BURST_TURNS / wrote:.0f} turns/s), "
               f"p99 latency under backlog {_pct(lat, 99) * 1000:.0f} ms")
+        if FANOUT > 0:
+            _fanout(rec, engine, hook, settings, backend)
     finally:
         stop.set()
         rec.close()

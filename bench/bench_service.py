@@ -65,9 +65,11 @@ def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]
 
 
 class Stack:
-    """A throwaway database, Redis DB, gunicorn and Celery worker, torn down on exit."""
+    """A throwaway database, Redis DB, gunicorn and Celery workers, torn down on exit. `restart(shards)`
+    keeps the database and starts gateway and workers again with another number of worker processes (the
+    curve in `bench_service_curve`); `env` adds settings (e.g. SESSION_CACHE_SIZE) to every process."""
 
-    def __init__(self) -> None:
+    def __init__(self, shards: int = SHARDS, env: dict[str, str] | None = None) -> None:
         self.db = f"railpost_b_{secrets.token_hex(4)}"
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{self.db}"')
@@ -76,11 +78,17 @@ class Stack:
         from shared.eventstore import migrate
 
         migrate(self.url)
+        self.extra = dict(env or {})
+        self.procs: list[subprocess.Popen] = []
+        self.shards = shards
+        self._start()
+
+    def _start(self) -> None:
         bin_dir = Path(sys.executable).parent
         env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
                "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": os.environ.get("RAILPOST_BENCH_LOG_LEVEL", "WARNING"), "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
-               "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(SHARDS), "PYTHONPATH": os.pathsep.join(
-                   filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+               "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(self.shards), "PYTHONPATH": os.pathsep.join(
+                   filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **self.extra}
         self.procs = [
             subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
                              cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL),
@@ -90,7 +98,7 @@ class Stack:
         from services.config import Config
         from services.run import worker_commands
 
-        layout = Config(redis_url=REDIS_URL, celery_queue="railpost-bench", worker_shards=SHARDS,
+        layout = Config(redis_url=REDIS_URL, celery_queue="railpost-bench", worker_shards=self.shards,
                         worker_threads=THREADS)
         for command in worker_commands(str(bin_dir / "celery"), layout):
             command[command.index("-l") + 1] = env["LOG_LEVEL"]
@@ -105,7 +113,7 @@ class Stack:
                 time.sleep(0.2)
         time.sleep(2)  # let the Celery pool come up
 
-    def close(self) -> None:
+    def _stop(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -114,6 +122,15 @@ class Stack:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
+        self.procs = []
+
+    def restart(self, shards: int) -> None:
+        self._stop()
+        self.shards = shards
+        self._start()
+
+    def close(self) -> None:
+        self._stop()
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
         redis.Redis.from_url(REDIS_URL).flushdb()
@@ -228,6 +245,9 @@ class Table:
         self.version = 0
         self.lock = threading.Lock()
 
+    def token_for(self, sender: int, action: dict[str, Any]) -> str:
+        return self.tokens[sender]
+
     def step(self, http: Client, script: list[tuple[int, dict[str, Any]]]) -> tuple[float, float] | None:
         """Play the next action; returns (server accept->commit, client round trip) in seconds."""
         with self.lock:
@@ -237,7 +257,7 @@ class Table:
             started = time.perf_counter()
             status, body = http.post(f"{self.path}/actions?wait=10",
                                      {"action": action, "expected_version": self.version},
-                                     {"Authorization": f"Bearer {self.tokens[sender]}",
+                                     {"Authorization": f"Bearer {self.token_for(sender, action)}",
                                       "Idempotency-Key": uuid.uuid4().hex})
             rtt = time.perf_counter() - started
             if status != 200:
@@ -322,7 +342,7 @@ def settle(stack: Stack) -> None:
     builds its engine session (a one-off per game, tens of ms of CPU); left running into a phase it would be
     charged to that phase's first seconds, which steady play never pays."""
     client = redis.Redis.from_url(REDIS_URL)
-    queues = ["railpost-bench"] + [f"railpost-bench.{shard}" for shard in range(SHARDS)]
+    queues = ["railpost-bench"] + [f"railpost-bench.{shard}" for shard in range(stack.shards)]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(client.llen(q) for q in queues):
         time.sleep(0.1)
@@ -346,8 +366,56 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
 
 
+def load_text() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def children(pid: int) -> list[int]:
+    """Every process under `pid` (gunicorn's worker processes under its arbiter)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        kids = [child for child, parent in parents.items() if parent == current]
+        found += kids
+        todo += kids
+    return found
+
+
+class Profiler:
+    """With RAILPOST_BENCH_PYSPY=DIR: py-spy samples the gateway's worker processes and the rules workers
+    during one phase (collapsed stacks, `DIR/<phase>-<part>-<pid>.txt`); `bench/profiles/summarise.py`
+    turns them into the summaries kept in `bench/profiles/`."""
+
+    def __init__(self, stack: Stack, phase: str, seconds: float) -> None:
+        self.procs: list[subprocess.Popen] = []
+        out = os.environ.get("RAILPOST_BENCH_PYSPY")
+        spy = Path(sys.executable).parent / "py-spy"
+        if not out or not spy.exists():
+            return
+        Path(out).mkdir(parents=True, exist_ok=True)
+        targets = [("gateway", pid) for pid in children(stack.procs[0].pid)]
+        targets += [("worker", proc.pid) for proc in stack.procs[1:]]
+        for part, pid in targets:
+            self.procs.append(subprocess.Popen(
+                [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-g",
+                 "-o", f"{out}/{phase}-{part}-{pid}.txt"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.wait()
+
+
 def run_phase(name: str, tables: list[Table], script: list, rate: float | None, seconds: float,
-              threads: int, meter: CpuMeter) -> None:
+              threads: int, meter: CpuMeter, quiet_cpu: bool = False) -> dict[str, Any]:
+    """Play for `seconds` (at `rate` actions/s offered, or as fast as `threads` drivers go); print and return
+    the figures."""
     samples: list[tuple[float, float]] = []
     errors: list[str] = []
     stop_at = time.monotonic() + seconds
@@ -377,21 +445,29 @@ def run_phase(name: str, tables: list[Table], script: list, rate: float | None, 
             if sample:
                 samples.append(sample)
 
+    profiler = Profiler(meter.stack, name, seconds)
     cpu_before = meter.sample()
     started = time.monotonic()
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(driver, range(threads)))
     elapsed = time.monotonic() - started
     cpu_after = meter.sample()
+    profiler.close()
     server = [s for s, _ in samples]
     client = [c for _, c in samples]
+    figures = {"phase": name, "games": len(tables), "offered": rate, "actions": len(samples),
+               "rate": len(samples) / elapsed, "p50": pct(server, .5), "p99": pct(server, .99),
+               "load": os.getloadavg()[0], "errors": len(errors),
+               "cpu": {k: (cpu_after[k] - cpu_before.get(k, 0.0)) / max(1, len(samples)) * 1000 for k in cpu_after}}
     print(f"{name:6s} games={len(tables)} actions={len(samples)} in {elapsed:.1f}s -> {len(samples) / elapsed:.0f} "
           f"actions/s | accept->commit p50 {pct(server, .5):.1f} ms p99 {pct(server, .99):.1f} ms | "
           f"client round trip p50 {pct(client, .5):.1f} ms p99 {pct(client, .99):.1f} ms"
-          + (f" | offered {rate:.0f}/s" if rate else ""), flush=True)
-    print(cpu_line(cpu_before, cpu_after, len(samples)), flush=True)
+          + (f" | offered {rate:.0f}/s" if rate else "") + f" | load {load_text()}", flush=True)
+    if not quiet_cpu:
+        print(cpu_line(cpu_before, cpu_after, len(samples)), flush=True)
     if errors:
         print(f"       errors: {len(errors)}; first: {errors[0][:300]}", flush=True)
+    return figures
 
 
 def main() -> None:

@@ -38,3 +38,11 @@ def child_exit(server, worker):  # noqa: ANN001 (gunicorn hook signature)
         multiprocess.mark_process_dead(worker.pid)
     except Exception:
         pass
+
+
+def post_worker_init(worker):  # noqa: ANN001 (gunicorn hook signature)
+    """A gateway worker is a long-lived server process: keep the collector off the sessions it caches
+    (legal actions, undo checks, the page; services/play/sessions.py)."""
+    from services.play.sessions import HEAP
+
+    HEAP.enable()

@@ -31,7 +31,7 @@ class Config:
     max_body_bytes: int = 256 * 1024
     max_import_bytes: int = 16 * 1024 * 1024
     max_wait_seconds: float = 10.0
-    snapshot_every: int = 100
+    snapshot_every: int = 50  # a cold game catches up at most 49 events after its snapshot (docs/performance.md)
     sweep_after_seconds: float = 10.0  # a receipt queued this long is re-published
     sweep_interval_seconds: float = 5.0
     celery_queue: str = "railpost"

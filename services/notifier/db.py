@@ -9,12 +9,23 @@ from typing import Any
 import sqlalchemy as sa
 
 from shared.eventstore.migrate import sqlalchemy_url
+from shared.eventstore.postgres import heard_from_server
 
 
 def make_engine(url: str, pool_size: int = 10) -> sa.Engine:
     url = sqlalchemy_url(url)
     if not url.startswith("sqlite"):
-        return sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        engine = sa.create_engine(url, pool_size=pool_size, max_overflow=pool_size)
+
+        @sa.event.listens_for(engine, "checkout")
+        def _checkout(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+            """As the event store's pool (`check_idle`): a connection the server has spoken on since it went
+            idle (a restart's notice and end of stream) is replaced; a quiet one is used without the empty
+            round trip `pool_pre_ping` spent on every checkout."""
+            if heard_from_server(dbapi_conn):
+                raise sa.exc.DisconnectionError("the server closed or spoke on an idle connection")
+
+        return engine
     engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
     @sa.event.listens_for(engine, "connect")

@@ -24,6 +24,12 @@ clock_events = sa.Table(
 )
 
 
+# built once: the actions endpoint reads a game's clock log for every move made for a corporation (the
+# stand-in check), and composing the statement anew cost as much CPU as running it
+_READ = (sa.select(clock_events.c.data).where(clock_events.c.game_id == sa.bindparam("game_id"))
+         .order_by(clock_events.c.seq))
+
+
 class StaleClock(Exception):
     """Someone appended to this game's clock since it was read: read again and redo the decision."""
 
@@ -34,8 +40,7 @@ class ClockLog:
 
     def read(self, game_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(clock_events.c.data).where(clock_events.c.game_id == game_id)
-                                .order_by(clock_events.c.seq)).all()
+            rows = conn.execute(_READ, {"game_id": game_id}).all()
         return [json.loads(r.data) for r in rows]
 
     def append(self, game_id: int, after: int, events: Sequence[dict[str, Any]],

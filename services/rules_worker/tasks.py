@@ -14,7 +14,7 @@ from services.logs import setup_logging
 from services.play.apply import apply_pending
 from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, stale_games
 from services.play.scheduler import TICK_TASK as CLOCK_TICK_TASK
-from services.play.sessions import SessionCache
+from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
 from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
@@ -33,6 +33,7 @@ def runtime() -> tuple[SqlRecorder, SessionCache, Config, SettleSignals]:
             config: Config = current_app.conf.railpost_config
             setup_logging(config.log_level)
             recorder = open_recorder(config.database_url, pool_size=config.db_pool_size)
+            HEAP.enable()  # a long-lived server process: keep the collector off its cached sessions
             _runtime.clear()
             _runtime[pid] = (recorder, SessionCache(recorder, config.session_cache_size), config,
                              make_signals(config.redis_url, config.celery_queue))

@@ -7,6 +7,7 @@ write path, held through each commit's WAL flush, would put every game's commits
 
 from __future__ import annotations
 
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -48,6 +49,26 @@ def _read_committed(conn: psycopg.Connection[Any]) -> None:
     conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
 
 
+def heard_from_server(conn: psycopg.Connection[Any]) -> bool:
+    """Whether an idle connection's socket has something to read (or is closed): an idle connection in
+    autocommit has no reply pending, so anything there is the server talking on its own — the notice and
+    end of stream a shutdown or restart sends every backend's client, or the kernel's reset after a crash."""
+    if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+        return True
+    try:
+        return bool(select.select([conn.fileno()], [], [], 0)[0])
+    except (OSError, ValueError, psycopg.Error):
+        return True
+
+
+def check_idle(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check as a connection leaves it: a round trip only when the server has spoken since the
+    connection went idle (`heard_from_server`), so a connection a restart broke is still replaced before a
+    request uses it, but a healthy one costs no empty round trip per checkout (it was one per statement)."""
+    if heard_from_server(conn):
+        ConnectionPool.check_connection(conn)
+
+
 class PostgresRecorder(SqlRecorder):
     _lock_suffix = " FOR UPDATE"
     _numbers_in_transaction = False
@@ -55,15 +76,16 @@ class PostgresRecorder(SqlRecorder):
     def __init__(self, conninfo: str, max_size: int = 8, timeout: float = 30.0) -> None:
         # autocommit: a read is its single statement (one round trip, no BEGIN/COMMIT); a write opens an
         # explicit transaction block. During an outage a caller waits at most `timeout` for a connection
-        # (PoolTimeout, answered 503). A connection is checked as it leaves the pool (one empty round trip),
-        # so connections a server restart broke are replaced before a request uses them: once PostgreSQL is
+        # (PoolTimeout, answered 503). A connection is checked as it leaves the pool (`check_idle`: a round
+        # trip only if the server has spoken since it went idle, as a restart does), so connections a server
+        # restart broke are replaced before a request uses them: once PostgreSQL is
         # back the next request is served, instead of one 503 per idle connection of every process. A failed
         # reconnection retries with a doubling delay; it gives up after 10 s (the next request then grows the
         # pool at once), so a long outage is not followed by minutes of waiting for a far-off retry.
         self._pool = ConnectionPool(
             conninfo, min_size=1, max_size=max_size,
             kwargs={"row_factory": dict_row, "autocommit": True, "connect_timeout": max(1, int(timeout))},
-            configure=_read_committed, check=ConnectionPool.check_connection, open=True, timeout=timeout,
+            configure=_read_committed, check=check_idle, open=True, timeout=timeout,
             reconnect_timeout=10,
         )
 

@@ -158,10 +158,14 @@ class GameTx:
         )
 
     def save_snapshot(self, version: int, blob: bytes) -> None:
+        """Store the fold at `version` and drop the game's older snapshots: only the newest is ever read
+        (`latest_snapshot`; the log itself is the history), so a game keeps one snapshot, not one per
+        SNAPSHOT_EVERY events (tens of kilobytes each)."""
         self._later(
             "INSERT INTO snapshots (game_id, version, data, created_at) VALUES (%s, %s, %s, %s)",
             (self.game.id, version, blob, time.time()),
         )
+        self._later("DELETE FROM snapshots WHERE game_id = %s AND version < %s", (self.game.id, version))
 
     def _later(self, sql: str, params: Sequence[Any]) -> None:
         self._writes.append((sql, params))
