@@ -32,11 +32,7 @@ CHECKED = NAMES if os.environ.get("LEGAL_COVERAGE") == "all" else legal_coverage
 #   train without it: OperatingRound1828.process takes the sale whenever the train step blocks, its
 #   actions_for opens sell_shares only for an emergency (`may_sell_in_emergency`); a rule question for
 #   g1828 (first: generated/1828/gen1828_egp_4p_263517 index 230).
-# - 1825 "sell_shares": part of the director's certificate (10% of a 20% one, gen1825_unit1_3p_482113 index
-#   52): the stock step does not offer it yet (`BuySellParShares.offer_sell_shares`): with it the 1825
-#   soak goes past the turn limit.
 GAPS: dict[str, dict[str, int]] = {
-    "generated/1825/gen1825_unit1_3p_482113": {"sell_shares": 2},
     "generated/1828/gen1828_3p_136186": {"choose, undone later": 11, "sell_shares": 3},
     "generated/1828/gen1828_4p_2999273": {"choose, undone later": 3, "merge, undone later": 3, "sell_shares": 2},
     "generated/1828/gen1828_4p_752101": {"choose, undone later": 3, "merge, undone later": 2, "sell_shares": 1},

@@ -303,9 +303,8 @@ class BuySellParShares(Step):
 
     def offer_sell_shares(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
         """Per corporation: one to all of the player's ordinary certificates, and, where a director may sell
-        to the market, everything including the director's certificate. A sale of part of the director's
-        certificate is not offered yet (issue 23, open): with it the 1825 soak's random play runs one
-        configuration past its turn limit."""
+        to the market, everything including the director's certificate (a title where part of that
+        certificate may be sold offers those sales in its own step: 1825)."""
         player = game.player(entity)
         out = []
         for corp in game.corporations.values():

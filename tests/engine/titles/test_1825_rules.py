@@ -387,15 +387,16 @@ def test_part_of_the_certificate_is_offered_in_the_train_step() -> None:
 
 
 def test_part_of_the_certificate_for_the_stock_round() -> None:
-    """The stock round's sales of part of a director's certificate (to be offered by the step's enumeration):
-    all of a holding less one share of the certificate. Player 1 (CR_0, CR_1, CR_3: 40% of CR at 76) sells
+    """The stock round offers the sales of part of a director's certificate: all of a holding less one share
+    of the certificate. Player 1 (CR_0, CR_1, CR_3: 40% of CR at 76) sells
     30%; nobody holds CR to take over, so the certificate goes to the market and he keeps one ordinary share
     from it (CR_2, which player 2 sold there)."""
     game = _player_1s_turn_with(7)
-    step = game.round.active_step(game)
-    options = step.partial_sale_options(game, game.round, game.player(1001))
-    assert {"shares": ["CR_1", "CR_3", "CR_0"], "percent": 30} in options
-    assert all(o["percent"] < 40 for o in options if o["shares"][0].startswith("CR"))
+    options = [o for o in legal_actions(game, 1001) if o["type"] == "sell_shares"]
+    assert {"type": "sell_shares", "entity": 1001, "entity_type": "player", "shares": ["CR_1", "CR_3", "CR_0"],
+            "percent": 30} in options
+    # with the certificate: all 40% or all less one share's worth, never less (he keeps at most one share)
+    assert {o["percent"] for o in options if "CR_0" in o["shares"]} <= {30, 40}
     game.process(sell(1001, ["CR_1", "CR_3", "CR_0"], 30))
     cr = game.corporations["CR"]
     assert game.player(1001).cash == 7 + 3 * 76

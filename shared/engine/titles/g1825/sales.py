@@ -99,11 +99,11 @@ class BuySellParShares1825(BuySellParShares):
     def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:
         sell_to_pool(game, player, bundle)
 
-    def partial_sale_options(self, game: Game, round_: StockRound, player: Player) -> list[dict[str, Any]]:
-        """Sales of part of the director's certificate open to `player` now, for the step's enumeration to
-        offer beside the whole-certificate sales (not offered yet: the stock round's sale options are being
-        moved from engine/legal.py into the steps, issue 23)."""
-        return partial_director_sale_options(game, round_, self, player)
+    def offer_sell_shares(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
+        """The shared step's sales, and those of part of the director's certificate (docs/rules-1825.md,
+        "Selling part of the director's certificate")."""
+        player = game.player(entity)
+        return super().offer_sell_shares(game, round_, entity) + partial_director_sale_options(game, round_, self, player)
 
     # -- the director's certificate bought back from the market -------------------------------------------
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
