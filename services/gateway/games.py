@@ -137,13 +137,27 @@ def start(game_id: int) -> ResponseReturnValue:
 def state(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_read(game)
-    digest = game.state or {}
+    digest = _without_others_orders(game.state or {}, principal())
     view = {key: digest.get(key) for key in ("round", "phase", "players", "corporations", "market", "tiles")}
     view["market"] = page.state_market(game, digest)
     return StateOut().dump({"game_id": game.id, "version": game.version, "status": game.status,
                             "acting": digest.get("acting") or [],
                             "acting_players": digest.get("acting_players") or [], "result": game.result, "digest": digest,
                             **view})
+
+
+def _without_others_orders(digest: dict[str, Any], who: Principal | None) -> dict[str, Any]:
+    """A standing order is its player's own business (the page shows it to him alone): the state lists each
+    player's orders to that player and to operators only, and an empty list to everyone else."""
+    if who is not None and who.admin:
+        return digest
+    mine = str(who.seat.player_id) if who is not None and who.seat is not None else None
+    players = digest.get("players")
+    if not isinstance(players, dict):
+        return digest
+    shown = {pid: (entry if pid == mine or not isinstance(entry, dict) else {**entry, "programs": []})
+             for pid, entry in players.items()}
+    return {**digest, "players": shown}
 
 
 @bp.get("/games/<int:game_id>/legal-actions")

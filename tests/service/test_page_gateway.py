@@ -222,6 +222,13 @@ def test_a_players_standing_order_is_his_own_to_read(client: Any, imported: dict
     assert not any(a["type"] == "program_disable" for a in other_offers)
     html = client.get(f"/games/{game_id}/page").get_data(as_text=True)
     assert "standing order" not in html and "until you hold" not in html
+    # the state lists the order to its owner only (players[] and the digest alike)
+    owner_key = str(owner["player_id"])
+    for token, sees in ((owner["token"], ["program_buy_shares"]), (other["token"], []), (None, [])):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        state = client.get(f"/games/{game_id}/state", headers=headers).json
+        assert state["players"][owner_key]["programs"] == sees
+        assert state["digest"]["players"][owner_key]["programs"] == sees
     _post(client, game_id, owner["token"], {"type": "program_disable", "entity": owner["player_id"],
                                             "entity_type": "player", "reason": "user"})
     assert client.get(f"/games/{game_id}/page/me", headers=auth).json["programs"] == []
