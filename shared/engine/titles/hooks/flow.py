@@ -1,0 +1,64 @@
+"""Which round follows which, who acts for a corporation, and when and how a game ends (with each player's value)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.operating import OperatingRound
+from ...core.rounds import Round
+from ...core.stock import StockRound
+from ...model import Corporation, Player
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+class FlowRules:
+    # A game still running when a round ends in this turn (or later) ends there, as not finished ("dnf"):
+    # a game nobody can bring to its title's own end (every corporation closed, the bank never breaking)
+    # must still end (docs/rules-1825.md, "A game that cannot end ends after turn 100"; the reference's
+    # engine ends every title's game so).
+    last_turn = 100
+
+    def next_round(self, game: Game, previous: Round) -> Round:
+        if isinstance(previous, StockRound):
+            game.operating_rounds = game.phase.operating_rounds
+            self.reorder_players(game, previous)
+            return self.operating_round(game, 1)
+        assert isinstance(previous, OperatingRound)
+        if previous.round_num < game.operating_rounds:
+            return self.operating_round(game, previous.round_num + 1)
+        game.turn += 1
+        return self.stock_round(game)
+
+    def reorder_players(self, game: Game, stock: StockRound) -> None:
+        last = stock.last_to_act
+        if last is None or last not in game.player_order:
+            return
+        i = game.player_order.index(last) + 1
+        game.player_order = game.player_order[i:] + game.player_order[:i]
+
+    def check_game_end(self, game: Game) -> None:
+        pass
+
+    def ends_after_round(self, game: Game, previous: Round) -> bool:
+        return True
+
+    def player_value(self, game: Game, player: Player) -> int:
+        value = player.cash
+        for corp in game.corporations.values():
+            price = game.share_price(corp)
+            if price is None or corp.closed:
+                continue
+            value += price * corp.percent_owned_by(player.id) // 10
+        for sym in player.companies:
+            value += game.companies[sym].value
+        return value
+
+    def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
+        return corp.president
+
+    def value_notes(self, game: Game, player: Player) -> list[str]:
+        """What `player_value` takes off beyond cash and holdings (loans, penalties), in words for the page:
+        a value far below a player's cash must say why."""
+        return []
