@@ -5,6 +5,8 @@
            (plays the plan's missing games first unless --no-generate; that part needs Ruby and REF_18XX)
   reverse  Railpost plays the plan's games from its own legal actions, the reference replays them strictly
            (needs Ruby and REF_18XX)
+  corners  human corners (chat, end_game by anyone, undo by action_id, undo then redo) grafted onto the
+           public corpus; the reference traces each, Railpost replays it in both modes (needs Ruby and REF_18XX)
   table    the campaign tables as markdown, optionally written into docs/conformance.md (needs neither)
   plan     list the seed plan
 
@@ -22,7 +24,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.campaign import bank, forward, results, reverse, table
+from bench.campaign import bank, corners, forward, results, reverse, table
 from bench.campaign.env import DEFAULT_VAR, ROOT, require_oracle
 from bench.campaign.plan import plan
 
@@ -76,6 +78,15 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--timeout", type=int, default=1200, help="seconds per game (default 1200)")
     r.add_argument("--driver", choices=["auto", "soak", "reverse_check"], default="auto",
                    help="Railpost's player: the soak tests' weighted one or reverse_check.py's (auto: soak for 1825 and 1840)")
+    c = sub.add_parser("corners", help="human corners grafted onto reference records, checked forward")
+    c.add_argument("--source", type=Path, action="append",
+                   help="folder of records with golden traces (default tests/fixtures/conformance; repeatable)")
+    c.add_argument("--bank", type=Path, default=DEFAULT_VAR / "corners")
+    c.add_argument("--kind", action="append", choices=list(corners.KINDS), help="only this corner (repeatable)")
+    c.add_argument("--title", action="append", choices=["1825", "1828", "1840"], help="only this title")
+    c.add_argument("--seed", type=int, default=1, help="draws the points of each corner (default 1)")
+    c.add_argument("--results", type=Path, default=DEFAULT_VAR / "corners.jsonl")
+    c.add_argument("--timeout", type=int, default=900, help="seconds per check (default 900)")
     t = sub.add_parser("table", help="render the campaign tables (markdown)")
     t.add_argument("--forward-results", type=Path, default=DEFAULT_VAR / "forward.jsonl")
     t.add_argument("--reverse-results", type=Path, default=DEFAULT_VAR / "reverse.jsonl")
@@ -142,6 +153,30 @@ def _reverse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corners(args: argparse.Namespace) -> int:
+    from shared.conformance import discover
+
+    oracle = require_oracle(args.oracle)
+    bank.nice()
+    sources = [r for root in (args.source or [ROOT / "tests" / "fixtures" / "conformance"]) for r in discover(root)
+               if not args.title or r.parent.name in args.title]
+    made = corners.make(oracle, sources, args.bank, args.kind or list(corners.KINDS), args.seed)
+    rev = results.code_revision(ROOT)
+    done = results.done_keys(args.results, rev)
+    for i, record in enumerate(made, 1):
+        spec, kind = forward.spec_of(record), corners.kind_of(record)
+        key = f"{spec.title}/{kind}/{record.stem}"
+        if key in done:
+            continue
+        out = forward.run_child(record, args.timeout)
+        results.append(args.results, {"key": key, "name": record.stem, "title": spec.title, "config": kind,
+                                      "players": spec.players, "seed": args.seed, "rev": rev, "at": _now(), **out})
+        verdict = " ".join(f"{m}={'ok' if forward.ok(out.get(m)) else 'DIFF'}" for m in ("replay", "live"))
+        print(f"[{i}/{len(made)}] {record.stem}: {verdict}", flush=True)
+    print(table.forward_table(list(results.latest(results.load(args.results), rev).values())))
+    return 0
+
+
 def _table(args: argparse.Namespace) -> int:
     fwd = list(results.latest(results.load(args.forward_results), args.rev).values())
     rev = list(results.latest(results.load(args.reverse_results), args.rev).values())
@@ -178,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         return _forward(args)
     if args.cmd == "reverse":
         return _reverse(args)
+    if args.cmd == "corners":
+        return _corners(args)
     if args.cmd == "table":
         return _table(args)
     if args.cmd == "plan":
