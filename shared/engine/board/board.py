@@ -15,68 +15,11 @@ from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
 from .graph import Reach, compute_reach
-from .routes import DefaultRouteRules
+from .rules import BoardRules
+from .stations import Stations
 from .tiles import NODE_BASE, Supply, TileDef, load_catalogue, parse_tile, parse_tile_id
-from .tokens import CityRef, free_slot, slot_refusal
 from .trains import TrainKind
 from .upgrades import rotation_problem, upgrade_refusal
-
-
-@dataclass
-class BoardRules:
-    """Title-specific board knobs, filled by the title from its data (no globals)."""
-
-    layout: str = "pointy"
-    extra_upgrades: dict[str, list[str]] = field(default_factory=dict)
-    # an extra upgrade given as one plain string names every tile whose name is part of it ("206": 2, 6,
-    # 20, 206), as the reference reads it and the tiles' own upgrade lists confirm (docs/board-data.md)
-    extra_upgrade_text: dict[str, str] = field(default_factory=dict)
-    illegal_upgrades: dict[str, list[str]] = field(default_factory=dict)
-    track_restriction: str = "permissive"  # permissive / restrictive / semi_restrictive / station_restrictive
-    # the checks and revenue a run follows: the title hands its own set (TitleRules.route_rules)
-    route_rules: DefaultRouteRules = field(default_factory=DefaultRouteRules)
-    # tile name -> colour that must be available in the phase before it may be laid (1825: 119 brown, 166 gray)
-    tile_requires_color: dict[str, str] = field(default_factory=dict)
-    # tile name -> hexes it may be laid on (1825 tile 200)
-    tile_only_on_hexes: dict[str, list[str]] = field(default_factory=dict)
-    same_hex_tokens: bool = False
-    # an off-board area ends the track: the reach stops there (routes always do). The reference's rule for
-    # every title; on for 1828 only while 1833NE's scripted games rely on reaching through one
-    offboards_end_track: bool = False
-    # 1825: a corporation's hex block (blocks_hexes) ends once it has placed its home token
-    blocks_end_on_first_token: bool = False
-    # tile name -> (minimum phase, passed through by trains listed) for 1825's tile-200 bonus
-    through_bonus_tiles: tuple[str, ...] = ()
-    through_bonus_min_phase: int = 3
-    through_bonus_excluded_trains: tuple[str, ...] = ()
-    # 1833NE: (places A, places B, value by phase name) of the bonuses a route may be extended to collect
-    extension_bonuses: tuple[tuple[frozenset[str], frozenset[str], tuple[tuple[str, int], ...]], ...] = ()
-
-    @classmethod
-    def from_title_data(cls, title_dir: FsPath) -> BoardRules:
-        """Defaults read from a title's rules.json / extras.json; the title adjusts the result
-        (`TitleRules.board_rules`)."""
-        title_dir = FsPath(title_dir)
-        try:
-            rules = json.loads((title_dir / "rules.json").read_text()).get("rules", {})
-            extras_path = title_dir / "extras.json"
-            extras = json.loads(extras_path.read_text()) if extras_path.exists() else {}
-        except (OSError, ValueError) as err:
-            raise DataError(f"cannot read rules of {title_dir}: {err}") from err
-
-        def value(key: str, default: Any) -> Any:
-            entry = rules.get(key)
-            return entry.get("value", default) if isinstance(entry, dict) else default
-
-        def as_lists(raw: dict[str, Any]) -> dict[str, list[str]]:
-            return {k: [v] if isinstance(v, str) else list(v) for k, v in (raw or {}).items()}
-
-        out = cls(layout=value("LAYOUT", "pointy"), track_restriction=value("TRACK_RESTRICTION", "permissive"),
-                  extra_upgrades=as_lists(extras.get("extra_upgrades") or {}),
-                  extra_upgrade_text={k: v for k, v in (extras.get("extra_upgrades") or {}).items()
-                                      if isinstance(v, str)},
-                  illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
-        return out
 
 
 @dataclass(frozen=True)
@@ -152,7 +95,7 @@ def _slots_for(tile: TileDef) -> list[list[str | None]]:
     return [[None] * max(c.slots, 0) for c in tile.cities]
 
 
-class Board:
+class Board(Stations):
     """One game's map. Cheap to clone; holds no reference to the Game."""
 
     def __init__(self, rules: BoardRules, catalogue: dict[str, TileDef], hexes: dict[str, HexState],
@@ -634,146 +577,6 @@ class Board:
 
     def digest_tiles(self) -> dict[str, str]:
         return {hid: f"{h.tile.name}-{h.rotation}" for hid, h in self.hexes.items() if not h.tile.preprinted}
-
-    # -- tokens -----------------------------------------------------------------------------------------
-    def locate_city(self, city_id: str) -> tuple[HexState, int]:
-        """The hex a city id names and the city's index among its tile's cities (a city id names a placed
-        tile by name and copy, and a part of its code, not a hex)."""
-        ref = CityRef.parse(city_id)
-        hex_id = self._where.get((ref.tile, ref.copy))
-        if hex_id is None:
-            raise MalformedAction(f"tile {ref.tile}-{ref.copy} of city {city_id} is not on the map", "city_id")
-        h = self.hexes[hex_id]
-        # the id's last number is the city's place among the parts of the tile's code (tiles.Node.part)
-        ci = h.tile.part_city(ref.city)
-        if ci is None or not 0 <= ci < len(h.tokens):
-            raise MalformedAction(f"tile {h.tile.name} on {hex_id} has no city {ref.city}", "city_id")
-        return h, ci
-
-
-    def city_hex(self, city_id: str) -> str:
-        return self.locate_city(city_id)[0].id
-
-    def city_id(self, hex_id: str, city_index: int) -> str:
-        h = self.hex(hex_id)
-        return f"{h.tile.name}-{h.copy}-{h.tile.city_part(city_index)}"
-
-    def home_city(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
-        """The city of the entity's home token: the city holding its reservation (which moves with the city's
-        track when the hex is upgraded), else `city_index` (the setup's, a city of the tile the game began
-        with), else the first city."""
-        h = self.hex(hex_id)
-        reserved = next((i for i, r in enumerate(h.reservations) if entity in r), None)
-        if reserved is not None:
-            city_index = reserved
-        elif city_index is None:
-            city_index = 0
-        if not h.tokens:
-            raise IllegalAction(f"{hex_id} has no city for {entity}'s home token", "home")
-        return self.city_id(hex_id, city_index)
-
-    def place_home_token(self, entity: str, hex_id: str, city_index: int | None = None) -> str:
-        """Put the home token in its reserved (or first free) slot; returns the city id used."""
-        city = self.home_city(entity, hex_id, city_index)
-        h, ci = self.locate_city(city)
-        slot = free_slot(h.tokens[ci], h.reservations[ci], entity)
-        if slot is None:
-            slot = next((i for i, s in enumerate(h.tokens[ci]) if s is None), None)
-        if slot is None:
-            raise IllegalAction(f"no free slot for {entity}'s home token on {hex_id}", "home")
-        self.place_token(entity, city, slot)
-        return city
-
-    def station_slot(self, entity: str, city_id: str, named: int) -> int:
-        """The slot a new station takes. A city's slots are interchangeable, so the station goes into the
-        entity's own reserved slot, else the first free unreserved one, whatever slot the move names; which
-        slot holds which station still matters later (a removal names its slot; an upgrade closes the
-        stations up in slot order), so every engine must agree on it. The named slot is kept only when
-        none is free, so that the refusal names it (docs/rules-1840.md, "Which slot a station takes")."""
-        h, ci = self.locate_city(city_id)
-        chosen = free_slot(h.tokens[ci], h.reservations[ci], entity)
-        return named if chosen is None else chosen
-
-    def check_token(self, entity: str, city_id: str, slot: int, *, must_connect: bool = True) -> None:
-        h, ci = self.locate_city(city_id)
-        why = slot_refusal(h.tokens[ci], h.reservations[ci], entity, slot)
-        if why:
-            raise IllegalAction(f"{entity} cannot token {city_id} on {h.id}: {why}", "token_slot")
-        if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
-            raise IllegalAction(f"{entity} already has a token on {h.id}", "token_same_hex")
-        if must_connect and (h.id, h.tile.city_code(ci)) not in self.reach(entity).nodes:
-            raise IllegalAction(f"{city_id} on {h.id} is not connected to {entity}'s network", "not_connected")
-
-    def place_token(self, entity: str, city_id: str, slot: int) -> None:
-        h, ci = self.locate_city(city_id)
-        slots = h.tokens[ci]
-        while slot >= len(slots):
-            slots.append(None)
-        slots[slot] = entity
-        if slot < len(h.reservations[ci]) and h.reservations[ci][slot] == entity:
-            h.reservations[ci][slot] = None
-        if entity in h.tile_reservations:
-            h.tile_reservations.remove(entity)
-        if self.rules.blocks_end_on_first_token:
-            self.remove_blocker(entity)
-        self._forget_reach_at(h.id, entity)
-
-    def token_hexes(self, entity: str) -> list[str]:
-        return self.token_hexes_by_entity().get(entity, [])
-
-    def token_hexes_by_entity(self) -> dict[str, list[str]]:
-        """Each entity's station hexes, sorted, in one pass over the map (the digest asks for every
-        corporation's)."""
-        out: dict[str, list[str]] = {}
-        for hid, h in self.hexes.items():
-            for slots in h.tokens:
-                for e in slots:
-                    if e is not None:
-                        out.setdefault(e, []).append(hid)
-        for hexes in out.values():
-            hexes.sort()
-        return out
-
-    def remove_tokens(self, entity: str) -> None:
-        for h in self.hexes.values():
-            for slots in h.tokens:
-                for i, e in enumerate(slots):
-                    if e == entity:
-                        slots[i] = None
-            for slots in h.reservations:
-                for i, e in enumerate(slots):
-                    if e == entity:
-                        slots[i] = None
-            if entity in h.tile_reservations:
-                h.tile_reservations.remove(entity)
-        self.forget_reach()
-
-    def remove_blocker(self, entity: str) -> None:
-        """The entity's blocking ability ended (private closed, etc.)."""
-        for h in self.hexes.values():
-            if entity in h.blockers:
-                h.blockers.remove(entity)
-
-    def _token_candidates(self, entity: str) -> Iterator[tuple[str, int, int]]:
-        """(hex id, city index, slot) the entity could token now: connected, free, not reserved for others."""
-        for hex_id, code in self.reach(entity).nodes:
-            h = self.hexes[hex_id]
-            node = h.tile.nodes[code - NODE_BASE]
-            if not node.is_city:
-                continue
-            if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
-                continue
-            slot = free_slot(h.tokens[node.index], h.reservations[node.index], entity)
-            if slot is not None:
-                yield hex_id, node.index, slot
-
-    def reachable_token_cities(self, entity: str) -> list[tuple[str, int]]:
-        """(city id, slot) pairs the entity could token now (connected, free, not reserved for others)."""
-        return [(self.city_id(hex_id, index), slot)
-                for hex_id, index, slot in sorted(self._token_candidates(entity))]
-
-    def can_place_token(self, entity: str) -> bool:
-        return next(self._token_candidates(entity), None) is not None
 
     # -- routes -----------------------------------------------------------------------------------------
     def route_revenues(self, entity: str, routes: list[dict[str, Any]], trains: dict[str, TrainKind],
