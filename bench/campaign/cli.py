@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--kind", action="append", choices=list(corners.KINDS), help="only this corner (repeatable)")
     c.add_argument("--title", action="append", choices=["1825", "1828", "1840"], help="only this title")
     c.add_argument("--seed", type=int, default=1, help="draws the points of each corner (default 1)")
+    c.add_argument("--each", action="store_true", help="one corner per source record, the kinds taking turns")
     c.add_argument("--results", type=Path, default=DEFAULT_VAR / "corners.jsonl")
     c.add_argument("--timeout", type=int, default=900, help="seconds per check (default 900)")
     t = sub.add_parser("table", help="render the campaign tables (markdown)")
@@ -160,7 +161,7 @@ def _corners(args: argparse.Namespace) -> int:
     bank.nice()
     sources = [r for root in (args.source or [ROOT / "tests" / "fixtures" / "conformance"]) for r in discover(root)
                if not args.title or r.parent.name in args.title]
-    made = corners.make(oracle, sources, args.bank, args.kind or list(corners.KINDS), args.seed)
+    made = corners.make(oracle, sources, args.bank, args.kind or list(corners.KINDS), args.seed, args.each)
     rev = results.code_revision(ROOT)
     done = results.done_keys(args.results, rev)
     for i, record in enumerate(made, 1):

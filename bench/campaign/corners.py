@@ -137,17 +137,19 @@ def _renumber(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return actions
 
 
-def make(oracle: Oracle, sources: list[Path], bank: Path, kinds: list[str], seed: int) -> list[Path]:
+def make(oracle: Oracle, sources: list[Path], bank: Path, kinds: list[str], seed: int,
+         each: bool = False) -> list[Path]:
     """Write every derived record with its golden trace (and the source's set-up digest) into
-    BANK/<title folder>/; returns the records made now or before. A record the reference cannot load is
-    logged in BANK/refused.jsonl and not kept."""
+    BANK/<title folder>/, shortest sources first; returns the records made now or before. With `each`, a
+    source gets one corner only, the kinds taking turns (a quarter of the reference's time). A record the
+    reference cannot load is logged in BANK/refused.jsonl and not kept."""
     made = []
-    for source in sources:
+    for n, source in enumerate(sorted(sources, key=lambda p: (p.stat().st_size, str(p)))):
         record = json.loads(source.read_text(encoding="utf-8"))
         stem = source.name[: -len(".json")]
         folder = bank / source.parent.name
         folder.mkdir(parents=True, exist_ok=True)
-        for kind in kinds:
+        for kind in [kinds[n % len(kinds)]] if each else kinds:
             name = f"{stem}__{kind}_{seed}"
             target = folder / f"{name}.json"
             trace = folder / f"{name}.trace.jsonl.gz"
