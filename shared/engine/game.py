@@ -107,7 +107,6 @@ class Game:
         # (a standing order compares it with the id of the action that set the order: programs.py)
         self.action_id = 0
         self.board = defn.board.clone()
-        self.extra: dict[str, Any] = {}  # being retired: titles keep their facts in `title_state`
         self.title_state: TitleState = self.rules.state_class()
         starting = setup["starting_cash"][str(len(self.players))]
         for player in self.players:

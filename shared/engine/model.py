@@ -19,8 +19,7 @@ class TitleState:
 
     Each title subclasses it as a dataclass in its own package and names it in `TitleRules.state_class`;
     the game holds one instance as `game.title_state` and pickles it with everything else, so a title's
-    facts are typed fields the reader can find instead of string keys in a shared dict (`game.extra`,
-    being retired). The base holds nothing.
+    facts are typed fields the reader can find, not string keys in a shared dict. The base holds nothing.
     """
 
 

@@ -23,8 +23,9 @@ SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to this spacing once they are RECENT
 RECENT_CHECKPOINTS = 8
 # 2: stock rounds keep each player's latest turn for standing orders; 3: the board keeps its title's route
 # rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`;
-# 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition
-SNAPSHOT_FORMAT = 5
+# 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition;
+# 6: 1828's too (State1828), and the game keeps no untyped `extra` dict
+SNAPSHOT_FORMAT = 6
 
 
 @dataclass

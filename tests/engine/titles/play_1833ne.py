@@ -4,6 +4,7 @@ scripted player (the golden games). Both choose only among the concrete options 
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -125,10 +126,14 @@ def play(seed: int, n_players: int, optional_rules: list[str] | None = None, pol
     return session
 
 
+# the money in play when a session was first checked: it never changes (no money is made or lost)
+_MONEY_AT_START: weakref.WeakKeyDictionary[GameSession, int] = weakref.WeakKeyDictionary()
+
+
 def check_invariants(session: GameSession) -> None:
     game = session.game
     money = game.bank_cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations.values())
-    start = game.extra.setdefault("_money_total", money)
+    start = _MONEY_AT_START.setdefault(session, money)
     assert money == start, f"money not conserved: {money} != {start}"
     limit = game.rules.cert_limit(game)
     for corp in game.corporations.values():

@@ -18,6 +18,7 @@ from shared.engine import GameSession
 from shared.engine.core.shares import POOL, parse_bundle
 from shared.engine.errors import IllegalAction
 from shared.engine.game import Game
+from shared.engine.titles.g1828.state import state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_1828_rules import BANKRUPT, GEN, MARKET, actions_of, live, recorded  # noqa: E402
@@ -200,7 +201,7 @@ def test_purple_gives_one_more_full_set_of_operating_rounds() -> None:
     game = session.game
     assert game.phase.name == "Purple" and game.phase.operating_rounds == 4
     assert game.end_trigger == ("final_phase", "one_more_full_or_set")
-    assert game.extra["final_turn"] == game.turn + 1 == 8
+    assert state(game).final_turn == game.turn + 1 == 8
     rules, round_ = game.rules, game.round
     assert not rules.ends_after_round(game, round_)  # this set of ORs is not the last
     game.turn = 8

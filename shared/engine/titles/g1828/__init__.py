@@ -19,6 +19,7 @@ from ..base import TitleRules
 from . import coal, privates
 from .auction import AuctionRound
 from .operating import OperatingRound1828
+from .state import State1828, state
 from .steps.companies import BuyCompany
 from .steps.merger import Merger
 from .steps.routes import RunRoutes1828
@@ -41,6 +42,7 @@ EXTRA_LAY_COST = 40
 
 class Rules1828(TitleRules):
     title = "1828.Games"
+    state_class = State1828
 
     # -- set-up -------------------------------------------------------------------------------------------
     def load_board(self, data: TitleData) -> Board:
@@ -54,16 +56,16 @@ class Rules1828(TitleRules):
         return "major" if raw.get("shares") else "minor"
 
     def setup(self, game: Game) -> None:
-        game.extra["par_groups"] = ["par"]
-        game.extra["minor_owner"] = {}
-        game.extra["coal"] = []  # corporations holding a coal marker
+        state(game).par_groups = ["par"]
+        state(game).minor_owner = {}
+        state(game).coal = []  # corporations holding a coal marker
         coal.sync(game)
-        game.extra["coal_on_field"] = int((game.defn.data.extras.get("coal") or {}).get(
+        state(game).coal_on_field = int((game.defn.data.extras.get("coal") or {}).get(
             "markers_on_coalfields_at_start", 2))
-        game.extra["cell_stamp"] = {}
-        game.extra["remove_corporations"] = False
-        game.extra["systems"] = {}
-        game.extra["stamp"] = 0
+        state(game).cell_stamp = {}
+        state(game).remove_corporations = False
+        state(game).systems = {}
+        state(game).stamp = 0
         self._remove_founding_privates(game)
         self._remove_extra_six_train(game)
         self._setup_minor(game)
@@ -123,7 +125,7 @@ class Rules1828(TitleRules):
 
     def par_cells(self, game: Game) -> list[Cell]:
         """Par prices of the groups the phases have opened so far."""
-        key = tuple(sorted(game.extra["par_groups"]))
+        key = tuple(sorted(state(game).par_groups))
         cache = self.__dict__.setdefault("_par_cells", {})  # a memo of static market data, per definition
         if key not in cache:
             groups = set(key)
@@ -193,7 +195,7 @@ class Rules1828(TitleRules):
 
     def sold_out(self, game: Game, corp: Corporation) -> bool:
         held = sum(corp.percent_owned_by(p.id) for p in game.players)
-        return held == (90 if corp.sym in game.extra["systems"] else 100)
+        return held == (90 if corp.sym in state(game).systems else 100)
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
@@ -207,23 +209,23 @@ class Rules1828(TitleRules):
                 return
         if game.end_trigger is None and game.phase_index == len(game.defn.phases) - 1:
             game.end_trigger = ("final_phase", "one_more_full_or_set")
-            game.extra["final_turn"] = game.turn + 1
+            state(game).final_turn = game.turn + 1
 
     def ends_after_round(self, game: Game, previous: Round) -> bool:
         assert game.end_trigger is not None
         if game.end_trigger[0] != "final_phase":
             return True
         return isinstance(previous, OperatingRound) and previous.round_num >= game.operating_rounds \
-            and game.turn >= game.extra["final_turn"]
+            and game.turn >= state(game).final_turn
 
     # -- the market -----------------------------------------------------------------------------------------
     def set_cell(self, game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
-        if corp.sym in game.extra["systems"]:
+        if corp.sym in state(game).systems:
             corp.par_price = game.market.cell(cell).price  # a System's shares always sell at market price
         if corp.share_cell != cell:
             corp.share_cell = cell
-            game.extra["stamp"] += 1
-            game.extra["cell_stamp"][corp.sym] = (cell, game.extra["stamp"])
+            state(game).stamp += 1
+            state(game).cell_stamp[corp.sym] = (cell, state(game).stamp)
 
     def move_up(self, game: Game, corp: Corporation) -> None:
         assert corp.share_cell is not None
@@ -233,11 +235,11 @@ class Rules1828(TitleRules):
             self.set_cell(game, corp, game.market.up(corp.share_cell))
 
     def arrival(self, game: Game, corp: Corporation) -> int:
-        stamp = game.extra["cell_stamp"].get(corp.sym)
+        stamp = state(game).cell_stamp.get(corp.sym)
         if stamp is None or stamp[0] != corp.share_cell:
-            game.extra["stamp"] += 1
-            stamp = (corp.share_cell, game.extra["stamp"])
-            game.extra["cell_stamp"][corp.sym] = stamp
+            state(game).stamp += 1
+            stamp = (corp.share_cell, state(game).stamp)
+            state(game).cell_stamp[corp.sym] = stamp
         return stamp[1]
 
     def sorted_by_price(self, game: Game, corps: list[Corporation]) -> list[Corporation]:
@@ -271,14 +273,14 @@ class Rules1828(TitleRules):
     def short_name(self, game: Game, corp: Corporation) -> str:
         """A System is named after its first member in messages ("ERIE is floated" for ERIE-B&M), as the
         reference's standing-order reasons show."""
-        return str(game.extra["systems"].get(corp.sym, [corp.sym])[0])
+        return str(state(game).systems.get(corp.sym, [corp.sym])[0])
 
     # -- phases and events ----------------------------------------------------------------------------------
     def phase_changed(self, game: Game) -> None:
         pass
 
     def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
-        members = game.extra["systems"].get(corp.sym, [corp.sym])
+        members = state(game).systems.get(corp.sym, [corp.sym])
         for company in game.companies.values():
             if company.closed:
                 continue
@@ -286,7 +288,7 @@ class Rules1828(TitleRules):
                 if ability.get("type") == "close" and ability.get("when") == "bought_train" \
                         and ability.get("corporation") in members:
                     self.close_company(game, company.sym)
-        done = game.extra.setdefault("events_done", [])
+        done = state(game).events_done
         if train.name not in done:
             done.append(train.name)
             for event in train.events:
@@ -308,7 +310,7 @@ class Rules1828(TitleRules):
 
     def fire_event(self, game: Game, event: str) -> None:
         if event in PAR_GROUP_EVENTS:
-            game.extra["par_groups"].append(PAR_GROUP_EVENTS[event])
+            state(game).par_groups.append(PAR_GROUP_EVENTS[event])
         elif event == "close_companies":
             for company in game.companies.values():
                 if not company.closed:
@@ -317,7 +319,7 @@ class Rules1828(TitleRules):
                 if corp.kind == "minor" and not corp.closed:
                     self.remove_minor(game, corp)
         elif event == "remove_corporations":
-            game.extra["remove_corporations"] = True
+            state(game).remove_corporations = True
 
     def close_company(self, game: Game, sym: str) -> None:
         company = game.companies[sym]
@@ -342,7 +344,7 @@ class Rules1828(TitleRules):
             train.owner = None
             train.rusted = True
         minor.closed = True
-        game.extra.setdefault("removed_minors", []).append(minor.sym)
+        state(game).removed_minors.append(minor.sym)
 
     # -- operating ------------------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
@@ -352,7 +354,7 @@ class Rules1828(TitleRules):
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.kind == "minor":
-            return game.extra["minor_owner"].get(corp.sym)
+            return state(game).minor_owner.get(corp.sym)
         return corp.president
 
     def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
@@ -367,7 +369,7 @@ class Rules1828(TitleRules):
             if len(h.tile.cities) > 1 and not h.tile.paths and corp.sym in h.tile_reservations:
                 # a home among several cities with no track yet: the first city until a tile is laid
                 game.board.place_home_token(corp.sym, home, 0)
-                game.extra.setdefault("loose_homes", {})[home] = corp.sym
+                state(game).loose_homes[home] = corp.sym
             elif len(h.tile.cities) > 1 and index.get(home) is None and corp.sym in h.tile_reservations:
                 if isinstance(game.round, OperatingRound) and corp.sym not in game.round.pending_homes:
                     game.round.pending_homes.append(corp.sym)
@@ -380,7 +382,7 @@ class Rules1828(TitleRules):
         """The first tile on such a home lifts the station; its owner places it again in a city of its choice."""
         if hex_id == coal.tunnel(game):
             coal.tunnel_laid(game, corp)
-        owner = game.extra.get("loose_homes", {}).pop(hex_id, None)
+        owner = state(game).loose_homes.pop(hex_id, None)
         if owner is None or owner not in game.corporations:
             return
         h = game.board.hex(hex_id)
@@ -425,8 +427,8 @@ class Rules1828(TitleRules):
         if not isinstance(round_, OperatingRound):
             return lays
         corp = round_.corp(game)
-        members = game.extra["systems"].get(corp.sym, [corp.sym])
-        if corp.sym in game.extra["systems"]:
+        members = state(game).systems.get(corp.sym, [corp.sym])
+        if corp.sym in state(game).systems:
             lays.append({"lay": True, "upgrade": "not_if_upgraded", "cannot_reuse_same_hex": True, "cost": 0})
         for sym in members:
             if sym in EXTRA_LAY_CORPS:
@@ -471,7 +473,7 @@ class Rules1828(TitleRules):
     def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
         revenue = round_.revenue
         if corp.kind == "minor":
-            owner = game.extra["minor_owner"].get(corp.sym)
+            owner = state(game).minor_owner.get(corp.sym)
             if revenue > 0:
                 half = revenue // 2
                 game.pay(None, corp, revenue - half)
@@ -483,7 +485,7 @@ class Rules1828(TitleRules):
             self.pay_shareholders(game, corp, per_share)
             # market shares pay the corporation; a System is also paid for the share its president gave it
             own = corp.percent_owned_by(POOL)
-            unbuyable = game.extra.get("unbuyable", [])
+            unbuyable = state(game).unbuyable
             own += sum(s.percent for s in corp.shares if s.owner == corp.sym and s.id in unbuyable)
             if own:
                 game.pay(None, corp, per_share * own // 10)
@@ -502,7 +504,7 @@ class Rules1828(TitleRules):
 
     def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
         """While a merger runs, the two old corporations keep the presidents they had when it began."""
-        if corp.sym in game.extra["systems"] and entry["share_price"] is not None:
+        if corp.sym in state(game).systems and entry["share_price"] is not None:
             entry["par_price"] = entry["share_price"]  # a System's par follows its market price
         merger = getattr(game.round, "merger", None)
         if merger is not None and corp.sym in merger.presidents:
@@ -512,12 +514,12 @@ class Rules1828(TitleRules):
     def digest_minors(self, game: Game) -> dict[str, Any]:
         out = {}
         for corp in game.corporations.values():
-            if corp.kind != "minor" or corp.sym in game.extra.get("removed_minors", ()):
+            if corp.kind != "minor" or corp.sym in state(game).removed_minors:
                 continue
             out[corp.sym] = {
                 "cash": corp.cash,
                 "floated": corp.floated,
-                "president": game.extra["minor_owner"].get(corp.sym),
+                "president": state(game).minor_owner.get(corp.sym),
                 "trains": sorted(t.name for t in corp.trains if not t.rusted),
                 "tokens": game.board.token_hexes(corp.sym),
                 "closed": corp.closed,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.rounds import Round, Step
 from ...errors import IllegalAction, MalformedAction
 from ...model import Company
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -171,7 +172,7 @@ class AuctionRound(Round):
         minor = game.corporations.get(company.sym)
         if minor is not None and minor.kind == "minor":
             minor.floated = True
-            game.extra["minor_owner"][minor.sym] = player
+            state(game).minor_owner[minor.sym] = player
 
 
 class PendingPar(Step):

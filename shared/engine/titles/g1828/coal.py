@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...errors import IllegalAction
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -38,15 +39,15 @@ def sync(game: Game) -> None:
     """The coalfields block every corporation without a coal marker, as a city full of other companies'
     tokens does: its track ends there, for a tile lay, a station or a run (rules-1828.md, "The Virginia
     Coalfields end the track"). Call whenever the holders change."""
-    game.board.set_closed_cities({coalfields(game): frozenset(game.extra["coal"])})
+    game.board.set_closed_cities({coalfields(game): frozenset(state(game).coal)})
 
 
 def has_marker(game: Game, corp: Corporation) -> bool:
-    return corp.sym in game.extra["coal"]
+    return corp.sym in state(game).coal
 
 
 def may_buy(game: Game, corp: Corporation) -> bool:
-    return (corp.kind == "major" and game.extra["coal_on_field"] > 0 and not has_marker(game, corp)
+    return (corp.kind == "major" and state(game).coal_on_field > 0 and not has_marker(game, corp)
             and corp.cash >= cost(game) and coalfields(game) in game.board.reach(corp.sym).edges)
 
 
@@ -57,16 +58,16 @@ def buy(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
         raise IllegalAction(f"{corp.sym} cannot buy a coal marker now (one each, connected to "
                             f"{coalfields(game)}, ${cost(game)}, while markers remain)", "special_buy")
     game.pay(corp, None, cost(game))
-    game.extra["coal"].append(corp.sym)
-    game.extra["coal_on_field"] -= 1
+    state(game).coal.append(corp.sym)
+    state(game).coal_on_field -= 1
     sync(game)
 
 
 def tunnel_laid(game: Game, corp: Corporation) -> None:
     if has_marker(game, corp):
-        game.extra["coal_on_field"] += 1
+        state(game).coal_on_field += 1
     else:
-        game.extra["coal"].append(corp.sym)
+        state(game).coal.append(corp.sym)
         sync(game)
 
 

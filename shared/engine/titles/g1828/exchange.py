@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.shares import change_presidency
 from ...model import POOL, Corporation, Share
+from .state import state
 from .systems import update_float
 
 if TYPE_CHECKING:
@@ -317,7 +318,7 @@ class Exchange:
             return False
         share = next(s for s in self.shares_of(president, system) if not s.president)
         self.move(share, system.sym)
-        game.extra.setdefault("unbuyable", []).append(share.id)
+        state(game).unbuyable.append(share.id)
         # the gift may leave another player with more: the presidency passes as usual (gen1828_4p_519478
         # index 117: 1001 gives one of three, 1003 holds three and becomes president)
         change_presidency(system, game.player_order, president)

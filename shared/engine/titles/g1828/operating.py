@@ -12,6 +12,7 @@ from ...core.rounds import Step
 from ...errors import IllegalAction
 from . import coal, privates
 from .privates import pending_company
+from .state import state
 from .steps.companies import BuyCompany
 from .steps.trains import Bankrupt, BuyTrain1828, may_sell_in_emergency
 
@@ -28,7 +29,7 @@ class OperatingRound1828(OperatingRound):
         self.private_lays: list[str] = []  # hexes of this turn's extra lays by a private (E&K)
 
     def current_entity(self, game: Game) -> Any:
-        pending = game.extra.get("pending_lays") or game.extra.get("pending_token")
+        pending = state(game).pending_lays or state(game).pending_token
         if pending and not self.done:
             return pending[0]
         return super().current_entity(game)
@@ -110,7 +111,7 @@ class OperatingRound1828(OperatingRound):
         self.entities[self.index + 1:] = minors + [c.sym for c in ordered]
 
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
-        if game.extra.get("pending_lays") or game.extra.get("pending_token"):
+        if state(game).pending_lays or state(game).pending_token:
             return  # a private's compulsory tile lay or station choice comes first
         super().after_process(game, action)
 

@@ -8,7 +8,7 @@
   Peterborough (C15) at once, or leave a blocking token there.
 
 Each ability is used by an action whose entity is the private; a used ability is remembered as
-"<private>/<when>" in `game.extra["used_abilities"]`. The operating round takes these actions beside its
+"<private>/<when>" in `state(game).used_abilities`. The operating round takes these actions beside its
 steps (`OperatingRound1828.process`), and offers them from here (`private_lays`, `turn_options`), asking
 the same checks (`check_lay`) or, for a station, trying it.
 """
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.operating import OperatingRound
 from ...errors import IllegalAction, MalformedAction, accepts
+from .state import state
 
 if TYPE_CHECKING:
     from ...board.board import LayResult
@@ -38,7 +39,7 @@ def owned_companies(game: Game, corp: Any) -> list[Any]:
 
 
 def unused(game: Game, company: Any, ability: dict[str, Any]) -> bool:
-    return f"{company.sym}/{ability.get('when')}" not in game.extra.setdefault("used_abilities", [])
+    return f"{company.sym}/{ability.get('when')}" not in state(game).used_abilities
 
 
 def company_ability(game: Game, company: Any, when: str) -> dict[str, Any] | None:
@@ -91,7 +92,7 @@ def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: C
         if ability.get("type") == "revenue_change" and ability.get("when") == "sold":
             company.revenue = ability["revenue"]
         if ability.get("type") == "tile_lay" and ability.get("when") == "sold":
-            game.extra.setdefault("pending_lays", []).append(company.sym)
+            state(game).pending_lays.append(company.sym)
     minor = game.corporations.get(company.sym)
     if minor is None or minor.kind != "minor" or minor.closed:
         return
@@ -101,9 +102,9 @@ def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: C
     company.revenue = CP_REVENUE
     tokened = isinstance(round_, OperatingRound) and round_.tokened
     if corp.next_token_price() is not None and not tokened:
-        game.extra["pending_token"] = [company.sym]
-        game.extra["pending_token_hex"] = home
-        game.extra["pending_token_block"] = True
+        state(game).pending_token = [company.sym]
+        state(game).pending_token_hex = home
+        state(game).pending_token_block = True
     else:
         rules.place_blocking_token(game, home)  # type: ignore[attr-defined]
 
@@ -111,7 +112,7 @@ def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: C
 # -- using an ability ---------------------------------------------------------------------------------------
 def use(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any], trusted: bool) -> None:
     kind = action.get("type")
-    if game.extra.get("pending_token") == [company.sym]:
+    if state(game).pending_token == [company.sym]:
         _sold_station(game, round_, company, action)
     elif kind == "lay_tile":
         _lay(game, round_, company, action, trusted)
@@ -133,7 +134,7 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
     if not isinstance(hex_id, str) or not isinstance(tile_id, str) or not isinstance(rotation, int):
         raise MalformedAction("lay_tile needs hex, tile and rotation", "lay_tile_shape")
     corp = _owner(game, company)
-    pending = game.extra.get("pending_lays", [])
+    pending = state(game).pending_lays
     teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
     if company.sym in pending:
         when = "sold"
@@ -141,7 +142,7 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         when = "owning_corp_or_turn"
     elif company_ability(game, company, "track") and in_track_step(game, round_):
         when = "track"
-    elif teleport is not None and f"{company.sym}/teleport" not in game.extra.get("used_abilities", []) \
+    elif teleport is not None and f"{company.sym}/teleport" not in state(game).used_abilities \
             and in_track_step(game, round_):
         when = "teleport"  # the D&H lay is the corporation's tile lay: in its track step only
     else:
@@ -184,7 +185,7 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
     when, result = check_lay(game, round_, company, action, trusted)
     hex_id, tile_id, rotation = action["hex"], action["tile"], action["rotation"]
     corp = _owner(game, company)
-    pending = game.extra.get("pending_lays", [])
+    pending = state(game).pending_lays
     if when == "track":
         ability = company_ability(game, company, when)
         assert ability is not None
@@ -192,7 +193,7 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
     elif when == "teleport":
         game.pay(corp, None, DH_COST)
     game.board.lay(hex_id, tile_id, rotation)
-    game.extra.setdefault("used_abilities", []).append(f"{company.sym}/{when}")
+    state(game).used_abilities.append(f"{company.sym}/{when}")
     if when == "track":
         round_.private_lays.append(hex_id)  # type: ignore[attr-defined]
         round_.upgraded = True  # E&K's tile is extra, but no upgrade (nor the $40 lay) may follow it
@@ -205,9 +206,9 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         # the $120 also pays for an optional station there; the turn waits for the decision even when the
         # corporation already placed its station this turn (then it can only pass), but not when it has no
         # station token left (rules-1828.md, "D&H's tile in Scranton")
-        game.extra["pending_token"] = [company.sym]
-        game.extra["pending_token_hex"] = hex_id
-        game.extra["pending_token_block"] = False
+        state(game).pending_token = [company.sym]
+        state(game).pending_token_hex = hex_id
+        state(game).pending_token_block = False
 
 
 def _station(game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any], hex_id: str) -> None:
@@ -228,38 +229,38 @@ def _station(game: Game, round_: OperatingRound, corp: Corporation, action: dict
 
 
 def _sold_station(game: Game, round_: OperatingRound, company: Company, action: dict[str, Any]) -> None:
-    hex_id = game.extra["pending_token_hex"]
+    hex_id = state(game).pending_token_hex
     corp = _owner(game, company)
     if action.get("type") == "place_token":
         _station(game, round_, corp, action, hex_id)
     elif action.get("type") == "pass":
-        if game.extra["pending_token_block"]:
+        if state(game).pending_token_block:
             game.rules.place_blocking_token(game, hex_id)  # type: ignore[attr-defined]
     else:
         raise IllegalAction(f"{company.sym}: place the station on {hex_id} or pass", "company_ability")
-    game.extra["pending_token"] = []
+    state(game).pending_token = []
 
 
 # -- what the privates offer ----------------------------------------------------------------------------------
 def turn_actions(game: Game, company: Company) -> list[str]:
     """What a private acting for its corporation may do: place (or decline) the station its purchase or
     its tile brought, or lay the tile its purchase owes."""
-    return ["place_token", "pass"] if game.extra.get("pending_token") == [company.sym] else ["lay_tile"]
+    return ["place_token", "pass"] if state(game).pending_token == [company.sym] else ["lay_tile"]
 
 
 def turn_options(game: Game, round_: OperatingRound, company: Company, kind: str) -> list[Option]:
     """The concrete moves of `turn_actions`: a station on the hex in question (tried on a copy: it is the
     owning corporation's, and the move names it as the tokener, as records do), or the owed tile's lays."""
-    if game.extra.get("pending_token") == [company.sym]:
+    if state(game).pending_token == [company.sym]:
         if kind == "pass":
             return [{}]
         if kind != "place_token":
             return []
-        h = game.board.hex(game.extra["pending_token_hex"])
+        h = game.board.hex(state(game).pending_token_hex)
         options = [{"city": game.board.city_id(h.id, index), "slot": slot, "tokener": company.owner}
                    for index, slots in enumerate(h.tokens) for slot in range(len(slots))]
         return [o for o in options if game.accepts({"type": kind, "entity": company.sym, **o})]
-    if kind == "lay_tile" and company.sym in game.extra.get("pending_lays", []):
+    if kind == "lay_tile" and company.sym in state(game).pending_lays:
         ability = next(a for a in company.abilities if a.get("type") == "tile_lay" and a.get("when") == "sold")
         return ability_lays(game, round_, company, ability)
     return []
@@ -278,7 +279,7 @@ def private_lays(game: Game, round_: OperatingRound, corp: Corporation) -> list[
             ability = company_ability(game, company, "track")
         teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
         if ability is None and teleport is not None and in_track_step(game, round_) \
-                and f"{sym}/teleport" not in game.extra.get("used_abilities", []):
+                and f"{sym}/teleport" not in state(game).used_abilities:
             ability = teleport
         if ability is not None:
             out.extend(ability_lays(game, round_, company, ability))

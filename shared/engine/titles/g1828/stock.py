@@ -13,6 +13,7 @@ from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
 from .exchange import MergerState
+from .state import state
 from .steps.merger import Merger, can_merge_any, merge_candidate, merge_move, merger_completes
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ class BuySellParShares1828(BuySellParShares):
 
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         corp = game.corporations[share.corporation]
-        if share.owner == corp.sym and share.id in game.extra.get("unbuyable", ()):
+        if share.owner == corp.sym and share.id in state(game).unbuyable:
             return "the share the president gave to the System's treasury cannot be bought"  # rules: the gift
         if round_.bought() and not self.may_buy_another(game, round_, player, corp):
             return "only one purchase per turn"

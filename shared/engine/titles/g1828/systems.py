@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...model import Corporation
 from .coal import sync as coal_sync
+from .state import state
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -20,7 +21,7 @@ def sold_percent(game: Game, system: Corporation) -> int:
     """How much of a System is out of its treasury; the share its president gave to the treasury counts as
     out (stock_market index 333: 50% in the treasury before the gift, unfloated; gen1828_3p_136186 index
     184: 50% with the gift, floated)."""
-    unbuyable = game.extra.get("unbuyable", [])
+    unbuyable = state(game).unbuyable
     given = sum(s.percent for s in system.shares if s.owner == system.sym and s.id in unbuyable)
     return 100 - system.treasury_percent + given
 
@@ -63,22 +64,22 @@ def create_system(game: Game, first: Corporation, second: Corporation) -> str:
         corp.tokens_placed = 0
         corp.token_prices = []
         _retoken(game, corp.sym, sym)
-        loose = game.extra.get("loose_homes", {})
+        loose = state(game).loose_homes
         for hex_id, owner in list(loose.items()):
             if owner == corp.sym:
                 loose[hex_id] = sym
     _block_doubled_cities(game, system)
-    coal = game.extra["coal"]
+    coal = state(game).coal
     if first.sym in coal or second.sym in coal:
         had = [c for c in (first.sym, second.sym) if c in coal]
         for c in had:
             coal.remove(c)
         coal.append(sym)
         if len(had) > 1:
-            game.extra["coal_on_field"] += 1
+            state(game).coal_on_field += 1
         coal_sync(game)
-    game.extra["systems"][sym] = [first.sym, second.sym]
-    game.extra.setdefault("shells", {})[sym] = shells
+    state(game).systems[sym] = [first.sym, second.sym]
+    state(game).shells[sym] = shells
     cell = system_cell(game, first, second)
     system.share_cell = cell
     system.par_price = game.market.cell(cell).price
@@ -135,20 +136,20 @@ def system_cell(game: Game, a: Corporation, b: Corporation) -> tuple[int, int]:
 
 # -- operating a System ------------------------------------------------------------------------------------
 def is_system(game: Game, corp: Corporation) -> bool:
-    return corp.sym in game.extra["systems"]
+    return corp.sym in state(game).systems
 
 
 def shells(game: Game, corp: Corporation) -> dict[str, list[Any]]:
     """The System's trains by shell (former corporation), in purchase order."""
     owned = {t.id: t for t in corp.trains if not t.rusted}
     return {name: [owned[i] for i in ids if i in owned]
-            for name, ids in game.extra["shells"][corp.sym].items()}
+            for name, ids in state(game).shells[corp.sym].items()}
 
 
 def add_to_shell(game: Game, corp: Corporation, shell: str, train_id: str) -> None:
     """Put the train in `shell`, and only there: a train that left the System and came back, or moved
     between shells, is never counted twice."""
-    table = game.extra["shells"][corp.sym]
+    table = state(game).shells[corp.sym]
     for ids in table.values():
         while train_id in ids:
             ids.remove(train_id)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ....core.rounds import Round, Step
 from ....errors import IllegalAction, MalformedAction
 from ..exchange import Exchange, MergerState
+from ..state import state
 from ..systems import create_system
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporati
 
     Only the partner must have been started: the corporation that starts the merger may be one nobody
     has parred yet (gen1828_3p_136186 action 65: NYH, unstarted, is offered with MC as its partner)."""
-    systems = game.extra["systems"]
+    systems = state(game).systems
     if other is corp or corp.sym in systems or other.sym in systems or corp.kind != "major" \
             or other.kind != "major" or not other.ipoed or corp.closed or other.closed:
         return False

@@ -11,6 +11,7 @@ from ....core.rounds import Round, Step
 from ....core.shares import Bundle, parse_bundle
 from ....errors import IllegalAction, accepts
 from ....model import POOL
+from ..state import state
 from ..stock import sell_to_market
 from ..systems import add_to_shell, is_system, shells, shells_with_room
 
@@ -404,7 +405,7 @@ class SwapTrain(Step):
     def swap_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         train_id = action.get("train")
-        table = game.extra["shells"][corp.sym]
+        table = state(game).shells[corp.sym]
         current = next((name for name, ids in table.items() if train_id in ids
                         and any(t.id == train_id for t in corp.trains)), None)
         if current is None:
