@@ -399,21 +399,6 @@ class Rules1828(TitleRules):
             game.round.private_lays = []
         self.place_home_token(game, corp, at_round_start=False)
 
-    def route_available(self, game: Game, corp: Corporation) -> bool:
-        """A run needs two stops joined by track, one of them a station: stations that stand alone (a System
-        whose two homes have no track yet) run nothing, and the turn's revenue is withheld (price left)."""
-        reach = game.board.reach(corp.sym)
-        if not reach.token_nodes:
-            return False
-        if reach.nodes - reach.token_nodes:
-            return True
-        if len(reach.token_nodes) < 2:
-            return False
-        kinds = self.train_kinds(game)
-        kind = kinds.get("2") or next(iter(kinds.values()))  # any run has two stops
-        return bool(game.board.best_routes(corp.sym, {"probe": kind}, self.revenue_colors(game),
-                                           game.phase.name, per_train=1, search_limit=500))
-
     def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
         if corp.kind == "minor" and not round_.laid_hexes:
             return []  # C&P runs only over the tile it laid this turn
