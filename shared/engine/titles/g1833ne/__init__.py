@@ -548,16 +548,11 @@ class Rules1833NE(TitleRules):
     def ends_after_round(self, game: Game, previous: Round) -> bool:
         return isinstance(previous, OperatingRound) and previous.round_num >= game.operating_rounds
 
-    def player_value(self, game: Game, player: Player) -> int:
-        value = player.cash
-        for corp in game.corporations.values():
-            price = game.share_price(corp)
-            if price is None or corp.closed:
-                continue
-            value += price * corp.percent_owned_by(player.id) // 10
-        if game.phase_index < 2:
-            value += sum(game.companies[s].value for s in player.companies if not game.companies[s].closed)
-        return value
+    def companies_value(self, game: Game, player: Player) -> int:
+        """Private companies count only in the first two phases (after that they are closed or worthless)."""
+        if game.phase_index >= 2:
+            return 0
+        return sum(game.companies[s].value for s in player.companies if not game.companies[s].closed)
 
 
 __all__ = ["POOL", "Rules1833NE"]

@@ -235,23 +235,13 @@ class Rules1840(TitleRules):
         current = list(game.player_order)
         game.player_order = sorted(current, key=lambda pid: (-game.player(pid).cash, current.index(pid)))
 
-    def program_survives(self, game: Game, program: dict[str, Any], round_: Round) -> bool:
-        return super().program_survives(game, program, round_)
+    def companies_value(self, game: Game, player: Player) -> int:
+        return sum(game.companies[sym].value for sym in player.companies if not game.companies[sym].closed)
 
-    def player_value(self, game: Game, player: Player) -> int:
-        value = player.cash
-        for corp in game.corporations.values():
-            if corp.kind == LINE or corp.closed:
-                continue
-            price = game.share_price(corp)
-            if price is None:
-                continue
-            value += price * corp.percent_owned_by(player.id) // 10
-        for sym in player.companies:
-            if not game.companies[sym].closed:
-                value += game.companies[sym].value
+    def value_deductions(self, game: Game, player: Player) -> int:
+        """Each loan still owed costs the end game penalty (`PLAYER_LOAN_ENDGAME_PENALTY`, percent of it)."""
         penalty = int(self.rule(game, "PLAYER_LOAN_ENDGAME_PENALTY", 200)) // 100
-        return value - state(game).loans[player.id] * penalty
+        return state(game).loans[player.id] * penalty
 
     def value_notes(self, game: Game, player: Player) -> list[str]:
         """`State1840.loans` holds the amount borrowed (loans of 100 each, `take_loans`), not a count."""

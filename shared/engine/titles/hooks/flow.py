@@ -45,15 +45,26 @@ class FlowRules:
         return True
 
     def player_value(self, game: Game, player: Player) -> int:
-        value = player.cash
+        """What decides the winner: cash, certificates at their market price and private companies at face
+        value, less what the title takes off at the end (`value_deductions`: loans, penalties)."""
+        return (player.cash + self.shares_value(game, player) + self.companies_value(game, player)
+                - self.value_deductions(game, player))
+
+    def shares_value(self, game: Game, player: Player) -> int:
+        """The player's certificates at market price (a corporation without a price counts nothing)."""
+        value = 0
         for corp in game.corporations.values():
             price = game.share_price(corp)
             if price is None or corp.closed:
                 continue
             value += price * corp.percent_owned_by(player.id) // 10
-        for sym in player.companies:
-            value += game.companies[sym].value
         return value
+
+    def companies_value(self, game: Game, player: Player) -> int:
+        return sum(game.companies[sym].value for sym in player.companies)
+
+    def value_deductions(self, game: Game, player: Player) -> int:
+        return 0
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         return corp.president
