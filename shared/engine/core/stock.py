@@ -208,6 +208,11 @@ class BuySellParShares(Step):
         price = self.share_cost(game, corp, share)
         if player.cash < price:
             return f"{player.name} has {player.cash}, the share costs {price}"
+        return self.limit_refusal(game, player, corp, share)
+
+    def limit_refusal(self, game: Game, player: Player, corp: Corporation, share: Share) -> str | None:
+        """Why taking `share` would break a holding limit (the certificate limit, the most of one
+        corporation a player may hold), or None."""
         if not self.room_for_cert(game, player, corp):
             return f"{player.name} is at the certificate limit ({game.rules.cert_limit(game)})"
         if corp.percent_owned_by(player.id) + share.percent > corp.max_ownership_percent:

@@ -192,11 +192,7 @@ def director_purchase_refusal(step: BuySellParShares, game: Game, round_: StockR
     whole = step.share_cost(game, corp, share)
     if player.cash < whole:
         return f"{player.name} has {player.cash}; taking the director's certificate needs its value, {whole}, in hand"
-    if not step.room_for_cert(game, player, corp):
-        return f"{player.name} is at the certificate limit ({game.rules.cert_limit(game)})"
-    if corp.percent_owned_by(player.id) + share.percent > corp.max_ownership_percent:
-        return f"{player.name} may hold at most {corp.max_ownership_percent}% of {corp.sym}"
-    return None
+    return step.limit_refusal(game, player, corp, share)
 
 
 def buy_director_from_pool(game: Game, player: Player, corp: Corporation) -> None:
