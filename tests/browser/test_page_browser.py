@@ -831,7 +831,7 @@ def test_a_standing_order_is_set_seen_and_cleared_from_the_page(server: Server, 
     pid = seat["player_id"]
 
     def held() -> tuple[list[str], list[dict[str, Any]]]:
-        state = server.api("GET", f"/games/{game_id}/state").json()
+        state = server.api("GET", f"/games/{game_id}/state", seat["token"]).json()  # his own orders: his to read
         mine = server.api("GET", f"/games/{game_id}/page/me", seat["token"]).json()["programs"]
         return state["players"][str(pid)]["programs"], [m["order"] for m in mine]
 
