@@ -117,6 +117,12 @@ class GameTx:
         self.reads_done()
         return _receipt(rows[0]) if rows else None
 
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of another table read inside this locked transaction (the clock log's stand-in, asked by
+        services/play/apply.py only for a seat moving an entity it does not control): the same connection
+        and snapshot, so the answer is consistent with the game row and costs no second pool."""
+        return self._rec._all(self._cur, sql, params)
+
     def reads_done(self) -> None:
         """Hook: a backend that pipelines the transaction settles the reads here (PostgreSQL)."""
 
