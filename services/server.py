@@ -11,8 +11,8 @@ client playing a game sends its next request right after reading the answer (a d
 loop), so the answering thread waits for it a moment on the socket (`poll`, the GIL released) and serves it
 directly; a connection that stays quiet goes back to the poller exactly as before.
 
-Bounded so that lingering never starves the pool: at most a quarter of the threads linger at a time, each for
-at most `LINGER_SECONDS`; TLS and HTTP/2 connections take the stock path. Everything else (keep-alive limits,
+Bounded so that lingering never starves the pool: no thread lingers while requests wait for one, at most a
+quarter of the threads linger at a time, each for at most `LINGER_SECONDS`; TLS and HTTP/2 connections take the stock path. Everything else (keep-alive limits,
 max_requests, graceful shutdown, timeouts) is gthread's own code.
 """
 
@@ -46,6 +46,9 @@ class LingeringThreadWorker(ThreadWorker):
         """Whether the connection's next request is there (read ahead already, or arriving within the linger)."""
         if conn.parser.unreader.buf.getvalue():
             return True
+        waiting = getattr(self.tpool, "_work_queue", None)
+        if waiting is not None and not waiting.empty():
+            return False  # other connections wait for a thread: this one goes back to the poller
         with self._linger_guard:
             if self._lingering >= self._linger_cap:
                 return False
