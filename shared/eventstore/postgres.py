@@ -105,15 +105,16 @@ class PostgresRecorder(SqlRecorder):
 
     @contextmanager
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
-        """As the portable one, but the whole transaction is one psycopg pipeline: the reads are settled
-        when done (the session is then idle in transaction while the engine decides), and the buffered
-        writes go out together with the COMMIT."""
-        with self._pool.connection() as conn, conn.pipeline() as pipeline, conn.transaction():
+        """As the portable one: the reads (the game row's lock, the queued receipts) are plain statements, and
+        the buffered writes go out as one psycopg pipeline. The whole transaction was one pipeline once, but
+        psycopg's pipeline handling costs more client CPU than it saves where a result is waited for anyway
+        (measured: an empty game transaction 0.93 against 0.71 ms of CPU, a full one 1.32 against 1.17)."""
+        with self._pool.connection() as conn, conn.transaction():
             cur = conn.cursor()
             tx = GameTx(self, cur, self._lock_game(cur, game_id))
-            tx.reads_done = pipeline.sync  # type: ignore[method-assign]
             yield tx
-            tx._write()
+            with conn.pipeline():
+                tx._write()
 
     def number_pending(self) -> int:
         """One numbering transaction, sent as one pipeline (one round trip). Correct only because the
