@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
-from services.gateway.auth import Principal, known_seat_of, require_seat
+from services.gateway.auth import Principal, require_seat, seat_in
 from services.gateway.clock_api import guard_undo
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
@@ -64,7 +64,7 @@ def _wait_seconds() -> float:
 def post_action(game_id: int) -> ResponseReturnValue:
     key = request.headers.get("Idempotency-Key", "").strip()
     body = load(ActionIn, json_body())
-    who = known_seat_of(game_id) or require_seat(game_or_404(game_id))
+    who = seat_in(game_id)
     if not key or len(key) > 200:
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
     wait = _wait_seconds()
