@@ -6,7 +6,8 @@ Why: gthread hands every request of a kept-alive connection across threads — t
 socket and submits it to the thread pool (a Future, a condition variable), the pool thread answers, a
 done-callback writes to a pipe, the main loop wakes again to register the socket with its poller for the next
 request. A bare WSGI app under gthread costs 0.42 ms of CPU per request in a flood of 20 kept-alive clients
-(0.25 ms this way); in the service bench's flood the gateway's CPU per move went from 3.55 to 2.74 ms. A
+(0.25 ms this way); in the service bench the gateway's CPU per move came out 10–20% lower, within that
+bench's noise on this shared machine (docs/performance.md, "Second round"), and nothing at 100/s. A
 client playing a game sends its next request right after reading the answer (a driver, the page's long-poll
 loop), so the answering thread waits for it a moment on the socket (`poll`, the GIL released) and serves it
 directly; a connection that stays quiet goes back to the poller exactly as before.
