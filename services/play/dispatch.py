@@ -19,7 +19,6 @@ from services.config import Config
 from services.play.apply import apply_pending
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
-from services.rules_worker.lane import doorbell, doorbell_list
 from shared.eventstore import SqlRecorder
 
 log = logging.getLogger("railpost.dispatch")
@@ -78,10 +77,9 @@ def doorbell_message(task: str, args: list[Any], queue_name: str, origin: str) -
 
 
 class CeleryDispatcher:
-    """Publishes to the rules workers. The apply doorbell, sent once per command, is a compact entry pushed
-    onto the queue's doorbell list, which the workers' doorbell lanes pop (services/rules_worker/lane.py:
-    Celery's consumer cost more worker CPU per doorbell than the apply), through one shared, pooled client;
-    rare tasks (warm, as a Celery message built by hand) and non-Redis brokers go through Celery."""
+    """Publishes to the Celery workers. The apply doorbell, sent once per command, is pushed straight onto
+    the queue's Redis list (what kombu does for the default exchange) through one shared, pooled client;
+    rare tasks (warm) and non-Redis brokers go through `send_task`."""
 
     def __init__(self, config: Config) -> None:
         from services.rules_worker.celery_app import make_celery
@@ -108,7 +106,7 @@ class CeleryDispatcher:
         if not self._direct:
             self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
-        self._redis().lpush(doorbell_list(queue_name), doorbell(game_id, command_id, reply_to))
+        self._redis().lpush(queue_name, doorbell_message(APPLY_TASK, args, queue_name, self._origin))
 
     def warm(self, game_id: int) -> None:
         """A hint, so it never fails the request that gave it: with the broker down it is dropped (the

@@ -12,7 +12,6 @@ from celery import Celery
 
 from services.config import Config
 from services.play.scheduler import beat_entry
-from services.rules_worker.lane import DoorbellLane
 
 
 def make_celery(config: Config) -> Celery:
@@ -42,7 +41,6 @@ def make_celery(config: Config) -> Celery:
         },
     )
     app.conf.railpost_config = config
-    app.steps["worker"].add(DoorbellLane)  # apply doorbells beside Celery's consumer (lane.py)
     return app
 
 

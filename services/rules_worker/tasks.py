@@ -45,11 +45,6 @@ def runtime() -> tuple[SqlRecorder, SessionCache, Config, SettleSignals]:
 def apply_commands(game_id: int, command_id: str, reply_to: str | None = None) -> int:
     """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery.
     `command_id`'s outcome is announced on `reply_to` when the submitting gateway named one."""
-    return apply_doorbell(game_id, command_id, reply_to)
-
-
-def apply_doorbell(game_id: int, command_id: str, reply_to: str | None = None) -> int:
-    """What a doorbell asks, from the Celery task or the worker's doorbell lane (`lane.py`)."""
     recorder, sessions, config, signals = runtime()
     return apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to))
 

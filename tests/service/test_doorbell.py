@@ -1,7 +1,6 @@
-"""A task message pushed straight onto Redis (the warm hint) must be the very message `Celery.send_task` would
-write, so the hand-built fast path (see `services.play.dispatch.doorbell_message`) breaks loudly here, not
-silently in the workers, if a Celery or kombu upgrade changes the format. The apply doorbell is the workers'
-own compact entry on their doorbell lane (services/rules_worker/lane.py). The end-to-end tests (test_delivery,
+"""The apply doorbell pushed straight onto Redis must be the very message `Celery.send_task` would write, so
+the hand-built fast path (see `services.play.dispatch.doorbell_message`) breaks loudly here, not silently in
+the workers, if a Celery or kombu upgrade changes the format. The end-to-end tests (test_delivery,
 test_play_integration) then show real workers applying what it sends."""
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from typing import Any
 import redis
 
 from services.config import Config
-from services.play.dispatch import APPLY_TASK, WARM_TASK, CeleryDispatcher, doorbell_message
-from services.rules_worker.lane import doorbell_list
+from services.play.dispatch import APPLY_TASK, CeleryDispatcher
 
 VARIABLE = ("id", "root_id", "correlation_id", "delivery_tag", "origin", "reply_to")
 
@@ -30,42 +28,24 @@ def _shape(raw: bytes) -> dict[str, Any]:
     return {**message, "headers": headers, "properties": properties, "body": body}
 
 
-def test_warm_hint_matches_send_task(service_config: Config) -> None:
+def test_doorbell_matches_send_task(service_config: Config) -> None:
     config = service_config.with_(celery_queue=f"railpost-bell-{secrets.token_hex(3)}", worker_shards=2)
     client = redis.Redis.from_url(config.redis_url or "")
     dispatcher = CeleryDispatcher(config)
     try:
         queue = config.queue_for(7)
-        for task, args in ((WARM_TASK, [7]), (APPLY_TASK, [7, "cmd-1", "railpost:settled:q:host:1:ab"])):
+        for args in ([7, "cmd-1"], [7, "cmd-1", "railpost:settled:q:host:1:ab"]):  # with and without reply_to
             client.delete(queue)
-            dispatcher._redis().lpush(queue, doorbell_message(task, args, queue, dispatcher._origin))
-            dispatcher._celery.send_task(task, args=args, queue=queue)
-            stored = client.lrange(queue, 0, -1)  # newest first: send_task's, then the hand-built one
+            dispatcher.publish(*args)  # type: ignore[arg-type]
+            dispatcher._celery.send_task(APPLY_TASK, args=args, queue=queue)
+            stored = client.lrange(queue, 0, -1)  # newest first: send_task's, then the doorbell
             assert len(stored) == 2
-            celery_message, built = (_shape(raw) for raw in stored)
-            assert built == celery_message
-            assert built["body"][0] == args
-            assert built["properties"]["delivery_info"] == {"exchange": "", "routing_key": queue}
+            celery_message, doorbell = (_shape(raw) for raw in stored)
+            assert doorbell == celery_message
+            assert doorbell["body"][0] == args
+            assert doorbell["properties"]["delivery_info"] == {"exchange": "", "routing_key": queue}
     finally:
         client.delete(config.queue_for(7))
-        dispatcher.close()
-
-
-def test_apply_doorbell_goes_to_the_shards_lane(service_config: Config) -> None:
-    """services/rules_worker/lane.py: the compact doorbell on the game's queue's own list, nothing on the
-    Celery queue; with and without the reply channel."""
-    config = service_config.with_(celery_queue=f"railpost-bell-{secrets.token_hex(3)}", worker_shards=2)
-    client = redis.Redis.from_url(config.redis_url or "")
-    dispatcher = CeleryDispatcher(config)
-    lane = doorbell_list(config.queue_for(7))
-    try:
-        dispatcher.publish(7, "cmd-1")
-        dispatcher.publish(7, "cmd-2", "railpost:settled:q:host:1:ab")
-        assert [json.loads(raw) for raw in client.lrange(lane, 0, -1)] == [
-            [7, "cmd-2", "railpost:settled:q:host:1:ab"], [7, "cmd-1"]]
-        assert client.llen(config.queue_for(7)) == 0 and client.llen(doorbell_list(config.queue_for(8))) == 0
-    finally:
-        client.delete(lane)
         dispatcher.close()
 
 
