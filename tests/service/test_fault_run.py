@@ -141,7 +141,7 @@ def retrying(statuses: Counter[int], call: Callable[[], requests.Response],
 def play(api: Api, game_id: int, tokens: dict[int, str], record: dict[str, Any], golden: list[dict[str, Any]],
          statuses: Counter[int], on_version: Callable[[int], None] = lambda _: None) -> None:
     """Play the record move by move as a client that retries; check every state against its golden line."""
-    state = api.call("GET", f"/games/{game_id}/state").json()
+    state = api.call("GET", f"/games/{game_id}/state", api.admin).json()
     for version, action in enumerate(record["actions"]):
         on_version(version)
         player = _actor(action, state)
@@ -151,7 +151,7 @@ def play(api: Api, game_id: int, tokens: dict[int, str], record: dict[str, Any],
                          lambda r: r.status_code not in (202, 503))
         assert reply.status_code == 200, f"action {action['id']} ({action['type']}): {reply.text[:300]}"
         assert reply.json()["new_version"] == version + 1
-        state = retrying(statuses, lambda: api.call("GET", f"/games/{game_id}/state"),
+        state = retrying(statuses, lambda: api.call("GET", f"/games/{game_id}/state", api.admin),
                          lambda r: r.status_code == 200).json()
         digest = {k: v for k, v in state["digest"].items() if k not in NOT_IN_GOLDEN}
         expected = {k: v for k, v in golden[version].items() if k not in NOT_IN_GOLDEN}
@@ -206,7 +206,7 @@ def test_recorded_games_survive_worker_kills_and_server_restarts(fault_gateway: 
                           lambda r: r.status_code == 200).json()["events"]
         assert [e["version"] for e in events] == list(range(1, total + 1))  # each action stored exactly once
         assert [e["command_id"].split(":", 1)[1] for e in events] == [f"move-{v}" for v in range(total)]
-        final = api.call("GET", f"/games/{game_id}/state").json()
+        final = api.call("GET", f"/games/{game_id}/state", api.admin).json()
         assert final["status"] == "finished" and final["result"] == record["result"]
     print(f"fault run: {len(games)} games of {total} actions in {time.monotonic() - started:.0f} s, "
           f"answers {dict(statuses)}")
