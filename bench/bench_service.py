@@ -42,6 +42,8 @@ ADMIN = "bench-admin"
 PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
 SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "1"))
 THREADS = int(os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4"))
+# two benches on one machine must not share a queue, a Redis DB or a port (each flushes its DB at start)
+QUEUE = os.environ.get("RAILPOST_BENCH_QUEUE", "railpost-bench")
 
 
 def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -87,7 +89,7 @@ class Stack:
         bin_dir = Path(sys.executable).parent
         env = {**os.environ, "DATABASE_URL": self.url, "REDIS_URL": REDIS_URL, "PORT": str(PORT),
                "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": os.environ.get("RAILPOST_BENCH_LOG_LEVEL", "WARNING"), "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
-               "CELERY_QUEUE": "railpost-bench", "WORKER_SHARDS": str(self.shards), "PYTHONPATH": os.pathsep.join(
+               "CELERY_QUEUE": QUEUE, "WORKER_SHARDS": str(self.shards), "PYTHONPATH": os.pathsep.join(
                    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **self.extra}
         self.procs = [
             subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
@@ -98,7 +100,7 @@ class Stack:
         from services.config import Config
         from services.run import worker_commands
 
-        layout = Config(redis_url=REDIS_URL, celery_queue="railpost-bench", worker_shards=self.shards,
+        layout = Config(redis_url=REDIS_URL, celery_queue=QUEUE, worker_shards=self.shards,
                         worker_threads=THREADS)
         for command in worker_commands(str(bin_dir / "celery"), layout):
             command[command.index("-l") + 1] = env["LOG_LEVEL"]
@@ -342,7 +344,7 @@ def settle(stack: Stack) -> None:
     builds its engine session (a one-off per game, tens of ms of CPU); left running into a phase it would be
     charged to that phase's first seconds, which steady play never pays."""
     client = redis.Redis.from_url(REDIS_URL)
-    queues = ["railpost-bench"] + [f"railpost-bench.{shard}" for shard in range(stack.shards)]
+    queues = [QUEUE] + [f"{QUEUE}.{shard}" for shard in range(stack.shards)]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(client.llen(q) for q in queues):
         time.sleep(0.1)
@@ -390,7 +392,8 @@ def children(pid: int) -> list[int]:
 
 class Profiler:
     """With RAILPOST_BENCH_PYSPY=DIR: py-spy samples the gateway's worker processes and the rules workers
-    during one phase (collapsed stacks, `DIR/<phase>-<part>-<pid>.txt`); `bench/profiles/summarise.py`
+    during one phase (collapsed stacks, `DIR/<phase>-<part>-<pid>.txt`; GIL holders only, unless
+    RAILPOST_BENCH_PYSPY_GIL=0: then every thread not idle, which weighs the threads' own work fairly); `bench/profiles/summarise.py`
     turns them into the summaries kept in `bench/profiles/`."""
 
     def __init__(self, stack: Stack, phase: str, seconds: float) -> None:
@@ -404,7 +407,8 @@ class Profiler:
         targets += [("worker", proc.pid) for proc in stack.procs[1:]]
         for part, pid in targets:
             self.procs.append(subprocess.Popen(
-                [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw", "-g",
+                [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw",
+                 *(["-g"] if os.environ.get("RAILPOST_BENCH_PYSPY_GIL", "1") == "1" else []),
                  "-o", f"{out}/{phase}-{part}-{pid}.txt"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def close(self) -> None:

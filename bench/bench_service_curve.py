@@ -32,6 +32,7 @@ import requests
 from bench.bench_service import (
     ADMIN,
     PORT,
+    QUEUE,
     RECORD,
     REDIS_URL,
     CpuMeter,
@@ -167,7 +168,7 @@ def warm_all(stack: Stack, game_ids: list[int]) -> float:
     from services.config import Config
     from services.play.dispatch import WARM_TASK
 
-    layout = Config(redis_url=REDIS_URL, celery_queue="railpost-bench", worker_shards=stack.shards)
+    layout = Config(redis_url=REDIS_URL, celery_queue=QUEUE, worker_shards=stack.shards)
     app = Celery("bench", broker=REDIS_URL)
     started = time.monotonic()
     with app.producer_or_acquire() as producer:

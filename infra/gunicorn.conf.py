@@ -14,7 +14,9 @@ wsgi_app = "services.gateway.wsgi:app"
 workers = 1 if _config.embedded else (_config.web_concurrency or 2 * multiprocessing.cpu_count())
 # gthread, not gevent: requests such as import, export and legal-actions run the engine in the gateway, which
 # would stall every other request of a cooperative loop; measured equal on the flood (docs/service.md)
-worker_class = "gthread"
+# gthread, with a kept-alive connection's next request served by the thread that answered the last one
+# (services/server.py: gthread's hand-offs were over half the gateway's CPU per move)
+worker_class = os.environ.get("GATEWAY_WORKER_CLASS", "services.server.LingeringThreadWorker")
 threads = _config.web_threads  # long-polls (`?wait=`) park a thread each (they hold no DB connection)
 timeout = 60
 graceful_timeout = 20

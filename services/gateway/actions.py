@@ -17,15 +17,13 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
-from services.gateway.auth import Principal, known_seat_of, require_seat
+from services.gateway.auth import Principal, require_seat, seat_in
 from services.gateway.clock_api import guard_undo
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
-from services.gateway.seat_api import stand_in_for
 from services.metrics import ACTIONS_REFUSED
-from services.play.apply import META_TYPES
 from services.play.commands import submit_and_wait, wait_for
 from shared.eventstore import Conflict, Receipt
 from shared.eventstore.records import APPLIED, QUEUED, REFUSED
@@ -66,20 +64,15 @@ def _wait_seconds() -> float:
 def post_action(game_id: int) -> ResponseReturnValue:
     key = request.headers.get("Idempotency-Key", "").strip()
     body = load(ActionIn, json_body())
-    who = known_seat_of(game_id) or require_seat(game_or_404(game_id))
+    who = seat_in(game_id)
     if not key or len(key) > 200:
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
     wait = _wait_seconds()
-    # whether this seat may act for the action's entity is play's question, asked once when the command is
-    # settled (`services.play.apply.authorise`); its refusal comes back as the receipt's 403
+    # whether this seat may act for the action's entity (its own, or the absent seat's it stands in for) is
+    # play's question, asked once when the command is settled (`services.play.apply.authorise`); its refusal
+    # comes back as the receipt's 403
     player_id = None if who.admin else who.seat.player_id  # type: ignore[union-attr]
     action = body["action"]
-    own = action.get("entity_type") == "player" and action.get("entity") == player_id
-    if (player_id is not None and not own and action.get("type") not in META_TYPES
-            and stand_in_for(game_id, player_id, action)):
-        # the table's substitute moves for the absent seat: sent in the seat's name, the record names who
-        action, player_id = {**action, "user": player_id}, None
-        body = {**body, "action": action}
     if (player_id is not None and action.get("type") in ("undo", "redo")
             and rt().recorder.get_receipt(game_id, scoped(who, key)) is None):  # a retry answers its receipt
         guard_undo(game_id, player_id, action, body["expected_version"])  # undo with consent

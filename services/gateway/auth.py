@@ -11,6 +11,7 @@ from flask import request
 
 from services import signin
 from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404
 from services.gateway.runtime import rt
 from services.tokens import hash_token
 from shared.eventstore import signins
@@ -106,6 +107,24 @@ def known_seat_of(game_id: int) -> Principal | None:
     if admin and hmac.compare_digest(token.strip().encode(), admin.encode()):
         return None
     return Principal(seat=seat)
+
+
+def seat_in(game_id: int) -> Principal:
+    """The caller of one game's endpoint, reading as little as possible: a remembered seat of this game
+    (`known_seat_of`), else the token's seat looked up once — a seat of this very game proves the game exists,
+    so the game row is not read for it (a play-by-mail seat's moves are minutes apart, past the seat cache's
+    recheck, so this is most moves' path). Anyone else (operators, other games' seats, bad tokens) takes the
+    general path, `require_seat(game_or_404(...))`, which keeps 404 ahead of 401/403."""
+    who = known_seat_of(game_id)
+    if who is not None:
+        return who
+    try:
+        who = principal()
+    except ApiError:
+        who = None  # answered below, after the game's existence
+    if who is not None and who.seat is not None and who.seat.game_id == game_id:
+        return who
+    return require_seat(game_or_404(game_id))
 
 
 def require_admin() -> Principal:

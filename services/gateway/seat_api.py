@@ -1,27 +1,22 @@
 """Seat hand-over and stand-ins over REST (docs/time-controls.md, "Hand-over"): a seated player offers a seat
 the table opened (an invitation token, shown once), a newcomer claims it with that invitation (and gets the
 seat token that works once the table agrees), the other seated players answer. The table's `substitute`
-vote lets the chosen seat act for the absent one this turn (`stand_in_for`, used by the actions endpoint).
+vote lets the chosen seat act for the absent one this turn (decided where the command is settled:
+`services.play.apply.authorise`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from services.gateway.clock_api import _own_seat, _view, clock_log, now, pending, refused
+from services.gateway.clock_api import _own_seat, _view, now, pending, refused
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
-from services.play import timekeeping as tk
 from services.play.pending import Refused
 from services.tokens import hash_token, new_token
-from shared.engine import EngineError
-from shared.eventstore.records import ACTIVE
-from shared.eventstore.sql import state_summary
 
 bp = Blueprint("seats", __name__)
 
@@ -33,24 +28,6 @@ class ClaimIn(Strict):
 
 class ClaimAnswerIn(Strict):
     accept = fields.Boolean(required=True)
-
-
-def stand_in_for(game_id: int, caller: int, action: dict[str, Any]) -> int | None:
-    """The absent seat `caller` may act for now (the table voted `substitute` naming `caller`, and the
-    absent seat still holds the turn and controls the action's entity), else None."""
-    table = tk.Table.replay(clock_log().read(game_id))
-    if table.stand_in is None or table.stand_in[1] != caller:
-        return None
-    absent = table.stand_in[0]
-    game = game_or_404(game_id)
-    if game.status != ACTIVE or absent not in [int(p) for p in state_summary(game.state or {})["acting"]]:
-        return None
-    with rt().sessions.use(game) as session:
-        try:
-            controller = session.controller(action.get("entity"))
-        except EngineError:
-            return None
-    return absent if controller == absent else None
 
 
 def _invalidate(game_id: int, seat: int) -> None:

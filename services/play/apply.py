@@ -8,9 +8,11 @@ makes at-least-once delivery exactly-once in effect.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +36,26 @@ class Refusal:
     rule: str
     http_status: int
     valid: Any = None  # the values the engine would have accepted, where it names them
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """The seat moves for `absent`, as the table chose (a `substitute` vote): in the absent seat's name, the
+    record naming who moved (`user`)."""
+
+    absent: int
+
+
+# the clock's own log (services/play/clock_store.py, migration 0005_clock), read in the game's transaction
+_CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
+
+
+def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
+    """(absent seat, the seat the table chose to move for it this turn), read from the clock log inside the
+    game's own transaction (same connection, same snapshot; no second pool, no lock of its own)."""
+    from services.play.timekeeping import Table
+
+    return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))]).stand_in
 
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
@@ -89,10 +111,13 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             f"expected version {receipt.expected_version} but game {game.id} is at version {game.version}",
             "stale_version", 409))
     with sessions.use(game) as session:
-        refusal = authorise(session, receipt)
-        if refusal is not None:
-            return _refuse(tx, receipt, refusal)
-        action = receipt.action
+        verdict = authorise(session, receipt, lambda: stand_in_of(tx))
+        if isinstance(verdict, Refusal):
+            return _refuse(tx, receipt, verdict)
+        action, sender = receipt.action, receipt.player_id
+        if isinstance(verdict, StandIn):
+            # the table's substitute moves for the absent seat: sent in the seat's name, the record names who
+            action, sender = {**action, "user": receipt.player_id}, None
         if action.get("type") in META_TYPES and receipt.player_id is not None and "user" not in action:
             action = {**action, "user": receipt.player_id}  # the record names who clicked undo or chatted
         try:
@@ -109,7 +134,7 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             return _refuse(tx, receipt, Refusal("the action is malformed: the engine could not read it",
                                                 "malformed_action", 400))
         version = session.version
-        tx.append(version, NewEvent(ACTION_APPLIED, {"action": stored, "player_id": receipt.player_id},
+        tx.append(version, NewEvent(ACTION_APPLIED, {"action": stored, "player_id": sender},
                                     CURRENT_VERSIONS[ACTION_APPLIED], receipt.command_id))
         state = read_model(session, stored)
         result = session.result if session.finished else None
@@ -126,10 +151,14 @@ def read_model(session: GameSession, action: dict[str, Any] | None = None) -> di
     return {**session.digest(action), "acting_players": list(session.acting_players())}
 
 
-def authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
+def authorise(session: GameSession, receipt: Receipt,
+              stand_in: Callable[[], tuple[int, int] | None] | None = None) -> Refusal | StandIn | None:
     """The seat check, the only one (the gateway, the page and mail all queue commands and read the refusal
     from the receipt, 403): a seat acts only for entities its player controls, and always in its own name
-    (`user`); undo, redo and chat concern the table, so any seat may send them."""
+    (`user`); undo, redo and chat concern the table, so any seat may send them. The one exception: the seat
+    the table chose to stand in for an absent one (`substitute` vote) acts for the entities the absent seat
+    controls while it still holds the turn (StandIn). The clock log that says so is read only for a seat
+    that does not control the entity, so an ordinary move costs no read for it."""
     player = receipt.player_id
     if player is None:  # operator (admin token)
         return None
@@ -144,6 +173,10 @@ def authorise(session: GameSession, receipt: Receipt) -> Refusal | None:
     except EngineError as err:
         return Refusal(err.message, err.rule, 400)
     if controller != player:
+        chosen = stand_in() if stand_in is not None and controller is not None else None
+        if (chosen is not None and chosen == (controller, player)
+                and controller in [int(p) for p in session.acting_players()]):
+            return StandIn(controller)
         return Refusal(f"player {player} does not control {action.get('entity')!r}", "not_your_entity", 403)
     return None
 

@@ -24,8 +24,8 @@ clock_events = sa.Table(
 )
 
 
-# built once: the actions endpoint reads a game's clock log for every move made for a corporation (the
-# stand-in check), and composing the statement anew cost as much CPU as running it
+# built once: the clock's views, votes and the undo check read a game's clock log often, and composing the
+# statement anew cost as much CPU as running it
 _READ = (sa.select(clock_events.c.data).where(clock_events.c.game_id == sa.bindparam("game_id"))
          .order_by(clock_events.c.seq))
 

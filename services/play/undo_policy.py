@@ -10,7 +10,7 @@ owner's moves too, so undoing a move that set off someone else's standing order 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from services.play.clock_store import ClockLog
@@ -26,9 +26,21 @@ class UndoTargetError(ValueError):
     """The undo names an action the game does not have."""
 
 
-def senders(recorder: SqlRecorder, game_id: int) -> dict[int, int | None]:
-    """Game version -> the seat that sent the action stored at that version (None: the operator)."""
-    return {e.version: e.data.get("player_id") for e in recorder.read_events(game_id) if e.type == ACTION_APPLIED}
+Senders = Callable[[Sequence[int]], Mapping[int, "int | None"]]  # game versions -> who sent each
+
+
+def senders(recorder: SqlRecorder, game_id: int) -> Senders:
+    """Game version -> the seat that sent the action stored at that version (None: the operator), read for
+    the versions asked only: an undo touches the last move or a few, and reading (and decoding) the game's
+    whole log for them cost a long game's every undo hundreds of events."""
+    def read(versions: Sequence[int]) -> Mapping[int, int | None]:
+        if not versions:
+            return {}
+        low, high = min(versions), max(versions)
+        return {e.version: e.data.get("player_id")
+                for e in recorder.read_events(game_id, after_version=low - 1, limit=high - low + 1)
+                if e.type == ACTION_APPLIED}
+    return read
 
 
 def _movers_of(session: GameSession, index: int, sent_by: Mapping[int, int | None]) -> list[int]:
@@ -45,8 +57,7 @@ def _movers_of(session: GameSession, index: int, sent_by: Mapping[int, int | Non
     return out
 
 
-def touched(session: GameSession, kind: str, target: int | None,
-            sent_by: Mapping[int, int | None]) -> list[int]:
+def touched(session: GameSession, kind: str, target: int | None, sent_by: Senders) -> list[int]:
     """The seats whose moves the undo (to just after action `target`; None: the last move; 0: all) or the
     redo (of the newest undo) would take back or bring back, in the order of those moves."""
     entries = session.entries
@@ -62,7 +73,8 @@ def touched(session: GameSession, kind: str, target: int | None,
         if pos is None:
             raise UndoTargetError(f"action {target} is not in this game")
         chosen = [i for i in active if i > pos]
-    return [p for i in chosen for p in _movers_of(session, i, sent_by)]
+    sent = sent_by([i + 1 for i in chosen])
+    return [p for i in chosen for p in _movers_of(session, i, sent)]
 
 
 def others(moves: list[int], requester: int) -> list[int]:

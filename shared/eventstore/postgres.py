@@ -8,7 +8,7 @@ write path, held through each commit's WAL flush, would put every game's commits
 from __future__ import annotations
 
 import select
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -18,6 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from .sql import Cursor, GameTx, SqlRecorder
 
+COMBINED_PARAMETERS = 20_000  # beyond this (an import's events) the writes go one statement each: 65,535 is the limit
 # One key for the numbering transactions, in the advisory-lock space of this database.
 SEQUENCER_LOCK = 0x7261696C706F7374  # "railpost"
 
@@ -105,13 +106,13 @@ class PostgresRecorder(SqlRecorder):
 
     @contextmanager
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
-        """As the portable one, but the whole transaction is one psycopg pipeline: the reads are settled
-        when done (the session is then idle in transaction while the engine decides), and the buffered
-        writes go out together with the COMMIT."""
-        with self._pool.connection() as conn, conn.pipeline() as pipeline, conn.transaction():
+        """As the portable one: the reads (the game row's lock, the queued receipts) are plain statements, and
+        the buffered writes one statement (`_send_writes`). The whole transaction was one psycopg pipeline
+        once, but its handling cost more client CPU than it saved where a result is waited for anyway
+        (measured: an empty game transaction 0.93 against 0.71 ms of CPU, a full one 1.32 against 1.17)."""
+        with self._pool.connection() as conn, conn.transaction():
             cur = conn.cursor()
             tx = GameTx(self, cur, self._lock_game(cur, game_id))
-            tx.reads_done = pipeline.sync  # type: ignore[method-assign]
             yield tx
             tx._write()
 
@@ -126,6 +127,21 @@ class PostgresRecorder(SqlRecorder):
             numbered = conn.execute(NUMBER_PENDING)
         row = numbered.fetchone()  # the pipeline has been synced by the COMMIT
         return int(row["numbered"]) if row else 0
+
+    def _send_writes(self, cur: Cursor, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """The writes as one statement of data-modifying CTEs: each runs exactly once, all on the transaction's
+        snapshot, and none reads another's rows (a snapshot's DELETE of older versions does not see the INSERT
+        beside it; a table's rows are one multi-row INSERT, so their order is kept; positions are numbered
+        later, so no INSERT reads a counter another statement bumped). One execute instead of
+        one per write: psycopg's client work per statement was most of the worker's CPU on the write path."""
+        if (len(statements) <= 1 or self._numbers_in_transaction  # its INSERTs read the counter bumped before
+                or sum(len(params) for _sql, params in statements) > COMBINED_PARAMETERS):
+            for sql, params in statements:
+                self._exec(cur, sql, params)
+            return
+        parts = [f"w{i} AS ({sql} RETURNING 1)" for i, (sql, _params) in enumerate(statements)]
+        self._exec(cur, "WITH " + ", ".join(parts) + " SELECT 1",
+                   [value for _sql, params in statements for value in params])
 
     def _pipeline(self, cur: Cursor) -> Any:
         return cur.connection.pipeline()  # type: ignore[attr-defined]

@@ -45,6 +45,7 @@ from .records import (
 from .upcasting import upcast
 
 Row = Any  # a mapping-like row (psycopg dict_row or sqlite3.Row)
+INSERT_ROWS = 500  # rows per multi-row INSERT (an import's thousands of events stay far below 65,535 parameters)
 
 
 class Cursor(Protocol):
@@ -117,6 +118,12 @@ class GameTx:
         self.reads_done()
         return _receipt(rows[0]) if rows else None
 
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Rows of another table read inside this locked transaction (the clock log's stand-in, asked by
+        services/play/apply.py only for a seat moving an entity it does not control): the same connection
+        and snapshot, so the answer is consistent with the game row and costs no second pool."""
+        return self._rec._all(self._cur, sql, params)
+
     def reads_done(self) -> None:
         """Hook: a backend that pipelines the transaction settles the reads here (PostgreSQL)."""
 
@@ -176,11 +183,10 @@ class GameTx:
 
     def _write(self) -> None:
         """Run the buffered writes, then insert the events and outbox rows, in order, so no statement waits on
-        another's result: on PostgreSQL the whole tail of the transaction goes out as one pipeline. Rows get
-        their positions here from the counter rows (bumped, then read back inside each INSERT) where the
-        backend numbers in the writing transaction, else they are left NULL for `number_pending`."""
-        for sql, params in self._writes:
-            self._rec._exec(self._cur, sql, params)
+        another's result: on PostgreSQL the whole tail of the transaction is one statement (`_send_writes`).
+        Rows get their positions here from the counter rows (bumped, then read back inside each INSERT) where
+        the backend numbers in the writing transaction, else they are left NULL for `number_pending`."""
+        statements = list(self._writes)
         now = time.time()
         in_tx = self._rec._numbers_in_transaction
         for name, table, rows in (
@@ -194,15 +200,18 @@ class GameTx:
                 continue
             holes = ", ".join(["%s"] * (len(rows[0]) - 2))
             if not in_tx:
-                sql = f"INSERT INTO {table} VALUES (%s, %s, NULL, {holes})"
-                for row in rows:
-                    self._rec._exec(self._cur, sql, row)
+                # one INSERT per INSERT_ROWS of a table's rows: its VALUES are inserted (and given ids) in order
+                for start in range(0, len(rows), INSERT_ROWS):
+                    chunk = rows[start:start + INSERT_ROWS]
+                    values = ", ".join([f"(%s, %s, NULL, {holes})"] * len(chunk))
+                    statements.append((f"INSERT INTO {table} VALUES {values}", [v for row in chunk for v in row]))
                 continue
-            self._rec._exec(self._cur, "UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name))
+            statements.append(("UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name)))
             sql = (f"INSERT INTO {table} VALUES (%s, %s, (SELECT value FROM counters WHERE name = '{name}') - %s, "
                    f"{holes})")
             for offset, row in enumerate(rows):
-                self._rec._exec(self._cur, sql, (row[0], row[1], len(rows) - 1 - offset, *row[2:]))
+                statements.append((sql, (row[0], row[1], len(rows) - 1 - offset, *row[2:])))
+        self._rec._send_writes(self._cur, statements)
 
 
 class SqlRecorder:
@@ -238,6 +247,12 @@ class SqlRecorder:
     def _pipeline(self, cur: Cursor) -> Any:
         """Where the backend can, send statements whose results nobody reads without waiting for each."""
         return nullcontext()
+
+    def _send_writes(self, cur: Cursor, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """A transaction's buffered writes, in order (none reads another's result). PostgreSQL sends them as
+        one statement."""
+        for sql, params in statements:
+            self._exec(cur, sql, params)
 
     def close(self) -> None:
         """Release pooled connections."""

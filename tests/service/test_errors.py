@@ -52,6 +52,8 @@ def test_refusals_change_nothing(started: tuple, service_config: Config) -> None
     assert post(None, {"action": second, "expected_version": 1}) == (401, post(None, {"action": second,
                                                                                    "expected_version": 1})[1])
     assert api.act(987654321, tokens[p2], second, 1).status_code == 404
+    assert api.act(987654321, "rp_no_such_token", second, 1).status_code == 404  # 404 ahead of 401
+    assert post("rp_no_such_token", {"action": second, "expected_version": 1})[0] == 401
     # a seat token of another game
     other_id, other_tokens = api.seated_game(load_record())
     code, body = post(other_tokens[p2], {"action": second, "expected_version": 1}, key=None)

@@ -1,5 +1,5 @@
-"""The gateway as deployed: gunicorn with `infra/gunicorn.conf.py` (two gthread workers) on PostgreSQL and
-Redis, with a real Celery worker. The other service tests serve the same app with werkzeug; this one proves
+"""The gateway as deployed: gunicorn with `infra/gunicorn.conf.py` (two workers of gthread's kind,
+services/server.py) on PostgreSQL and Redis, with a real Celery worker. The other service tests serve the same app with werkzeug; this one proves
 the deployed server handles concurrent long-polls, races and database work."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def gunicorn_url(service_config: Config, tmp_path_factory: pytest.TempPathFactor
 
     try:
         wait_until(healthy, timeout=30, interval=0.2)
-        assert "Using worker: gthread" in log.read_text(), log.read_text()
+        assert "Using worker: services.server.LingeringThreadWorker" in log.read_text(), log.read_text()
         yield url
     finally:
         if proc.poll() is None:
@@ -88,3 +88,20 @@ def test_games_played_side_by_side_through_long_polls(gunicorn_url: str, worker:
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_kept_alive_connections_are_served_back_to_back_and_after_a_pause(gunicorn_url: str) -> None:
+    """services/server.py: a request right behind the last one is served by the lingering thread, one after a
+    pause longer than the linger by the poller, and a connection closed while lingering costs nothing."""
+    import time
+
+    from services.server import LINGER_SECONDS
+
+    with requests.Session() as http:
+        for pause in (0.0, 0.0, LINGER_SECONDS * 3, 0.0, LINGER_SECONDS * 3):
+            time.sleep(pause)
+            assert http.get(f"{gunicorn_url}/healthz", timeout=10).ok
+    with socket.create_connection(("127.0.0.1", int(gunicorn_url.rsplit(":", 1)[1]))) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+    assert requests.get(f"{gunicorn_url}/healthz", timeout=10).ok
