@@ -404,6 +404,16 @@ class Board(Stations):
             if lost:
                 who = ", ".join(t for oi in lost for t in h.tokens[oi] if t is not None)
                 raise IllegalAction(f"tile {name} on {hex_id} has no city for the station of {who}", "station_lost")
+        if h.tile_reservations or any(any(r is not None for r in slots) for slots in h.reservations):
+            # nor a home not yet placed: a reserved city needs a city on the new tile
+            # (docs/rules-1825.md, "An upgrade keeps every station", a reservation is a station to come)
+            kept = {oi for oi, _ in _city_moves(old, h.rotation, new, rotation)}
+            who = [r for oi, slots in enumerate(h.reservations) if oi not in kept for r in slots if r is not None]
+            if old.cities and not new.cities:  # (a hex reserved before it has a city, as NS's Q13, may wait)
+                who += h.tile_reservations
+            if who:
+                raise IllegalAction(f"tile {name} on {hex_id} has no city for the home station reserved for "
+                                    f"{', '.join(who)}", "home_lost")
         if must_connect:
             reach = self.reach(entity)
             if not (new.rexits[rotation] & reach.edges.get(hex_id, set())):

@@ -1,5 +1,6 @@
 """1825 board rules the reverse check showed missing (docs/rules-1825.md): track is reached only along a
-line a train could run, an upgrade must add track the corporation can use, an upgrade keeps every station.
+line a train could run, an upgrade must add track the corporation can use, an upgrade keeps every station
+(and every home reserved for a station to come).
 
 Each scenario starts from a real position of one of Railpost's own random games (`position(name, i)`: the
 game after the first i actions of the record; the next one is the move the reference refused).
@@ -92,3 +93,28 @@ def test_the_station_moves_to_the_city_of_the_new_tile() -> None:
     game.process({k: v for k, v in lay.items() if k != "entity_type"})
     assert game.board.hex("H6").tile.name == "6" and game.board.hex("H6").tokens[0].count("CR") == 1
     assert "H6" in game.board.token_hexes("CR")
+
+
+# Units 1+2+3 + R1-R3, 6 players: GNR has a 115 on Darlington (L14), NER's home, with NER's reservation;
+# NER has not floated.
+RESERVED = ("rp_1825_6p_1088533_unit_123_r1_r2_r3", 880)
+
+
+def test_a_reserved_home_city_cannot_become_a_tile_without_a_city() -> None:
+    game = position(*RESERVED)
+    h = game.board.hex("L14")
+    assert h.tile.name == "115" and h.reservations == [["NER"]] and not game.corporations["NER"].floated
+    cash = game.corporations["GNR"].cash
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "GNR", "hex": "L14", "tile": "2-0", "rotation": 1})
+    assert caught.value.rule == "home_lost" and "NER" in str(caught.value)
+    assert game.board.hex("L14").tile.name == "115" and game.corporations["GNR"].cash == cash
+    offered = {a["tile"].split("-")[0] for a in lays_on(game, "GNR", "L14")}
+    assert offered and not offered & {"2", "20"}
+
+
+def test_the_reservation_moves_to_the_city_of_the_new_tile() -> None:
+    game = position(*RESERVED)
+    lay = next(a for a in lays_on(game, "GNR", "L14") if a["tile"].startswith("6-"))
+    game.process({k: v for k, v in lay.items() if k != "entity_type"})
+    assert game.board.hex("L14").tile.name == "6" and game.board.hex("L14").reservations == [["NER"]]

@@ -402,3 +402,26 @@ def test_part_of_the_certificate_for_the_stock_round() -> None:
     assert game.player(1001).cash == 7 + 3 * 76
     assert [s.id for s in cr.shares if s.owner == 1001] == ["CR_2"]
     assert cr.shares[0].owner == "pool" and cr.president is None
+
+
+# -- a corporation at £0 leaves the board at once -------------------------------------------------------------
+REMOVED = "rp_1825_3p_3415641_unit_2_k3"
+
+
+def test_a_removed_corporations_city_takes_a_station_at_once() -> None:
+    """Units 2 + K3 (Railpost's soak game, seed 3415641): GCR, with stations on O15, P16 and Q15, passes into
+    the £0 cell and is removed; in the same operating round MR (£350, one £100 station left) reaches O15,
+    now empty, and may put its station there at once (the reference's cached routes refused it:
+    docs/conflicts-1825.md #21)."""
+    before = position(REMOVED, 553)
+    assert before.acting() == ["GCR"] and before.board.token_hexes("GCR") == ["O15", "P16", "Q15"]
+    game = position(REMOVED, 565)
+    assert game.corporations["GCR"].closed and game.board.token_hexes("GCR") == []
+    assert game.acting() == ["MR"]
+    offered = [a for a in legal_actions(game, "MR") if a["type"] == "place_token"]
+    assert {"type": "place_token", "entity": "MR", "city": "O15-0-0", "slot": 0} in [
+        {k: a[k] for k in ("type", "entity", "city", "slot")} for a in offered]
+    game.process({"type": "place_token", "entity": "MR", "city": "O15-0-0", "slot": 0})
+    assert game.board.token_hexes("MR") == ["O15", "P16", "Q15", "Q17"]
+    assert game.corporations["MR"].cash == 350 - 100
+
