@@ -311,6 +311,33 @@ def test_cobourg_and_peterborough_private_station() -> None:
     assert session.game.board.hexes["C15"].tokens[0] == ["B"]  # passing leaves a blocking token
 
 
+def test_a_corporation_without_a_station_token_buying_cp_leaves_peterborough_open() -> None:
+    """rules-1828 "The C&P private bought by a corporation", case (c): no station token left, no decision
+    and no blocking token; C15 is a free city for anyone (1828.Games:3:6629022 reverse index 640)."""
+    session = recorded(GEN, 299)
+    game = session.game
+    mc = game.corporations["MC"]
+    mc.tokens_placed = len(mc.token_prices)  # every MC station on the map
+    cash = mc.cash
+    session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private for $80
+    assert game.corporations["C&P"].closed
+    assert game.board.hexes["C15"].tokens[0] == [None]  # the minor's station lifted, no blocking token
+    assert game.acting() == ["MC"]  # the turn goes straight on: nobody is asked about C15
+    assert mc.cash == cash - 80 + 0  # C&P's treasury (empty here) comes with it
+    assert refused(session, {"type": "pass", "entity": "C&P", "entity_type": "company"}) is not None
+
+
+def test_a_corporation_that_placed_its_station_buying_cp_blocks_peterborough() -> None:
+    """Case (b): a station token left, but the corporation's station of this round is placed: a blocking
+    token goes on C15 at once and nobody is asked."""
+    session = recorded(GEN, 299)
+    game = session.game
+    game.round.tokened = True
+    session.submit(live(actions_of(GEN)[299]))
+    assert game.board.hexes["C15"].tokens[0] == ["B"]
+    assert game.acting() == ["MC"]
+
+
 def test_ek_keeps_the_track_step_open_for_its_extra_tile() -> None:
     session = recorded(GEN, 299)  # MC, owning E&K, has laid its one tile
     assert session.game.round.actions_for(session.game, "MC")[:1] == ["lay_tile"]
