@@ -234,10 +234,10 @@ def test_emergency_sales_are_open_for_the_whole_buy_train_step() -> None:
     assert session.game.acting() == ["MC"]
     game = session.game
     more = next(s for s in game.corporations["C&O"].shares if s.owner == 1001 and not s.president)
-    cash, price = game.player(1001).cash, game.share_price(game.corporations["C&O"])
-    # no cap at what the cheapest train needs (gen1828_5p_286529 index 598 sells with both shells running)
-    session.submit({"type": "sell_shares", "entity": 1001, "shares": [more.id], "percent": 10})
-    assert game.player(1001).cash == cash + price and more.owner != 1001
+    # MC ($41) and 1001 ($164) now hold more than the 3-train's $160: a further sale is not needed, and the
+    # reference refuses it ("Cannot sell shares of C&O"; rules-1828 "Emergency sales")
+    assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": [more.id], "percent": 10}) \
+        == "sell_shares"
 
 
 def test_bankruptcy_only_when_the_train_cannot_be_paid_and_it_ends_the_game() -> None:
@@ -568,3 +568,21 @@ def test_a_corporation_discarding_over_its_limit_is_not_offered_bankruptcy() -> 
     assert {a["type"] for a in session.legal_actions()} == {"discard_train"}
     with pytest.raises(IllegalAction):
         session.submit({"type": "bankrupt", "entity": "WAB", "entity_type": "corporation"})
+
+
+def test_the_president_sells_in_the_train_step_only_what_the_cheapest_train_needs() -> None:
+    """rules-1828 "Emergency sales": PRR-CPR ($104, trains running, not obliged to buy) and its president
+    1001 ($34) lack $112 for the cheapest depot train ($250): he may sell one share or two NYC-NW ($106 each:
+    the second is needed, one alone is not enough), never more than that lack needs."""
+    session = recorded("generated/1828/gen1828_egp_4p_263517", 230)
+    game = session.game
+    assert game.round.corp(game).sym == "PRR-CPR" and game.round.corp(game).trains
+    offered = [o["shares"] for o in game.legal_actions_of(1001) if o["type"] == "sell_shares"]
+    assert offered == [["MC-B&M_1"], ["NYC-NW_4"], ["NYC-NW_4", "NYC-NW_5"]]
+    session.submit({"type": "sell_shares", "entity": 1001, "shares": ["NYC-NW_4"], "percent": 10})
+    assert game.player(1001).cash == 140  # $6 short now: one more share, no two
+    session.submit({"type": "sell_shares", "entity": 1001, "shares": ["NYC-NW_5"], "percent": 10})
+    # $350 in hand for a $250 train: no sale is needed any more, none is offered or accepted
+    assert not [o for o in game.legal_actions_of(1001) if o["type"] == "sell_shares"]
+    assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": ["MC-B&M_1"], "percent": 10}) \
+        == "sell_shares"
