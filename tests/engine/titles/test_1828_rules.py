@@ -586,3 +586,20 @@ def test_the_president_sells_in_the_train_step_only_what_the_cheapest_train_need
     assert not [o for o in game.legal_actions_of(1001) if o["type"] == "sell_shares"]
     assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": ["MC-B&M_1"], "percent": 10}) \
         == "sell_shares"
+
+
+def test_no_station_on_a_hex_reserved_for_a_home_not_yet_placed() -> None:
+    """rules-1828 "Stations": a hex holding another corporation's home reservation not yet tied to one of
+    its cities (E15, H22 before ERIE's or its neighbour's home) takes no other station (the reference:
+    "remaining token slots are reserved on E15"); the token step does not wait for it."""
+    session = recorded(GEN, 219)  # GT's token step: Dunkirk D8 (57-2-0) is its one place to go
+    game = session.game
+    assert [o["city"] for o in game.legal_actions("GT") if o["type"] == "place_token"] == ["57-2-0"]
+    h = game.board.hexes["D8"]
+    game.board.hexes["D8"] = h.clone().with_state(h.tile, h.rotation, h.copy, [list(s) for s in h.tokens],
+                                                  [list(s) for s in h.reservations], ["ERIE"], list(h.blockers))
+    game.serial += 1  # what the round remembered of the old state is for the old state
+    assert not [o for o in game.legal_actions("GT") if o["type"] == "place_token"]
+    assert refused(session, {"type": "place_token", "entity": "GT", "city": "57-2-0", "slot": 0}) in (
+        "token_reserved", "wrong_action_now")
+    assert "place_token" not in game.round.actions_for(game, "GT")
