@@ -603,3 +603,15 @@ def test_no_station_on_a_hex_reserved_for_a_home_not_yet_placed() -> None:
     assert refused(session, {"type": "place_token", "entity": "GT", "city": "57-2-0", "slot": 0}) in (
         "token_reserved", "wrong_action_now")
     assert "place_token" not in game.round.actions_for(game, "GT")
+
+
+def test_bankruptcy_may_be_declared_at_any_point_of_the_corporations_turn() -> None:
+    """rules-1828 "Bankruptcy": the operating corporation may declare it in its track step already, when it
+    and its president cannot raise the cheapest depot train's price (banked bot game
+    camp1828_ensure_good_privates_3p_9781132 index 1028: B&O-MP declares after its tile)."""
+    session = recorded(BANKRUPT, 776)  # CPR's turn, before its track pass; it declares at 777
+    game = session.game
+    assert game.acting() == ["CPR"] and "bankrupt" in game.round.actions_for(game, "CPR")
+    assert any(o["type"] == "bankrupt" for o in game.legal_actions("CPR"))
+    session.submit({"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"})
+    assert game.finished and game.game_end_reason == "bankrupt"
