@@ -234,10 +234,10 @@ def test_emergency_sales_are_open_for_the_whole_buy_train_step() -> None:
     assert session.game.acting() == ["MC"]
     game = session.game
     more = next(s for s in game.corporations["C&O"].shares if s.owner == 1001 and not s.president)
-    cash, price = game.player(1001).cash, game.share_price(game.corporations["C&O"])
-    # no cap at what the cheapest train needs (gen1828_5p_286529 index 598 sells with both shells running)
-    session.submit({"type": "sell_shares", "entity": 1001, "shares": [more.id], "percent": 10})
-    assert game.player(1001).cash == cash + price and more.owner != 1001
+    # MC ($41) and 1001 ($164) now hold more than the 3-train's $160: a further sale is not needed, and the
+    # reference refuses it ("Cannot sell shares of C&O"; rules-1828 "Emergency sales")
+    assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": [more.id], "percent": 10}) \
+        == "sell_shares"
 
 
 def test_bankruptcy_only_when_the_train_cannot_be_paid_and_it_ends_the_game() -> None:
@@ -309,6 +309,33 @@ def test_cobourg_and_peterborough_private_station() -> None:
     assert refused(session, {"type": "place_token", "entity": "C&P", "city": "A7-0-0", "slot": 0}) == "token"
     session.submit({"type": "pass", "entity": "C&P"})
     assert session.game.board.hexes["C15"].tokens[0] == ["B"]  # passing leaves a blocking token
+
+
+def test_a_corporation_without_a_station_token_buying_cp_leaves_peterborough_open() -> None:
+    """rules-1828 "The C&P private bought by a corporation", case (c): no station token left, no decision
+    and no blocking token; C15 is a free city for anyone (1828.Games:3:6629022 reverse index 640)."""
+    session = recorded(GEN, 299)
+    game = session.game
+    mc = game.corporations["MC"]
+    mc.tokens_placed = len(mc.token_prices)  # every MC station on the map
+    cash = mc.cash
+    session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private for $80
+    assert game.corporations["C&P"].closed
+    assert game.board.hexes["C15"].tokens[0] == [None]  # the minor's station lifted, no blocking token
+    assert game.acting() == ["MC"]  # the turn goes straight on: nobody is asked about C15
+    assert mc.cash == cash - 80 + 0  # C&P's treasury (empty here) comes with it
+    assert refused(session, {"type": "pass", "entity": "C&P", "entity_type": "company"}) is not None
+
+
+def test_a_corporation_that_placed_its_station_buying_cp_blocks_peterborough() -> None:
+    """Case (b): a station token left, but the corporation's station of this round is placed: a blocking
+    token goes on C15 at once and nobody is asked."""
+    session = recorded(GEN, 299)
+    game = session.game
+    game.round.tokened = True
+    session.submit(live(actions_of(GEN)[299]))
+    assert game.board.hexes["C15"].tokens[0] == ["B"]
+    assert game.acting() == ["MC"]
 
 
 def test_ek_keeps_the_track_step_open_for_its_extra_tile() -> None:
@@ -541,3 +568,50 @@ def test_a_corporation_discarding_over_its_limit_is_not_offered_bankruptcy() -> 
     assert {a["type"] for a in session.legal_actions()} == {"discard_train"}
     with pytest.raises(IllegalAction):
         session.submit({"type": "bankrupt", "entity": "WAB", "entity_type": "corporation"})
+
+
+def test_the_president_sells_in_the_train_step_only_what_the_cheapest_train_needs() -> None:
+    """rules-1828 "Emergency sales": PRR-CPR ($104, trains running, not obliged to buy) and its president
+    1001 ($34) lack $112 for the cheapest depot train ($250): he may sell one share or two NYC-NW ($106 each:
+    the second is needed, one alone is not enough), never more than that lack needs."""
+    session = recorded("generated/1828/gen1828_egp_4p_263517", 230)
+    game = session.game
+    assert game.round.corp(game).sym == "PRR-CPR" and game.round.corp(game).trains
+    offered = [o["shares"] for o in game.legal_actions_of(1001) if o["type"] == "sell_shares"]
+    assert offered == [["MC-B&M_1"], ["NYC-NW_4"], ["NYC-NW_4", "NYC-NW_5"]]
+    session.submit({"type": "sell_shares", "entity": 1001, "shares": ["NYC-NW_4"], "percent": 10})
+    assert game.player(1001).cash == 140  # $6 short now: one more share, no two
+    session.submit({"type": "sell_shares", "entity": 1001, "shares": ["NYC-NW_5"], "percent": 10})
+    # $350 in hand for a $250 train: no sale is needed any more, none is offered or accepted
+    assert not [o for o in game.legal_actions_of(1001) if o["type"] == "sell_shares"]
+    assert refused(session, {"type": "sell_shares", "entity": 1001, "shares": ["MC-B&M_1"], "percent": 10}) \
+        == "sell_shares"
+
+
+def test_no_station_on_a_hex_reserved_for_a_home_not_yet_placed() -> None:
+    """rules-1828 "Stations": a hex holding another corporation's home reservation not yet tied to one of
+    its cities (E15, H22 before ERIE's or its neighbour's home) takes no other station (the reference:
+    "remaining token slots are reserved on E15"); the token step does not wait for it."""
+    session = recorded(GEN, 219)  # GT's token step: Dunkirk D8 (57-2-0) is its one place to go
+    game = session.game
+    assert [o["city"] for o in game.legal_actions("GT") if o["type"] == "place_token"] == ["57-2-0"]
+    h = game.board.hexes["D8"]
+    game.board.hexes["D8"] = h.clone().with_state(h.tile, h.rotation, h.copy, [list(s) for s in h.tokens],
+                                                  [list(s) for s in h.reservations], ["ERIE"], list(h.blockers))
+    game.serial += 1  # what the round remembered of the old state is for the old state
+    assert not [o for o in game.legal_actions("GT") if o["type"] == "place_token"]
+    assert refused(session, {"type": "place_token", "entity": "GT", "city": "57-2-0", "slot": 0}) in (
+        "token_reserved", "wrong_action_now")
+    assert "place_token" not in game.round.actions_for(game, "GT")
+
+
+def test_bankruptcy_may_be_declared_at_any_point_of_the_corporations_turn() -> None:
+    """rules-1828 "Bankruptcy": the operating corporation may declare it in its track step already, when it
+    and its president cannot raise the cheapest depot train's price (banked bot game
+    camp1828_ensure_good_privates_3p_9781132 index 1028: B&O-MP declares after its tile)."""
+    session = recorded(BANKRUPT, 776)  # CPR's turn, before its track pass; it declares at 777
+    game = session.game
+    assert game.acting() == ["CPR"] and "bankrupt" in game.round.actions_for(game, "CPR")
+    assert any(o["type"] == "bankrupt" for o in game.legal_actions("CPR"))
+    session.submit({"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"})
+    assert game.finished and game.game_end_reason == "bankrupt"

@@ -14,7 +14,7 @@ from . import coal, privates
 from .privates import pending_company
 from .state import state
 from .steps.companies import BuyCompany
-from .steps.trains import Bankrupt, BuyTrain1828, may_sell_in_emergency
+from .steps.trains import Bankrupt, BuyTrain1828, DiscardTrain1828, may_sell_in_emergency
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -95,9 +95,10 @@ class OperatingRound1828(OperatingRound):
                     offering[0] if offering else None)
 
     def owes_train(self, game: Game, entity: Any) -> bool:
-        """Only the operating corporation, in its own train step, can fail to buy the train it must have
-        (rules-1828 *Bankruptcy*): not one discarding trains over its limit meanwhile."""
-        return entity == self.corp(game).sym and isinstance(self.active_step(game), BuyTrain1828)
+        """Only the operating corporation may declare bankruptcy, at any point of its turn (rules-1828
+        "Bankruptcy": whether it and its president can still pay for the cheapest depot train is
+        `Bankrupt.may_go_bankrupt`'s), and not while another corporation discards trains over its limit."""
+        return entity == self.corp(game).sym and not isinstance(self.active_step(game), DiscardTrain1828)
 
     def reorder_waiting(self, game: Game) -> None:
         """A sale moves prices: the corporations still to operate this round are put in order again by

@@ -5,7 +5,8 @@
 * C&St.L lays a free tile on B24 at any point of its owner's turn (`when: owning_corp_or_turn`).
 * D&H: for $120, without a connection, a tile (terrain waived) on F20, then optionally a station there.
 * C&P: buying the private ends the minor; its treasury goes to the buyer, who may put a free station on
-  Peterborough (C15) at once, or leave a blocking token there.
+  Peterborough (C15) at once, or leave a blocking token there; a buyer with no station token left leaves
+  C15 open (rules-1828.md, "The C&P private bought by a corporation").
 
 Each ability is used by an action whose entity is the private; a used ability is remembered as
 "<private>/<when>" in `state(game).used_abilities`. The operating round takes these actions beside its
@@ -100,8 +101,10 @@ def bought_by_corporation(game: Game, round_: Any, corp: Corporation, company: C
     home = minor.home
     rules.remove_minor(game, minor, block=False)  # type: ignore[attr-defined]
     company.revenue = CP_REVENUE
+    if corp.next_token_price() is None:
+        return  # no station token left: nothing decided, nothing blocks C15 (rules-1828.md, case (c))
     tokened = isinstance(round_, OperatingRound) and round_.tokened
-    if corp.next_token_price() is not None and not tokened:
+    if not tokened:
         state(game).pending_token = [company.sym]
         state(game).pending_token_hex = home
         state(game).pending_token_block = True

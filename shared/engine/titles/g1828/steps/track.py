@@ -77,11 +77,16 @@ class Token1828(TrackAndToken):
             raise IllegalAction(f"{action.get('entity')} already has a station in {action.get('city')}", "token")
         if action.get("city") in coalfield_cities(game):
             raise IllegalAction("the Virginia Coalfields may not hold a station", "token")
+        city = action.get("city")
+        if isinstance(city, str) and city in reserved_cities(game, action.get("entity")):
+            raise IllegalAction(f"{city}: the hex is reserved for the home station of "
+                                f"{', '.join(game.board.hex(game.board.city_hex(city)).tile_reservations)}",
+                                "token_reserved")
         super().place_token(game, round_, action, trusted)
 
     def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
         """The shared stations, never in the coalfields nor in a city already holding one of its own."""
-        closed = coalfield_cities(game) | own_cities(game, entity)
+        closed = coalfield_cities(game) | own_cities(game, entity) | reserved_cities(game, entity)
         return [o for o in super().offer_place_token(game, round_, entity) if o.get("city") not in closed]
 
     def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
@@ -90,8 +95,8 @@ class Token1828(TrackAndToken):
         if not super().can_place_token(game, round_, corp):
             return False
         # the coalfields count as a place to go (the step waits; the station itself is refused there)
-        mine = own_cities(game, corp.sym)
-        return any(city not in mine for city, _ in game.board.reachable_token_cities(corp.sym))
+        closed = own_cities(game, corp.sym) | reserved_cities(game, corp.sym)
+        return any(city not in closed for city, _ in game.board.reachable_token_cities(corp.sym))
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -108,6 +113,15 @@ def coalfield_cities(game: Game) -> set[str]:
     hex_id = coal.coalfields(game)
     h = game.board.hexes.get(hex_id) if hex_id else None
     return {game.board.city_id(hex_id, i) for i in range(len(h.tokens))} if h is not None and hex_id else set()
+
+
+def reserved_cities(game: Game, entity: Any) -> set[str]:
+    """The cities of a hex holding another corporation's home reservation not yet tied to one of its cities
+    (an OO hex, E15 or H22, before its corporation's home is placed): no other corporation places a station
+    on that hex (rules-1828.md, "Stations"; the reference: "remaining token slots are reserved")."""
+    board = game.board
+    return {board.city_id(hex_id, index) for hex_id, h in board.hexes.items()
+            if any(r != entity for r in h.tile_reservations) for index in range(len(h.tokens))}
 
 
 def own_cities(game: Game, entity: Any) -> set[str]:

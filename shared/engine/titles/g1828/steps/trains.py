@@ -25,9 +25,11 @@ Option = dict[str, Any]
 class BuyTrain1828(BuyTrain):
     """Buying trains as in 1830: a corporation without a train that has a route must buy one; its
     president pays what the treasury lacks for the cheapest depot train, and during the step may sell
-    shares (any time in the step, as much as he likes: gen1828_5p_286529 index 598 sells with both shells
-    running; never the presidency of the buying corporation). The sales are the round's to take
-    (`OperatingRound1828.process`, while this step blocks); this step offers them (`sell_shares`)."""
+    shares whenever he and the treasury together lack money for the cheapest depot train, whether or not
+    the corporation must buy (gen1828_5p_286529 index 598 sells with both shells running), no more than
+    that lack needs (`sale_needed`), never the presidency of the buying corporation (rules-1828.md,
+    "Emergency sales"). The sales are the round's to take (`OperatingRound1828.process`, while this step
+    blocks); this step offers them (`sell_shares`)."""
 
     offers = {"buy_train": "offer_buy_train", "pass": "offer_pass", "sell_shares": "offer_emergency_sales"}
 
@@ -46,7 +48,10 @@ class BuyTrain1828(BuyTrain):
             return ["buy_train"]
         if not out and self.may_contribute(game, corp) and game.rules.room_for_train(game, corp):
             # a System's empty shell may be filled with the president's help; the step waits for the
-            # president's decision even when no train is within reach
+            # president's decision even when no train is within reach; after a sale of his in this step
+            # it waits for a train (rules-1828.md, "After an emergency sale": no pass)
+            if getattr(self, "sold_unbought", False):
+                return ["buy_train"]
             return ["buy_train", "pass"] if self.within_reach(game, corp) else ["pass"]
         if "buy_train" in out and not self.within_reach(game, corp, helped=False):
             # nothing affordable and no help from the president: the step has nothing to offer and the
@@ -92,6 +97,7 @@ class BuyTrain1828(BuyTrain):
     def setup(self, game: Game, round_: Round) -> None:
         super().setup(game, round_)
         self.last_sold_price: int | None = None  # the share price of the president's last sale in the step
+        self.sold_unbought = False  # the president has sold in this step and no train was bought since
 
     def sale_range(self, game: Game, corp: Any, train: Any) -> tuple[int, int] | None:
         """After the president sold shares in this step, a train from another corporation costs at least
@@ -137,6 +143,7 @@ class BuyTrain1828(BuyTrain):
             president = game.player(game.rules.acting_player_for(game, corp))
             game.pay(president, corp, price - corp.cash)
         super().buy_train(game, round_, action, trusted)
+        self.sold_unbought = False
         if shell is not None:
             add_to_shell(game, corp, shell, train.id)
         self.passed = not self.own_actions(game, round_, corp)
@@ -175,6 +182,9 @@ class BuyTrain1828(BuyTrain):
             if sold is corp or others < sold.shares[0].percent:
                 raise IllegalAction("a president's certificate goes only to a player who can take it over",
                                     "sell_shares")
+        if not self.sale_needed(game, corp, player, bundle):
+            raise IllegalAction(f"{player.name} and {corp.sym} need no more money for the cheapest train "
+                                f"(${self.cheapest(game, corp)}) than a smaller sale brings", "sell_shares")
         if sold.percent_owned_by(POOL) + bundle.percent > game.rules.market_share_limit(game):
             raise IllegalAction(f"the market may hold at most {game.rules.market_share_limit(game)}% of {sold.sym}",
                                 "sell_shares")
@@ -188,8 +198,21 @@ class BuyTrain1828(BuyTrain):
         sell_to_market(game, bundle, player.id)
         game.pay(None, player, value)
         self.last_sold_price = price
+        self.sold_unbought = True
         game.rules.after_sell_shares(game, sold, bundle)
 
+
+    def sale_needed(self, game: Game, corp: Any, player: Any, bundle: Bundle) -> bool:
+        """A sale in the train step must be needed: without the bundle's cheapest certificate it would not
+        make up what the treasury and the president lack for the cheapest depot train (rules-1828.md,
+        "Emergency sales"; a part of a president's certificate counts as that certificate, so such a part
+        is nearly always needed: gen1828_egp_4p_263517 index 801)."""
+        price = game.share_price(bundle.corporation)
+        if price is None:
+            return False
+        lack = self.cheapest(game, corp) - corp.cash - player.cash
+        smallest = min(price * s.percent // 10 for s in bundle.shares)
+        return price * bundle.percent // 10 - smallest < lack
 
     # -- the concrete moves ---------------------------------------------------------------------------------
     def offer_buy_train(self, game: Game, round_: OperatingRound, entity: str) -> list[Option]:
@@ -226,37 +249,51 @@ class BuyTrain1828(BuyTrain):
         return accepts(self.check_purchase, game, round_, corp, {"type": "buy_train", "entity": corp.sym, **option})
 
     def offer_emergency_sales(self, game: Game, round_: OperatingRound, entity: str) -> list[Option]:
-        """What the president may sell to pay for the train the corporation must buy (the round opens it,
-        `may_sell_in_emergency`): one to all of each corporation's ordinary certificates held, and with the
-        president's certificate part or all of its percent (a new president, or the market, hands ordinary
-        certificates back); which of these the sale rules allow, a trial of each says."""
+        """What the president may sell in the corporation's train step (the round opens it,
+        `may_sell_in_emergency`): the bundles he could name (`sale_candidates`) that the money rule lets
+        through (`needed_sales`) and the other sale rules accept, a trial of each says."""
         corp = game.corporations[entity]
         president = game.rules.acting_player_for(game, corp)
         if president is None:
             return []
-        options = []
-        for other in game.corporations.values():
-            held = [s for s in other.shares if s.owner == president and not s.president]
-            for n in range(1, len(held) + 1):
-                options.append({"shares": [s.id for s in held[:n]], "percent": sum(s.percent for s in held[:n])})
-            chair = next((s for s in other.shares if s.owner == president and s.president), None)
-            if chair is not None:
-                unit = min((s.percent for s in other.shares if not s.president), default=10) or 10
-                for n in range(len(held) + 1):
-                    for part in range(unit, chair.percent + 1, unit):
-                        options.append({"shares": [s.id for s in held[:n]] + [chair.id],
-                                        "percent": sum(s.percent for s in held[:n]) + part})
-        return [dict(o, entity=president, entity_type="player") for o in options
+        return [dict(o, entity=president, entity_type="player") for o in needed_sales(game, self, corp, president)
                 if game.accepts({"type": "sell_shares", "entity": president, **o})]
 
 
+def sale_candidates(game: Game, president: int) -> list[Option]:
+    """Every bundle the president could name: one to all of each corporation's ordinary certificates he
+    holds, and with his president's certificate part or all of its percent (a new president, or the market,
+    hands ordinary certificates back)."""
+    options = []
+    for other in game.corporations.values():
+        held = [s for s in other.shares if s.owner == president and not s.president]
+        for n in range(1, len(held) + 1):
+            options.append({"shares": [s.id for s in held[:n]], "percent": sum(s.percent for s in held[:n])})
+        chair = next((s for s in other.shares if s.owner == president and s.president), None)
+        if chair is not None:
+            unit = min((s.percent for s in other.shares if not s.president), default=10) or 10
+            for n in range(len(held) + 1):
+                for part in range(unit, chair.percent + 1, unit):
+                    options.append({"shares": [s.id for s in held[:n]] + [chair.id],
+                                    "percent": sum(s.percent for s in held[:n]) + part})
+    return options
+
+
+def needed_sales(game: Game, step: BuyTrain1828, corp: Corporation, president: int) -> list[Option]:
+    """The candidate bundles the money rule lets through (`BuyTrain1828.sale_needed`), by arithmetic only."""
+    player = game.player(president)
+    return [o for o in sale_candidates(game, president)
+            if step.sale_needed(game, corp, player, parse_bundle(game.corporations, o["shares"], o["percent"]))]
+
+
 def may_sell_in_emergency(game: Game, round_: OperatingRound, corp: Corporation) -> bool:
-    """The corporation must buy a train its treasury and president cannot pay for without selling."""
+    """In its train step the corporation's president may sell while he and the treasury lack money for the
+    cheapest depot train, as far as the sale is needed (rules-1828.md, "Emergency sales")."""
     step = round_.active_step(game)
-    if not isinstance(step, BuyTrain1828) or not step.must_buy(game, corp):
+    if not isinstance(step, BuyTrain1828) or corp.kind == "minor":
         return False
     president = game.rules.acting_player_for(game, corp)
-    return president is not None and corp.cash + game.player(president).cash < step.cheapest(game, corp)
+    return president is not None and bool(needed_sales(game, step, corp, president))
 
 
 def discardable(game: Game, corp: Any) -> list[Any]:
