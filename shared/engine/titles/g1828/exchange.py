@@ -59,8 +59,6 @@ class MergerState:
     odd_share: str | None = None
     trade_order: list[Any] = field(default_factory=list)
     presidents: dict[str, Any] = field(default_factory=dict)
-    start_id: int | None = None  # the id of the `choose` that started it (a failed merger is undone to before it)
-    before: bytes | None = None  # the game as it was before that `choose` (pickled), to declare a failure from
 
 
 def money(amount: int) -> str:

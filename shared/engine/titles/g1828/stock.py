@@ -4,7 +4,6 @@ order in which players first passed."""
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,7 @@ from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
 from .exchange import MergerState
 from .state import state
-from .steps.merger import Merger, can_merge_any, merge_candidate
+from .steps.merger import Merger, can_merge_any, merge_candidate, merge_move, merger_completes
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -48,12 +47,6 @@ class StockRound1828(StockRound):
             step = next(s for s in self.steps if isinstance(s, Merger))
             return step.options(game, self, entity, kinds)
         return super().options(game, entity, kinds)
-
-    def takes_back(self, game: Game, action: dict[str, Any]) -> int | None:
-        """A failed merger's declaration is played from before the merger (`Merger.takes_back`)."""
-        if self.merger is None:
-            return None
-        return next(s for s in self.steps if isinstance(s, Merger)).takes_back(game, self, action)
 
     def bought(self) -> bool:
         """A merger (its `choose`, completed or not) and a declared failed one are the turn's purchase."""
@@ -118,20 +111,17 @@ class BuySellParShares1828(BuySellParShares):
         if corp is None or not any(merge_candidate(game, round_, player, corp, other)
                                    for other in game.corporations.values()):
             raise IllegalAction(f"{action.get('choice')} has no partner to merge with", "merge")
-        before = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)  # what a failure is declared from (`Merger.dead_end`)
-        round_.merger = MergerState(acting_player=player, initiator=corp.sym,
-                                    start_id=action.get("id") if isinstance(action.get("id"), int) else None,
-                                    before=before)
+        round_.merger = MergerState(acting_player=player, initiator=corp.sym)
 
     def offer_start_merger(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
-        """Every corporation the player may start a merger with (`start_merger` takes it): one with a
-        partner, also one not yet started, or one whose merger will fail — such a merger ends in a declared
-        failure (`Merger.dead_end`, rules-1828.md "A merger that cannot complete")."""
-        if round_.bought():
-            return []
+        """The corporations the player may start a merger with: a started one (an unstarted corporation may
+        start a merger but never complete one) with a partner the merger completes with (one that fails
+        can only be taken back)."""
         corps = [c for c in game.corporations.values() if c.kind == "major"]
-        return [{"choice": c.sym} for c in corps
-                if any(merge_candidate(game, round_, entity, c, other) for other in corps)]
+        return [{"choice": c.sym} for c in corps if c.ipoed
+                if any(merge_candidate(game, round_, entity, c, other)
+                       and merger_completes(game, [{"type": "choose", "entity": entity, "choice": c.sym},
+                                                   merge_move(c.sym, other.sym)]) for other in corps)]
 
     def offer_failed_merge(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
         """A declared failure names two corporations the player could merge."""

@@ -1,11 +1,9 @@
 """The merger that forms a System, in the stock round: who may start one and with which partner
-(`merge_candidate`), the step that runs it (`Merger`), and the way out of a merger that cannot complete:
-the player declares it failed, from the position before it (`Merger.dead_end`, `Merger.acknowledge_failure`;
-rules-1828.md "A merger that cannot complete")."""
+(`merge_candidate`), the step that runs it (`Merger`), and the offers that steer clear of a merger that
+would fail (it can only be taken back: `merger_completes` plays it out on a copy)."""
 
 from __future__ import annotations
 
-import pickle
 from typing import TYPE_CHECKING, Any
 
 from ....core.rounds import Round, Step
@@ -20,6 +18,7 @@ if TYPE_CHECKING:
     from ....model import Corporation
 
 Option = dict[str, Any]
+MAX_ANSWERS = 50  # questions a merger may ask (a few per player); a trial answering more has gone wrong
 
 
 def merge_candidate(game: Game, round_: StockRound, player: int, corp: Corporation, other: Corporation) -> bool:
@@ -63,68 +62,39 @@ class Merger(Step):
         state = getattr(round_, "merger", None)
         if state is None:
             return []
-        failure = ["failed_merge"] if entity == state.acting_player and self.dead_end(game, round_) else []
-        if state.phase == "failed":  # the acting player declares the failure (or takes it all back)
-            return failure
+        if state.phase == "failed":  # the acting player acknowledges the failure (or takes it all back)
+            return ["failed_merge"] if entity == state.acting_player else []
         if state.phase == "select_target":  # the starting corporation names its partner, its player acting
-            return (["merge"] if entity in (state.initiator, state.acting_player) else []) + failure
+            return ["merge"] if entity in (state.initiator, state.acting_player) else []
         return ["choose"] if state.choice is not None and entity == state.choice.chooser else []
 
     def blocking(self, game: Game, round_: Round) -> bool:
         return getattr(round_, "merger", None) is not None
 
-    def dead_end(self, game: Game, round_: Any) -> bool:
-        """The merger cannot complete: it has failed (its president had no System share to give), or its
-        starting corporation has no partner it can form a System with (one not yet started has no price)."""
-        state: MergerState = round_.merger
-        if state.phase == "failed":
-            return True
-        return state.phase == "select_target" and not self.partners(game, round_)
-
-    def partners(self, game: Game, round_: Any) -> list[Corporation]:
-        """The corporations the starting one may name (`merge` takes them)."""
-        state: MergerState = round_.merger
-        initiator = game.corporations[state.initiator]
-        if initiator.share_cell is None:
-            return []
-        return [c for c in game.corporations.values()
-                if merge_candidate(game, round_, state.acting_player, initiator, c)]
-
-    def takes_back(self, game: Game, round_: Any, action: dict[str, Any]) -> int | None:
-        """A declared failure is played from the position before the merger: the id of the `choose` that
-        started it, so that a session undoes the moves from there first (the reference's client posts that
-        undo before the failure; a record replays as it does)."""
-        state = getattr(round_, "merger", None)
-        if state is None or action.get("type") != "failed_merge" or action.get("entity") != state.acting_player \
-                or not self.dead_end(game, round_):
-            return None
-        return state.start_id
-
     # -- the concrete moves ---------------------------------------------------------------------------------
     def offer_merge(self, game: Game, round_: Any, entity: Any) -> list[Option]:
-        """Every partner the starting corporation may name (its player may name it for it): the merger may
-        still fail later, and is then declared failed (`dead_end`)."""
-        initiator = round_.merger.initiator
-        return [{"entity": initiator, "entity_type": "corporation", "corporation": c.sym}
-                for c in self.partners(game, round_)]
+        """The partners the starting corporation may name (its player may name them for it) with which the
+        merger completes."""
+        state: MergerState = round_.merger
+        initiator = game.corporations[state.initiator]
+        return [{"entity": initiator.sym, "entity_type": "corporation", "corporation": c.sym}
+                for c in game.corporations.values()
+                if merge_candidate(game, round_, state.acting_player, initiator, c)
+                and merger_completes(game, [merge_move(initiator.sym, c.sym)])]
 
     def offer_answer(self, game: Game, round_: Any, entity: Any) -> list[Option]:
-        """Every answer to the question put to `entity`."""
+        """The answers to the question put to `entity` after which the merger still completes (later
+        questions answered with their first label); all of them when none does."""
         choice = round_.merger.choice
         if not choice or choice.chooser != entity:
             return []
-        return [{"choice": label} for label in choice.labels]
+        good = [label for label in choice.labels
+                if merger_completes(game, [{"type": "choose", "entity": entity, "choice": label}])]
+        return [{"choice": label} for label in good or choice.labels]
 
     def offer_acknowledgement(self, game: Game, round_: Any, entity: Any) -> list[Option]:
-        """The declared failure of a merger that cannot complete, naming its two corporations (the partner
-        not yet named: the first it could have been)."""
-        state: MergerState = round_.merger
-        if entity != state.acting_player or not self.dead_end(game, round_):
-            return []
-        target = state.target or next(
-            (c.sym for c in game.corporations.values()
-             if merge_candidate(game, round_, state.acting_player, game.corporations[state.initiator], c)), None)
-        return [{"corporations": [state.initiator, target]}] if target else []
+        """Nothing: a failed merger can only be taken back (`acknowledge_failure`)."""
+        return []
 
     # -- actions ------------------------------------------------------------------------------------------
     def merge(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
@@ -159,21 +129,10 @@ class Merger(Step):
         self.settle(game, round_)
 
     def acknowledge_failure(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
-        """A merger that cannot complete is declared failed from the position before it (rules-1828.md, "A
-        merger that cannot complete"): the game goes back to where it stood before the `choose` (the state
-        the merger kept), and there the declaration is the player's purchase for the turn. A session undoes
-        the merger's moves first (`takes_back`), so this is reached only by a game on its own (a trial)."""
-        state: MergerState = round_.merger
-        if not self.dead_end(game, round_):
-            raise IllegalAction("the merger can still complete: it is not failed", "failed_merge")
-        if state.before is None:
-            raise IllegalAction("a failed merger can only be taken back (undo)", "failed_merge")
-        serial, action_id = game.serial, game.action_id
-        before = pickle.loads(state.before)
-        game.__dict__.clear()
-        game.__dict__.update(before.__dict__)
-        game.serial, game.action_id = serial, action_id
-        game.round.process(game, action, trusted)
+        """A failed merger can only be taken back (undo): the recordings always do, the reference offers
+        the acknowledgement but has nothing to do it with, and the state it leaves (a System beside the two
+        corporations it came from) cannot go on."""
+        raise IllegalAction("a failed merger can only be taken back (undo)", "failed_merge")
 
     # -- the exchange procedure -----------------------------------------------------------------------------
     def run(self, game: Game, round_: Any) -> None:
@@ -222,3 +181,26 @@ class Merger(Step):
             if corp is not None and not corp.floated and corp.treasury_percent <= 100 - corp.float_percent:
                 corp.floated = True
                 game.watched = True  # a rebuild of this game will not see it (no checkpoint from here on)
+
+
+
+
+def merge_move(initiator: str, target: str) -> Option:
+    return {"type": "merge", "entity": initiator, "corporation": target}
+
+
+def merger_completes(game: Game, moves: list[Option]) -> bool:
+    """Play `moves` on a copy, then every question the merger asks answered with its first label: does the
+    merger complete? One that fails can only be taken back, so the offers steer clear of it."""
+    trial = game.trial()
+    try:
+        for move in moves:
+            trial.process(move)
+        for _ in range(MAX_ANSWERS):
+            state = getattr(trial.round, "merger", None)
+            if state is None or state.choice is None:
+                break
+            trial.process({"type": "choose", "entity": state.choice.chooser, "choice": state.choice.labels[0]})
+    except IllegalAction:
+        return False
+    return getattr(trial.round, "merger", None) is None
