@@ -113,6 +113,51 @@ def _chain_rows(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], .
     return table
 
 
+def _free(pk: tuple[EdgeKey, ...], keys: tuple[EdgeKey, ...], used: set[EdgeKey]) -> bool:
+    """None of a path's segments is used by another route or earlier on this chain."""
+    for k in pk:
+        if k in used or k in keys:
+            return False
+    return True
+
+
+def _walk_chain(board: Board, chain: list[str], ends: list[int] | None, used: set[EdgeKey], i: int, arrival: int,
+                acc: list[tuple[str, int]], keys: tuple[EdgeKey, ...]
+                ) -> tuple[int, list[tuple[str, int]], tuple[EdgeKey, ...]] | None:
+    """`resolve_chain` from `arrival` (an end) in chain[i] on (a plain function, not a closure: a recursive
+    closure is a reference cycle, garbage only the collector frees, made anew for every chain)."""
+    hex_id = chain[i]
+    table = _chain_rows(board, hex_id)
+    last = len(chain) - 1
+    for pi, other, pk, beyond, entry, stop in table.get(arrival, ()):
+        if not _free(pk, keys, used):
+            continue
+        if i == last:
+            if other >= NODE_BASE and (ends is None or other in ends) and stop:
+                return other, acc + [(hex_id, pi)], keys + pk
+            continue
+        if other >= NODE_BASE:
+            if stop:
+                continue
+            # a junction (1825 tile 60): go on along another of its paths to the next hex of the chain
+            for pj, out, qk, beyond_q, entry_q, _ in table.get(other, ()):
+                if pj == pi or out >= NODE_BASE or beyond_q != chain[i + 1]:
+                    continue
+                if not _free(qk, keys + pk, used):
+                    continue
+                found = _walk_chain(board, chain, ends, used, i + 1, entry_q, acc + [(hex_id, pi), (hex_id, pj)],
+                                    keys + pk + qk)
+                if found:
+                    return found
+            continue
+        if beyond != chain[i + 1]:
+            continue
+        found = _walk_chain(board, chain, ends, used, i + 1, entry, acc + [(hex_id, pi)], keys + pk)
+        if found:
+            return found
+    return None
+
+
 def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[int] | None,
                   used: set[EdgeKey]) -> tuple[int, int, list[tuple[str, int]], list[EdgeKey]] | None:
     """Find track from a node in chain[0] through the listed hexes to a node in chain[-1], avoiding used
@@ -128,51 +173,14 @@ def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[
                         return s, e, [(chain[0], pi)], []
         return None
 
-    def free(pk: tuple[EdgeKey, ...], keys: tuple[EdgeKey, ...]) -> bool:
-        for k in pk:
-            if k in used or k in keys:
-                return False
-        return True
-
-    def walk(i: int, arrival: int, acc: list[tuple[str, int]], keys: tuple[EdgeKey, ...]
-             ) -> tuple[int, list[tuple[str, int]], tuple[EdgeKey, ...]] | None:
-        hex_id = chain[i]
-        table = _chain_rows(board, hex_id)
-        for pi, other, pk, beyond, entry, stop in table.get(arrival, ()):
-            if not free(pk, keys):
-                continue
-            if i == last:
-                if other >= NODE_BASE and (ends is None or other in ends) and stop:
-                    return other, acc + [(hex_id, pi)], keys + pk
-                continue
-            if other >= NODE_BASE:
-                if stop:
-                    continue
-                # a junction (1825 tile 60): go on along another of its paths to the next hex of the chain
-                for pj, out, qk, beyond_q, entry_q, _ in table.get(other, ()):
-                    if pj == pi or out >= NODE_BASE or beyond_q != chain[i + 1]:
-                        continue
-                    if not free(qk, keys + pk):
-                        continue
-                    found = walk(i + 1, entry_q, acc + [(hex_id, pi), (hex_id, pj)], keys + pk + qk)
-                    if found:
-                        return found
-                continue
-            if beyond != chain[i + 1]:
-                continue
-            found = walk(i + 1, entry, acc + [(hex_id, pi)], keys + pk)
-            if found:
-                return found
-        return None
-
     first = _chain_rows(board, chain[0])
     for s in starts:
         for pi, other, pk, beyond, entry, _ in first.get(s, ()):
             if other >= NODE_BASE or beyond != chain[1]:
                 continue
-            if not free(pk, ()):
+            if not _free(pk, (), used):
                 continue
-            found = walk(1, entry, [(chain[0], pi)], pk)
+            found = _walk_chain(board, chain, ends, used, 1, entry, [(chain[0], pi)], pk)
             if found:
                 end, acc, keys = found
                 return s, end, acc, list(keys)
