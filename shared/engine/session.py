@@ -102,10 +102,10 @@ class GameSession:
         actions = record.get("actions") or []
         if limit is not None:
             actions = actions[:limit]
-        survivors = final_active_flags(actions)
+        survivors, redo = _resolve(actions)  # undo/redo worked out once: the flags here, the stack at the end
         total = len(actions)
         if on_action is None and not live:
-            session._fold_survivors(actions, survivors, progress)
+            session._fold_survivors(actions, survivors, progress, redo)
             return session
         posted: dict[Any, int] = {}  # live: recorded id -> the id this session gave the action
         for index, action in enumerate(actions):
@@ -123,7 +123,7 @@ class GameSession:
         return session
 
     def _fold_survivors(self, actions: list[dict[str, Any]], survivors: list[bool],
-                        progress: Callable[[int, int], None] | None) -> None:
+                        progress: Callable[[int, int], None] | None, redo: list[list[int]] | None = None) -> None:
         """Replay only what stays active, as 18xx.games loads a record.
 
         A record is a game as its server accepted it, often under an older version of the rules' code:
@@ -156,7 +156,7 @@ class GameSession:
             if progress is not None:
                 progress(index + 1, total)
         self.state.loading = False
-        self.redo_stack = final_redo_stack(actions)
+        self.redo_stack = final_redo_stack(actions) if redo is None else redo
 
     # -- the checked door ---------------------------------------------------------------------------------
     def submit(self, action: dict[str, Any], *, trusted: bool = False, keep_id: bool = False,

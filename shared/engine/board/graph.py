@@ -47,22 +47,40 @@ def compute_reach(board: Board, entity: str) -> Reach:
     side twice). Such pieces are few (a loop back into the same hex): each one whose first walk came back
     into its hex is asked again with the hex sealed at the piece's sides (`_walk` with `sealed`); one not
     reached so is barred from that end and the reach walked again, until nothing changes.
+
+    Whether a first walk came back is read off the sides its walk crossed on the way (`_walk`'s `exits`: one
+    bit per hex side crossed, so the question costs one AND instead of a climb up the walk's parents).
     """
     barred: set[Walk] = set()
     while True:
-        reach, firsts, parents = _walk(board, entity, barred)
+        reach, firsts, exits, shifts = _walk(board, entity, barred)
         # a walk comes back into a hex only through a second way into it (an edge entered from outside or
-        # a station there): hexes with one are never asked
+        # a station there: an arrival by no path), and only into a hex some walk left: others are never asked
         ways_in: dict[str, int] = {}
-        for hex_id, end, via in parents:
-            if end < NODE_BASE or via == -1:
+        for hex_id, _, via in exits:
+            if via == -1 and hex_id in shifts:
                 ways_in[hex_id] = ways_in.get(hex_id, 0) + 1
-        bad = [w for w, arrival in firsts.items() if ways_in.get(w[0], 0) > 1
-               and _came_back(parents, arrival, w[0], _sides(board, w))
-               and not _reached_sealed(board, entity, w, barred)]
+        asked = {hex_id for hex_id, n in ways_in.items() if n > 1}
+        if not asked:
+            return reach
+        bad = []
+        for w, arrival in firsts.items():
+            if w[0] not in asked:
+                continue
+            shift = shifts[w[0]]
+            crossed = (exits[arrival] >> shift) & 0x3F  # the sides of w's hex its first walk had left by
+            if crossed and crossed & _side_bits(board, w) and not _reached_sealed(board, entity, w, barred):
+                bad.append(w)
         if not bad:
             return reach
         barred.update(bad)
+
+
+def _side_bits(board: Board, walk: Walk) -> int:
+    """The hex sides the walked path touches, one bit per side."""
+    state = board.hexes[walk[0]]
+    path = state.tile.rpaths[state.rotation][walk[1]]
+    return (1 << path.a if path.a < NODE_BASE else 0) | (1 << path.b if path.b < NODE_BASE else 0)
 
 
 def _sides(board: Board, walk: Walk) -> frozenset[int]:
@@ -72,22 +90,9 @@ def _sides(board: Board, walk: Walk) -> frozenset[int]:
     return frozenset(e for e in (path.a, path.b) if e < NODE_BASE)
 
 
-def _came_back(parents: dict[Arrival, Arrival | None], arrival: Arrival, hex_id: str, sides: frozenset[int]
-               ) -> bool:
-    """Whether the walk that first led to `arrival` had left `hex_id` across one of `sides` before."""
-    child: Arrival = arrival
-    node = parents.get(arrival)
-    while node is not None:
-        # node -> child crossed from node's hex into child's across child's end (an edge entered)
-        if node[0] == hex_id and child[0] != hex_id and (child[1] + 3) % 6 in sides:
-            return True
-        child, node = node, parents.get(node)
-    return False
-
-
 def _reached_sealed(board: Board, entity: str, walk: Walk, barred: set[Walk]) -> bool:
     """Whether the walk `walk` is reached by a walk that never left its hex across the path's sides."""
-    _, firsts, _ = _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)
+    firsts = _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)[1]
     return walk in firsts
 
 
@@ -115,12 +120,52 @@ def _walk_table(tile: Any, rotation: int) -> dict[int, tuple[tuple[Any, ...], ..
     return tables[rotation]
 
 
+def _hex_table(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
+    """`_walk_table` of the hex's tile as it lies, each row followed by the keys the walk files it under,
+    made once per (hex, tile, rotation) and kept in the board's memo (shared by its copies: it depends on
+    the map and the tile only): the walk (hex, path, end), the path (hex, path), the node reached (hex,
+    code) or None, the arrival it leads to (None: off the map) and the (hex, edge) pairs the path adds to
+    the reach's edges (its own edges and the facing edges beyond). A walk then builds no tuple of its own
+    for a path it follows, only looks these up."""
+    state = board.hexes[hex_id]
+    tile, rotation = state.tile, state.rotation
+    key = ("walk", hex_id, tile.name, rotation)
+    memo = board._memo
+    table = memo.get(key)
+    if table is None:
+        table = {}
+        rpaths = tile.rpaths[rotation]
+        for end, rows in _walk_table(tile, rotation).items():
+            out = []
+            for row in rows:
+                pi, other = row[0], row[1]
+                path = rpaths[pi]
+                touched = []
+                for e in (path.a, path.b):
+                    if e < NODE_BASE:
+                        touched.append((hex_id, e))
+                        nb = state.neighbors.get(e)
+                        if nb is not None:
+                            touched.append((nb, (e + 3) % 6))
+                if other >= NODE_BASE:
+                    node, arrival = (hex_id, other), (hex_id, other, pi)
+                else:
+                    nb = state.neighbors.get(other)
+                    node, arrival = None, (nb, (other + 3) % 6, -1) if nb is not None else None
+                out.append(row + ((hex_id, pi, end), (hex_id, pi), node, arrival, tuple(touched)))
+            table[end] = tuple(out)
+        memo[key] = table
+    return table
+
+
 def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
-          target: Walk | None = None) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, Arrival | None]]:
+          target: Walk | None = None
+          ) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, int], dict[str, int]]:
     """The reach over arrivals, no path walked from an end in `barred`; `sealed` = (hex, sides): no walk
     leaves that hex across those sides (it stops once `target` is walked, and only its `firsts` are
     wanted: the reach is not filled in). Also gives the arrival each walked path was first walked from,
-    and the arrival each arrival was first reached from."""
+    every arrival with the hex sides crossed by the walk that first reached it (`exits`: bit `shifts[hex]
+    + side` set once that walk left `hex` across `side`; all 0 in a sealed walk) and those shifts."""
     reach = Reach()
     hexes = board.hexes
     edges = reach.edges
@@ -150,37 +195,51 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
         stack.append((hex_id, code, -1))
     allowed = getattr(board, "allowed_track", {}).get(entity)
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
-    parents: dict[Arrival, Arrival | None] = dict.fromkeys(stack)
+    exits: dict[Arrival, int] = dict.fromkeys(stack, 0)
+    shifts: dict[str, int] = {}  # hex -> its first side's bit in `exits` (hexes numbered as they are left)
+    track_sides = sealed is None
     firsts: dict[Walk, Arrival] = {}
     nodes_add = reach.nodes.add
     paths = reach.paths
     paths_add = paths.add
     offboards_end = board.rules.offboards_end_track
     closed = getattr(board, "closed_cities", {})  # a city open only to some entities (Board.node_blocks)
+    tables: dict[str, tuple[Any, Any]] = {}  # hex -> (state, `_hex_table`) for this walk
     popleft, push = stack.popleft, stack.append
     while stack:
         current = popleft()
         hex_id, end, via = current
-        state = hexes[hex_id]
-        ends = _walk_table(state.tile, state.rotation).get(end)
+        known = tables.get(hex_id)
+        if known is None:
+            known = tables[hex_id] = (hexes[hex_id], _hex_table(board, hex_id))
+        state, table = known
+        ends = table.get(end)
         if not ends:
             continue
-        for pi, other, track, terminal, kind, node_index in ends:
+        crossed = exits[current]
+        for pi, other, track, terminal, kind, node_index, walk, path_key, node, arrival, touched in ends:
             if pi == via:
                 continue
             if allowed is not None and track not in allowed:
                 continue
-            walk = (hex_id, pi, end)
             if barred and walk in barred:
                 continue
             if walk not in firsts:
                 firsts[walk] = current
                 if walk == target:
-                    return reach, firsts, parents
-            if other >= NODE_BASE:
-                if sealed is None:
-                    paths_add((hex_id, pi))
-                    nodes_add((hex_id, other))
+                    return reach, firsts, exits, shifts
+            if track_sides and path_key not in paths:
+                paths_add(path_key)
+                # the edges the path touches, and the facing edge of the hex beyond (lay legality)
+                for h_id, e in touched:
+                    hex_edges = edges.get(h_id)
+                    if hex_edges is None:
+                        edges[h_id] = {e}
+                    else:
+                        hex_edges.add(e)
+            if node is not None:
+                if track_sides:
+                    nodes_add(node)
                 if terminal:
                     continue
                 if kind == "city":  # Board.node_blocks: every slot holds another company's token
@@ -194,35 +253,22 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
                             continue
                 elif offboards_end and kind == "offboard":
                     continue
-                arrival = (hex_id, other, pi)
+                if arrival not in exits:
+                    exits[arrival] = crossed
+                    push(arrival)
             else:
-                if sealed is None:
-                    paths_add((hex_id, pi))
-                nb = state.neighbors.get(other)
-                if nb is None or (hex_id == sealed_hex and other in sealed_sides):
+                if arrival is None or (hex_id == sealed_hex and other in sealed_sides):
                     continue
-                arrival = (nb, (other + 3) % 6, -1)
-            if arrival not in parents:
-                parents[arrival] = current
-                push(arrival)
-    if sealed is None:
-        # the edges each walked path touches, and the facing edge of the hex beyond (lay legality)
-        for hex_id, pi in paths:
-            state = hexes[hex_id]
-            path = state.tile.rpaths[state.rotation][pi]
-            for e in (path.a, path.b):
-                if e < NODE_BASE:
-                    hex_edges = edges.get(hex_id)
-                    if hex_edges is None:
-                        hex_edges = edges[hex_id] = set()
-                    hex_edges.add(e)
-                    nb = state.neighbors.get(e)
-                    if nb is not None:
-                        nb_edges = edges.get(nb)
-                        if nb_edges is None:
-                            nb_edges = edges[nb] = set()
-                        nb_edges.add((e + 3) % 6)
-    return reach, firsts, parents
+                if arrival not in exits:
+                    if track_sides:
+                        shift = shifts.get(hex_id)
+                        if shift is None:
+                            shift = shifts[hex_id] = 6 * len(shifts)
+                        exits[arrival] = crossed | (1 << (shift + other))
+                    else:
+                        exits[arrival] = 0
+                    push(arrival)
+    return reach, firsts, exits, shifts
 
 
 def adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:

@@ -85,6 +85,79 @@ def _stop_codes(board: Board, hex_id: str) -> list[int]:
     return [NODE_BASE + i for i, n in enumerate(tile.nodes) if n.is_stop]
 
 
+def _chain_rows(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
+    """Per end of the hex's tile as it lies, what `resolve_chain` needs of each path from that end: (path
+    index, other end, its segment keys, the hex beyond the other end and the edge entered there (an edge;
+    else None, -1), whether the other end is a stop). Made once per (hex, tile, rotation) and kept in the
+    board's memo (it depends on the map and the tile only), so resolving a chain builds nothing per path."""
+    state = board.hexes[hex_id]
+    tile, rotation = state.tile, state.rotation
+    key = ("chain", hex_id, tile.name, rotation)
+    memo = board._memo
+    table = memo.get(key)
+    if table is None:
+        table = {}
+        paths = tile.rpaths[rotation]
+        for end, indices in tile.by_end[rotation].items():
+            rows = []
+            for pi in indices:
+                p = paths[pi]
+                other = p.other(end)
+                keys = tuple(_path_keys(hex_id, p))
+                if other >= NODE_BASE:
+                    rows.append((pi, other, keys, None, -1, tile.nodes[other - NODE_BASE].is_stop))
+                else:
+                    rows.append((pi, other, keys, state.neighbors.get(other), invert(other), False))
+            table[end] = tuple(rows)
+        memo[key] = table
+    return table
+
+
+def _free(pk: tuple[EdgeKey, ...], keys: tuple[EdgeKey, ...], used: set[EdgeKey]) -> bool:
+    """None of a path's segments is used by another route or earlier on this chain."""
+    for k in pk:
+        if k in used or k in keys:
+            return False
+    return True
+
+
+def _walk_chain(board: Board, chain: list[str], ends: list[int] | None, used: set[EdgeKey], i: int, arrival: int,
+                acc: list[tuple[str, int]], keys: tuple[EdgeKey, ...]
+                ) -> tuple[int, list[tuple[str, int]], tuple[EdgeKey, ...]] | None:
+    """`resolve_chain` from `arrival` (an end) in chain[i] on (a plain function, not a closure: a recursive
+    closure is a reference cycle, garbage only the collector frees, made anew for every chain)."""
+    hex_id = chain[i]
+    table = _chain_rows(board, hex_id)
+    last = len(chain) - 1
+    for pi, other, pk, beyond, entry, stop in table.get(arrival, ()):
+        if not _free(pk, keys, used):
+            continue
+        if i == last:
+            if other >= NODE_BASE and (ends is None or other in ends) and stop:
+                return other, acc + [(hex_id, pi)], keys + pk
+            continue
+        if other >= NODE_BASE:
+            if stop:
+                continue
+            # a junction (1825 tile 60): go on along another of its paths to the next hex of the chain
+            for pj, out, qk, beyond_q, entry_q, _ in table.get(other, ()):
+                if pj == pi or out >= NODE_BASE or beyond_q != chain[i + 1]:
+                    continue
+                if not _free(qk, keys + pk, used):
+                    continue
+                found = _walk_chain(board, chain, ends, used, i + 1, entry_q, acc + [(hex_id, pi), (hex_id, pj)],
+                                    keys + pk + qk)
+                if found:
+                    return found
+            continue
+        if beyond != chain[i + 1]:
+            continue
+        found = _walk_chain(board, chain, ends, used, i + 1, entry, acc + [(hex_id, pi)], keys + pk)
+        if found:
+            return found
+    return None
+
+
 def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[int] | None,
                   used: set[EdgeKey]) -> tuple[int, int, list[tuple[str, int]], list[EdgeKey]] | None:
     """Find track from a node in chain[0] through the listed hexes to a node in chain[-1], avoiding used
@@ -100,58 +173,17 @@ def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[
                         return s, e, [(chain[0], pi)], []
         return None
 
-    def walk(i: int, arrival: int, acc: list[tuple[str, int]], keys: list[EdgeKey]):
-        h = hexes[chain[i]]
-        rot = h.rotation
-        paths = h.tile.rpaths[rot]
-        for pi in h.tile.by_end[rot].get(arrival, ()):
-            p = paths[pi]
-            other = p.other(arrival)
-            pk = _path_keys(chain[i], p)
-            if any(k in used or k in keys for k in pk):
-                continue
-            if i == last:
-                if other >= NODE_BASE and (ends is None or other in ends) and h.tile.nodes[other - NODE_BASE].is_stop:
-                    return other, acc + [(chain[i], pi)], keys + pk
-                continue
-            if other >= NODE_BASE:
-                if h.tile.nodes[other - NODE_BASE].is_stop:
-                    continue
-                # a junction (1825 tile 60): go on along another of its paths to the next hex of the chain
-                for pj in h.tile.by_end[rot].get(other, ()):
-                    q = paths[pj]
-                    out = q.other(other)
-                    if pj == pi or out >= NODE_BASE or h.neighbors.get(out) != chain[i + 1]:
-                        continue
-                    qk = _path_keys(chain[i], q)
-                    if any(k in used or k in keys or k in pk for k in qk):
-                        continue
-                    found = walk(i + 1, invert(out), acc + [(chain[i], pi), (chain[i], pj)], keys + pk + qk)
-                    if found:
-                        return found
-                continue
-            if h.neighbors.get(other) != chain[i + 1]:
-                continue
-            found = walk(i + 1, invert(other), acc + [(chain[i], pi)], keys + pk)
-            if found:
-                return found
-        return None
-
-    h0 = hexes[chain[0]]
-    rot0 = h0.rotation
+    first = _chain_rows(board, chain[0])
     for s in starts:
-        for pi in h0.tile.by_end[rot0].get(s, ()):
-            p = h0.tile.rpaths[rot0][pi]
-            other = p.other(s)
-            if other >= NODE_BASE or h0.neighbors.get(other) != chain[1]:
+        for pi, other, pk, beyond, entry, _ in first.get(s, ()):
+            if other >= NODE_BASE or beyond != chain[1]:
                 continue
-            pk = _path_keys(chain[0], p)
-            if any(k in used for k in pk):
+            if not _free(pk, (), used):
                 continue
-            found = walk(1, invert(other), [(chain[0], pi)], pk)
+            found = _walk_chain(board, chain, ends, used, 1, entry, [(chain[0], pi)], pk)
             if found:
                 end, acc, keys = found
-                return s, end, acc, keys
+                return s, end, acc, list(keys)
     return None
 
 
@@ -206,6 +238,7 @@ def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: 
     if use_nodes and isinstance(names, list) and len(names) == len(chains) + 1:
         wanted = [_node_from_name(board, n) for n in names]
     route = Route(train_id, kind, [], extension=_extension(record, train_id))
+    taken = set(used)  # the segments other routes use, and (added chain by chain) this one's so far
     prev_end: NodeRef | None = None
     for i, chain in enumerate(chains):
         chain = list(chain)
@@ -226,7 +259,7 @@ def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: 
             if prev_end is not None and chain[0] != prev_end[0]:
                 raise IllegalAction(f"train {train_id}: connections are not consecutive", "route_track")
             ends = None
-        found = resolve_chain(board, chain, starts, ends, used | set(route.keys))
+        found = resolve_chain(board, chain, starts, ends, taken)
         if found is None:
             reused = resolve_chain(board, chain, starts, ends, set())
             if reused is not None:
@@ -239,6 +272,7 @@ def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: 
         route.stops.append((chain[-1], e))
         route.paths.extend(paths)
         route.keys.extend(keys)
+        taken.update(keys)
         route.chains.append(chain)
         prev_end = (chain[-1], e)
     return route

@@ -107,11 +107,20 @@ class TileDef:
 
     @property
     def cities(self) -> list[Node]:
-        return [n for n in self.nodes if n.is_city]
+        """The tile's cities (listed once: a tile's nodes never change once it is built, and every tile lay
+        and token placement asks; the list is shared, not to be changed)."""
+        known = self.__dict__.get("_cities")
+        if known is None:
+            known = self.__dict__["_cities"] = [n for n in self.nodes if n.is_city]
+        return known
 
     @property
     def towns(self) -> list[Node]:
-        return [n for n in self.nodes if n.is_town]
+        """The tile's towns (listed once, as `cities`)."""
+        known = self.__dict__.get("_towns")
+        if known is None:
+            known = self.__dict__["_towns"] = [n for n in self.nodes if n.is_town]
+        return known
 
     def city_code(self, city_index: int) -> int:
         """Node code of the tile's city number `city_index`."""

@@ -107,8 +107,10 @@ class BuySellParShares(Step):
         "pass": "offer_pass",
     }
 
-    # while `actions` runs (nothing moves): the player's certificate count, asked once per candidate share
+    # while `actions` runs (nothing moves): the player's certificate count, asked once per candidate share,
+    # and whether the turn has bought (`StockRound.bought` reads the turn's moves), asked as often
     _certs: dict[int, int] | None = None
+    _bought: tuple[list[dict[str, Any]], int, bool] | None = None
 
     # -- what may the player do? ---------------------------------------------------------------------------
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
@@ -116,10 +118,11 @@ class BuySellParShares(Step):
         if entity != round_.current_entity(game) or not isinstance(entity, int):
             return []
         outer, self._certs = self._certs, {}
+        outer_bought, self._bought = self._bought, None
         try:
             return self._actions(game, round_, game.player(entity))
         finally:
-            self._certs = outer
+            self._certs, self._bought = outer, outer_bought
 
     def num_certs(self, game: Game, player: Player) -> int:
         """`game.num_certs`, counted once per enumeration of the player's actions."""
@@ -131,9 +134,21 @@ class BuySellParShares(Step):
             count = memo[player.id] = game.num_certs(player)
         return count
 
+    def bought(self, round_: StockRound) -> bool:
+        """`round_.bought()`, worked out once per enumeration of the player's actions for the turn's list of
+        moves as it stands (a title may look at the turn through another list for a moment: 1828's double
+        purchase), so asked again whenever that list is another one or has grown."""
+        if self._certs is None:  # not enumerating: the turn may have moved since
+            return round_.bought()
+        moves = round_.turn_actions
+        known = self._bought
+        if known is None or known[0] is not moves or known[1] != len(moves):
+            known = self._bought = (moves, len(moves), round_.bought())
+        return known[2]
+
     def _actions(self, game: Game, round_: StockRound, player: Player) -> list[str]:
         if self.must_sell(game, player):
-            out = ["sell_shares"] if self.sellable_bundles(game, round_, player) else []
+            out = ["sell_shares"] if self.sellable_bundles(game, round_, player, first=True) else []
             if out and game.rules.can_sell_companies(game, player):
                 out.append("sell_company")
             return out
@@ -144,7 +159,7 @@ class BuySellParShares(Step):
             out.append("par")
         if game.rules.company_purchase_open(game, round_, player, self):
             out.append("buy_company")
-        if self.sellable_bundles(game, round_, player):
+        if self.sellable_bundles(game, round_, player, first=True):
             out.append("sell_shares")
         if game.rules.can_sell_companies(game, player) and self._may_sell_now(game, round_):
             out.append("sell_company")
@@ -157,7 +172,7 @@ class BuySellParShares(Step):
         director may sell his certificate to the market, a player's turn does not end by itself while the
         market's only certificate of some corporation is its director's certificate and he could pay for it
         and hold it (not bought this turn, not sold that corporation this round); he must pass."""
-        if not game.rules.president_sales_to_market or round_.bought():
+        if not game.rules.president_sales_to_market or self.bought(round_):
             return False
         for corp in game.corporations.values():
             pooled = [s for s in corp.shares if s.owner == POOL]
@@ -190,7 +205,7 @@ class BuySellParShares(Step):
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         """None when the purchase is allowed, else the reason."""
         corp = game.corporations[share.corporation]
-        if round_.bought():
+        if self.bought(round_):
             return "only one purchase per turn"
         if not corp.ipoed:
             return f"{corp.sym} has not been started"
@@ -243,7 +258,7 @@ class BuySellParShares(Step):
         return out
 
     def parable(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
-        if round_.bought():
+        if self.bought(round_):
             return []
         limit = game.rules.cert_limit(game)
         if limit < UNLIMITED_CERTS and self.num_certs(game, player) >= limit:
@@ -253,17 +268,21 @@ class BuySellParShares(Step):
                 and game.rules.par_prices(game, c, player)]
 
     def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
-        if round_.bought() or player.cash <= 0 or not below_cert_limit(game, player):
+        if self.bought(round_) or player.cash <= 0 or not below_cert_limit(game, player):
             return []
         return [c for c in game.rules.companies_for_sale(game) if c.value <= player.cash]
 
-    def sellable_bundles(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
+    def sellable_bundles(self, game: Game, round_: StockRound, player: Player, *, first: bool = False
+                         ) -> list[Corporation]:
+        """The corporations the player may sell shares of now (`first`: stop at the first one found)."""
         if not self._may_sell_now(game, round_):
             return []
         out = []
         for corp in game.corporations.values():
             if corp.percent_owned_by(player.id) and self.can_sell(game, round_, player, corp) is None:
                 out.append(corp)
+                if first:
+                    break
         return out
 
     def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
@@ -377,7 +396,7 @@ class BuySellParShares(Step):
         player = game.player(action["entity"])
         corp = game.corporation(action.get("corporation"))
         cell = game.market.parse_cell(action.get("share_price"))
-        if round_.bought():
+        if self.bought(round_):
             raise IllegalAction("only one purchase per turn", "one_share_per_turn")
         if corp.ipoed:
             raise IllegalAction(f"{corp.sym} has already been started", "par_started")
