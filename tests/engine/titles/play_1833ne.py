@@ -126,14 +126,23 @@ def play(seed: int, n_players: int, optional_rules: list[str] | None = None, pol
     return session
 
 
-# the money in play when a session was first checked: it never changes (no money is made or lost)
-_MONEY_AT_START: weakref.WeakKeyDictionary[GameSession, int] = weakref.WeakKeyDictionary()
+# the money in play when a session was first checked (by the session's id, dropped with the session): it
+# never changes, since no money is made or lost
+_MONEY_AT_START: dict[int, int] = {}
+
+
+def _money_at_start(session: GameSession, money: int) -> int:
+    key = id(session)
+    if key not in _MONEY_AT_START:
+        _MONEY_AT_START[key] = money
+        weakref.finalize(session, _MONEY_AT_START.pop, key, None)
+    return _MONEY_AT_START[key]
 
 
 def check_invariants(session: GameSession) -> None:
     game = session.game
     money = game.bank_cash + sum(p.cash for p in game.players) + sum(c.cash for c in game.corporations.values())
-    start = _MONEY_AT_START.setdefault(session, money)
+    start = _money_at_start(session, money)
     assert money == start, f"money not conserved: {money} != {start}"
     limit = game.rules.cert_limit(game)
     for corp in game.corporations.values():
