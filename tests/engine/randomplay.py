@@ -7,9 +7,11 @@ corporations, build, run, pay, buy trains) so that random games reach their end.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,14 @@ WEIGHTS = {
     "lay_tile": 6.0, "place_token": 3.0, "run_routes": 20.0, "dividend": 10.0, "buy_train": 8.0,
     "discard_train": 1.0, "special_buy": 0.5,
 }
+
+
+
+def pool(workers: int = 2) -> ProcessPoolExecutor:
+    """Worker processes for the soaks, started fresh (spawn), never forked: the test process holds other
+    tests' embedded apps with SQLite connections and threads, and a forked child that garbage-collects a
+    connection whose mutex another thread held at the fork waits forever (seen: the 1828 soak hung in CI)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 @dataclass

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +36,7 @@ def test_random_1825_games_play_to_the_end_with_invariants_holding() -> None:
         options, players = (EXTRA_1825[i // 10 % len(EXTRA_1825)] if i % 10 == 9 else
                             CONFIGS_1825[i % len(CONFIGS_1825)])
         jobs.append(("1825", options, players, 1000 + i))
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with randomplay.pool() as pool:
         results = list(pool.map(_one, jobs, chunksize=4))
     unfinished = [r for r in results if not r[1]]
     assert not unfinished, f"games that did not reach their end: {unfinished[:5]}"

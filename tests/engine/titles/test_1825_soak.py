@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from shared.engine.titledata import DATA_DIR
@@ -47,7 +46,7 @@ def _play(case: tuple[list[str], int, int]) -> tuple[list[str], int, int, bool, 
 
 
 def test_every_configuration_plays_to_its_end_with_invariants_holding() -> None:
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with randomplay.pool() as pool:
         results = list(pool.map(_play, cases()))
     unfinished = [r for r in results if not r[3]]
     assert not unfinished, f"games that did not reach their end: {unfinished}"

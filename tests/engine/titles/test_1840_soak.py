@@ -20,7 +20,6 @@ import os
 import pickle
 import random
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +147,7 @@ def play(seed: int) -> dict[str, Any]:
 
 
 def test_random_play_soak() -> None:
-    with ProcessPoolExecutor(max_workers=2) as pool:
+    with randomplay.pool() as pool:
         games = list(pool.map(play, range(GAMES), chunksize=4))
     assert len(games) == GAMES
     assert all(g["reason"] == "fixed_round" for g in games)
