@@ -276,3 +276,26 @@ def test_title_state_is_typed_where_it_has_moved() -> None:
     assert not grown, f"new uses of the untyped game.extra (use the title's TitleState dataclass): {grown}"
     shrunk = {k: v for k, v in EXTRA_USES.items() if found.get(k, 0) < v}
     assert not shrunk, f"game.extra uses went down: lower these entries to what is left: {shrunk} (now {found})"
+
+
+# Which services may not import which (docs/architecture.md, "The layers and what each may import"): the play
+# layer and mail-in never reach into the gateway, play never into the notifier, and the shared helpers
+# (`services.clock`, `services.words`) into no service at all.
+SERVICE_BOUNDARIES: dict[str, tuple[str, ...]] = {
+    "services.play": ("services.gateway", "services.notifier", "services.mailin"),
+    "services.mailin": ("services.gateway",),
+    "services.notifier": ("services.gateway", "services.play"),
+    "services.words": ("services.gateway", "services.notifier", "services.mailin", "services.play"),
+    "services.clock": ("services.gateway", "services.notifier", "services.mailin", "services.play"),
+}
+
+
+def test_services_import_only_across_their_contracts() -> None:
+    bad = []
+    for path in sorted((ROOT / "services").rglob("*.py")):
+        here = module_of(path)
+        banned = next((b for owner, b in SERVICE_BOUNDARIES.items()
+                       if here == owner or here.startswith(owner + ".")), ())
+        bad += [f"{path.relative_to(ROOT)}:{line}: {here} imports {name}" for name, line in imports_of(path)
+                if any(name == b or name.startswith(b + ".") for b in banned)]
+    assert not bad, "a service imports past its contract (docs/architecture.md):\n" + "\n".join(bad)

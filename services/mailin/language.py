@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.gateway.web.summary import share_sources
+from services.words.names import share_sources
 from shared.engine.game import Game
 
 _SOURCE_WORDS = {"ipo": "the IPO", "treasury": "the IPO", "market": "the market", "pool": "the market"}

@@ -3,7 +3,7 @@
 The numbers are those a reply may quote ("3"): the seat's legal actions exactly as `GET /legal-actions`
 lists them for that seat (the engine's order, bids with their range), so a number means the same move
 wherever the list is computed at the same version. Words come from the game page's phrases
-(`services.gateway.web.describe`): one phrase table for the page, the log and the email.
+(`services.words.describe`): one phrase table for the page, the log and the email.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.gateway.web.describe import describe, describe_choice
-from services.gateway.web.summary import acting_name, name_of, round_label, share_sources
 from services.play.legal import seat_actions
+from services.words.describe import describe, describe_choice
+from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
 from shared.engine.game import Game
 

@@ -18,11 +18,11 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 
+from services.clock import Clock, SystemClock
 from services.config import Config
 
 from . import manage, unsubscribe
 from .auth import Caller, identify
-from .clock import Clock, SystemClock
 from .db import make_engine
 from .schemas import DeliveryOut, EndpointOut, SubscriptionIn, SubscriptionOut, VacationIn, VacationOut
 from .settings import API_PREFIX, NotifierSettings

@@ -17,8 +17,9 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from services.clock import Clock
+
 from . import retry, signing, transport, webpush
-from .clock import Clock
 from .settings import NotifierSettings
 from .ssrf import Resolver, UnsafeUrl, check_url, system_resolver
 from .tables import attempts, deliveries, endpoint_secrets, endpoints

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from services.clock import Clock
+
 from . import unsubscribe
-from .clock import Clock
 from .settings import API_PREFIX, NotifierSettings, SmtpSettings
 from .tables import mail_queue
 

@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
+from services.clock import Clock
+
 from . import events, fanout, outbox
-from .clock import Clock
 from .reminders import take_slot
 from .settings import NotifierSettings
 from .tables import TRACKING_NAME, game_state, tracking, turns

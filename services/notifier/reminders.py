@@ -12,8 +12,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from services.clock import Clock
+
 from . import fanout
-from .clock import Clock
 from .events import REMINDER, Notification
 from .settings import NotifierSettings
 from .tables import players, turns

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
+from services.clock import Clock, SystemClock
+
 from . import transport
-from .clock import Clock, SystemClock
 from .delivery import WebhookSender
 from .mailer import Mailer, SmtpFactory, connect_smtp
 from .processor import OutboxProcessor

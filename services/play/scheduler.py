@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from services.notifier.clock import Clock, SystemClock
+from services.clock import Clock, SystemClock
 from services.play import commands
 from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher

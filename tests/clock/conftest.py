@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from services.clock import VirtualClock
 from services.config import Config
 from services.gateway import create_app
 from services.gateway.clock_api import clock_log
-from services.notifier.clock import VirtualClock
 from services.play.scheduler import Scheduler, session_remedies
 from shared.eventstore import migrate
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from services.notifier.clock import VirtualClock
+from services.clock import VirtualClock
 from services.play.clock import (
     Availability,
     ClockError,

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from services.notifier.clock import VirtualClock
+from services.clock import VirtualClock
 from services.play import timekeeping as tk
 from services.play.scheduler import seat_remedies
 from services.play.votes import CHOICES

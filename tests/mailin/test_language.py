@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from services.gateway.web.summary import share_sources
 from services.mailin import language, tokens
 from services.mailin.render import move_text, seat_moves, turn_text
 from services.mailin.settings import MailinSettings
+from services.words.names import share_sources
 from shared.engine import GameSession
 
 TITLES = [("1825", 3), ("1828", 3), ("1840", 2), ("1833NE", 3)]

@@ -21,8 +21,8 @@ import pytest
 import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 
+from services.clock import VirtualClock
 from services.notifier.auth import token_hash
-from services.notifier.clock import VirtualClock
 from services.notifier.db import make_engine
 from services.notifier.service import Notifier
 from services.notifier.settings import NotifierSettings, SmtpSettings, UrlPolicy

@@ -6,8 +6,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from services.clock import Clock
 from services.notifier import manage
-from services.notifier.clock import Clock
 from services.notifier.settings import UrlPolicy
 
 LOOPBACK = UrlPolicy(allow_http=True, allow_loopback=True)

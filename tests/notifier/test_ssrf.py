@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 import sqlalchemy as sa
 
-from services.notifier.clock import SystemClock
+from services.clock import SystemClock
 from services.notifier.delivery import Claim, WebhookSender
 from services.notifier.settings import UrlPolicy
 from services.notifier.ssrf import UnsafeUrl, check_url

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from services.gateway.web.describe import describe
 from services.gateway.web.summary import players_table
+from services.words.describe import describe
 from shared.engine import GameSession
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance"

@@ -159,7 +159,7 @@ def test_every_configuration_of_every_title_draws() -> None:
 
 
 def test_the_log_says_each_move_in_words_with_player_names() -> None:
-    from services.gateway.web.describe import describe
+    from services.words.describe import describe
 
     names = {7: "Alice"}.get
 
@@ -212,7 +212,7 @@ def test_corporations_a_title_adds_itself_have_their_colours_in_the_view() -> No
 def test_rounds_are_numbered_as_players_count_them() -> None:
     """A stock round by its set ("Stock round 3"), an operating round by set and place ("Operating round
     3.2"): the engine's round_num restarts in every set, so it alone read "Operating round 1" in set 5."""
-    from services.gateway.web.summary import round_label
+    from services.words.names import round_label
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "conformance"
     for name, wanted in (("1828/1828Games_game_end_bankrupt.json", {"Stock round 3", "Operating round 3.2",

@@ -23,9 +23,9 @@ from services.gateway.auth import require_read, require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url
 from services.gateway.runtime import rt
-from services.gateway.web.describe import describe
 from services.gateway.web.summary import order_words, overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
+from services.words.describe import describe
 from shared.engine import EngineError, GameSession
 from shared.engine.errors import DataError
 from shared.engine.game import definition

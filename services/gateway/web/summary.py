@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.gateway.web.earnings import chart_svg, earnings
+from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
 from shared.engine.core.stock import StockRound
 from shared.engine.game import Game
@@ -44,31 +45,6 @@ def _money(game: Game, amount: int | None) -> str:
         return pattern % amount
     except (TypeError, ValueError):
         return str(amount)
-
-
-def name_of(game: Game, entity: Any) -> str:
-    """A player's name, or a corporation's / private's symbol, as the page prints it."""
-    if isinstance(entity, int):
-        for p in game.players:
-            if p.id == entity:
-                return p.name
-        return f"player {entity}"
-    return str(entity)
-
-
-def acting_name(game: Game, entity: Any) -> str:
-    """Who must act, with the player behind a corporation or line ("NYC (Alice)")."""
-    if isinstance(entity, int):
-        return name_of(game, entity)
-    try:
-        controller = game.controller(entity)
-    except Exception:  # an entity the title resolves differently: its symbol alone still says who acts
-        controller = None
-    label = str(entity)
-    corp = game.corporations.get(label) if isinstance(game.corporations, dict) else None
-    if corp is not None and label.isdigit() and corp.name:  # 1840's lines: "Linie 15", never a bare "15"
-        label = corp.name
-    return f"{label} ({name_of(game, controller)})" if isinstance(controller, int) else label
 
 
 def _value_notes(game: Game, player: Any) -> list[str]:
@@ -139,29 +115,6 @@ def companies_table(game: Game) -> list[dict[str, Any]]:
     return [{"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue,
              "owner": name_of(game, c.owner) if c.owner is not None else "bank", "closed": c.closed}
             for c in game.companies.values()]
-
-
-def share_sources(game: Game) -> dict[str, str]:
-    """Where each certificate not held by a player lies, so a "buy" button can say where it buys from."""
-    out: dict[str, str] = {}
-    for corp in game.corporations.values():
-        for share in corp.shares:
-            if share.owner == POOL:
-                out[share.id] = "the market"
-            elif share.owner == corp.sym or share.owner is None:
-                out[share.id] = "the IPO"
-            elif isinstance(share.owner, str):
-                out[share.id] = share.owner
-    return out
-
-
-def round_label(game: Game) -> str:
-    """The round as players count it: the set (the game's turn) and, for a kind played several times a
-    set, which one — "Stock round 3", "Operating round 3.2" (18xx numbering; `round_num` alone restarts
-    in every set)."""
-    round_ = game.round
-    number = f"{game.turn}.{round_.round_num}" if round_.several_per_set else str(game.turn)
-    return f"{round_.kind} round {number}"
 
 
 def bank_text(game: Game) -> str:

@@ -1,4 +1,5 @@
-"""Time as a dependency, so retry schedules and 24-hour reminders are tested without sleeping."""
+"""Time as a dependency, shared by the notifier (retries, reminders) and the play scheduler (deadlines), so
+schedules are tested without sleeping."""
 
 from __future__ import annotations
 
