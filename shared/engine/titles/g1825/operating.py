@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, OperatingRound, TrackAndToken
+from ...core.operating import BuyTrain, Dividend, OperatingRound, TrackAndToken
 from ...core.shares import Bundle, parse_bundle
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
@@ -21,10 +21,46 @@ from .credit import token_options
 from .sales import partial_director_bundles, sell_to_pool
 
 if TYPE_CHECKING:
+    from ...core.rounds import Round
     from ...game import Game
 
 
 class OperatingRound1825(OperatingRound):
+    # set when a corporation in receivership that ran its leased train is removed at its payout, until the
+    # next corporation's turn has taken over the spent steps (rules-1825 "The turn after a removal at the payout")
+    removed_at_payout: bool = False
+
+    def start(self, game: Game) -> None:
+        self.removed_at_payout = False
+        super().start(game)
+
+    def _start_operating(self, game: Game) -> None:
+        super()._start_operating(game)
+        self.hand_on_removal(game)
+
+    def ran_leased_train(self) -> bool:
+        leased = self.leased_train
+        return leased is not None and any(route.get("train") == leased.id for route in self.routes)
+
+    def hand_on_removal(self, game: Game) -> None:
+        """The corporation whose turn follows the removal has had its payout, and its train step is settled
+        now, at the start of its turn, if it has no train move yet."""
+        if not self.removed_at_payout:
+            return
+        self.removed_at_payout = False
+        if self.done or game.finished or self.pending_homes or self.corp(game).closed:
+            return
+        after_payout = False
+        for step in self.steps:
+            if isinstance(step, Dividend):
+                step.passed = after_payout = True
+            elif after_payout and not step.passed:
+                if step.blocking(game, self):
+                    break
+                step.skip(game, self)
+        if self.settle(game) is None and not self.done and not game.finished and self._advance(game):
+            self._start_operating(game)
+
     def new_turn(self) -> None:
         super().new_turn()
         self.leased_train: Train | None = None  # the train a corporation in receivership leases for its run
@@ -62,6 +98,20 @@ class OperatingRound1825(OperatingRound):
             self.after_process(game, action)
             return
         super().process(game, action, trusted)
+
+
+class Dividend1825(Dividend):
+    """The shared payout step. A corporation in receivership that ran its leased train and is removed at this
+    payout leaves the step spent for the next corporation's turn (docs/rules-1825.md "The turn after a
+    removal at the payout")."""
+
+    def skip(self, game: Game, round_: Round) -> None:
+        assert isinstance(round_, OperatingRound1825)
+        corp = round_.corp(game)
+        ran_leased = round_.ran_leased_train()
+        super().skip(game, round_)
+        if corp.closed and ran_leased:
+            round_.removed_at_payout = True
 
 
 class TrackAndToken1825(TrackAndToken):

@@ -18,7 +18,6 @@ from ...core.market import Cell
 from ...core.operating import (
     BuyTrain,
     DiscardTrain,
-    Dividend,
     HomeToken,
     OperatingRound,
     RunRoutes,
@@ -31,7 +30,7 @@ from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
 from .credit import check_spend, lease_repayable
-from .operating import OperatingRound1825, TrackAndToken1825
+from .operating import Dividend1825, OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
@@ -170,7 +169,7 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend(), DiscardTrain(), BuyTrain()],
+        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain(), BuyTrain()],
                                   round_num)
 
     # -- bands: which corporations may be started -----------------------------------------------------------
