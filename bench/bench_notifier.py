@@ -16,8 +16,8 @@ from typing import Any
 import psycopg
 import sqlalchemy as sa
 
+from services.clock import SystemClock
 from services.notifier import manage
-from services.notifier.clock import SystemClock
 from services.notifier.db import make_engine
 from services.notifier.service import Notifier
 from services.notifier.settings import NotifierSettings, UrlPolicy
