@@ -29,6 +29,7 @@ class OperatingRound1825(OperatingRound):
     # set when a corporation in receivership that ran its leased train is removed at its payout, until the
     # next corporation's turn has taken over the spent steps (rules-1825 "The turn after a removal at the payout")
     removed_at_payout: bool = False
+    leased_run = False  # this turn's run used the train leased for it (set when the run is recorded)
 
     def start(self, game: Game) -> None:
         self.removed_at_payout = False
@@ -37,10 +38,6 @@ class OperatingRound1825(OperatingRound):
     def _start_operating(self, game: Game) -> None:
         super()._start_operating(game)
         self.hand_on_removal(game)
-
-    def ran_leased_train(self) -> bool:
-        leased = self.leased_train
-        return leased is not None and any(route.get("train") == leased.id for route in self.routes)
 
     def hand_on_removal(self, game: Game) -> None:
         """The corporation whose turn follows the removal has had its payout, and its train step is settled
@@ -62,8 +59,12 @@ class OperatingRound1825(OperatingRound):
             self._start_operating(game)
 
     def new_turn(self) -> None:
+        # a run no payout has taken yet (after a removal at the payout) stays for the next payout of the round
+        carried = (self.routes, self.revenue) if getattr(self, "routes", None) else ([], 0)
         super().new_turn()
+        self.routes, self.revenue = carried
         self.leased_train: Train | None = None  # the train a corporation in receivership leases for its run
+        self.leased_run = False
         self.receivership_loan = 0  # spent on credit in receivership this turn, repaid by the run
 
     def in_train_step(self, game: Game) -> Corporation | None:
@@ -108,10 +109,20 @@ class Dividend1825(Dividend):
     def skip(self, game: Game, round_: Round) -> None:
         assert isinstance(round_, OperatingRound1825)
         corp = round_.corp(game)
-        ran_leased = round_.ran_leased_train()
+        ran_leased = round_.leased_run
         super().skip(game, round_)
         if corp.closed and ran_leased:
             round_.removed_at_payout = True
+
+
+class BuyTrain1825(BuyTrain):
+    """The shared train step; a corporation in receivership goes on buying after a purchase of its acting
+    player's choice (docs/rules-1825.md "A corporation in receivership goes on buying trains")."""
+
+    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        super().buy_train(game, round_, action, trusted)
+        if self.passed and game.rules.receivership(game, game.corporations[action["entity"]]):  # type: ignore[attr-defined]
+            self.passed = False  # settled next: the one train left it can pay for is bought at once (`skip`)
 
 
 class TrackAndToken1825(TrackAndToken):

@@ -16,7 +16,6 @@ from ...board.routes import DefaultRouteRules
 from ...board.tiles import load_catalogue
 from ...core.market import Cell
 from ...core.operating import (
-    BuyTrain,
     DiscardTrain,
     HomeToken,
     OperatingRound,
@@ -30,7 +29,7 @@ from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
 from .credit import check_spend, lease_repayable
-from .operating import Dividend1825, OperatingRound1825, TrackAndToken1825
+from .operating import BuyTrain1825, Dividend1825, OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
@@ -169,7 +168,7 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain(), BuyTrain()],
+        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain(), BuyTrain1825()],
                                   round_num)
 
     # -- bands: which corporations may be started -----------------------------------------------------------
@@ -462,6 +461,9 @@ class Rules1825(TitleRules):
         return ["run_routes"]
 
     def after_run_routes(self, game: Game, round_: OperatingRound, corp: Corporation) -> None:
+        assert isinstance(round_, OperatingRound1825)
+        leased = round_.leased_train
+        round_.leased_run = leased is not None and any(r.get("train") == leased.id for r in round_.routes)
         if round_.revenue < round_.receivership_loan:
             raise IllegalAction(
                 f"revenue {round_.revenue} does not cover {round_.receivership_loan} spent on credit", "loan"
