@@ -6,7 +6,7 @@ route code share one definition.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DataError
@@ -31,7 +31,6 @@ class TrainKind:
     name: str
     distance: int | tuple[TrainPart, ...]
     multiplier: int = 1
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def is_numeric(self) -> bool:
