@@ -538,6 +538,27 @@ def test_dhs_tile_costs_120_and_the_price_of_the_lay_it_takes() -> None:
     assert game.corporations["B&M"].cash == 0
 
 
+def test_after_cps_station_is_declined_dhs_tile_is_not_offered_that_turn() -> None:
+    """Declining C&P's station marks the turn; D&H's tile is then not offered in that turn (the reference
+    would never ask for its station and would block the next turn), but still accepted, with its station
+    decision (docs/conflicts-1828.md #22; 1828.Games:3:8750525:ensure_good_privates reverse index 513)."""
+    session = recorded(GEN, 299)
+    session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private
+    assert not session.game.round.station_declined
+    session.submit({"type": "pass", "entity": "C&P"})
+    assert session.game.round.station_declined
+
+    session = recorded(GEN, 666)  # B&M's turn, no tile laid yet
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    game.round.station_declined = True  # the position: B&M declined C&P's station this turn
+    game.edited()
+    assert not any(o.get("entity") == "D&H" for o in game.legal_actions(kinds={"lay_tile"}))
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert game.acting() == ["D&H"]
+
+
 def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:
     """Track leads into the coalfields (K11) and on to J12: C&O, without a coal marker, reaches the
     coalfields but nothing beyond them; once it holds a marker its network goes on through them

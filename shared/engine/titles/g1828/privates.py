@@ -249,6 +249,7 @@ def _sold_station(game: Game, round_: OperatingRound, company: Company, action: 
     elif action.get("type") == "pass":
         if state(game).pending_token_block:
             game.rules.place_blocking_token(game, hex_id)  # type: ignore[attr-defined]
+            round_.station_declined = True  # type: ignore[attr-defined]
     else:
         raise IllegalAction(f"{company.sym}: place the station on {hex_id} or pass", "company_ability")
     state(game).pending_token = []
@@ -292,7 +293,10 @@ def private_lays(game: Game, round_: OperatingRound, corp: Corporation) -> list[
             ability = company_ability(game, company, "track")
         teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
         if ability is None and teleport is not None and in_track_step(game, round_) \
-                and f"{sym}/teleport" not in state(game).used_abilities:
+                and f"{sym}/teleport" not in state(game).used_abilities \
+                and not getattr(round_, "station_declined", False):
+            # not offered after C&P's station was declined this turn: the reference then never asks for
+            # D&H's station and blocks the next turn (docs/conflicts-1828.md #22); still accepted
             ability = teleport
         if ability is not None:
             out.extend(ability_lays(game, round_, company, ability))
