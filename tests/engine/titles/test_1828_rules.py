@@ -538,6 +538,27 @@ def test_dhs_tile_costs_120_and_the_price_of_the_lay_it_takes() -> None:
     assert game.corporations["B&M"].cash == 0
 
 
+def test_dhs_upgrade_in_scranton_is_the_turns_upgrade() -> None:
+    """D&H's green tile over the 57 in Scranton is the corporation's lay and an upgrade: a System that
+    makes it has its second lay left, yellow only (docs/rules-1828.md, "D&H's tile in Scranton";
+    1828.Games:3:1611129 reverse index 724: B&M-NYH upgrades C13 after D&H's upgrade, the reference
+    refuses, "Cannot lay an upgrade now")."""
+    session = recorded("generated/1828/gen1828_4p_612537", 260)  # GT-CPR's track step, green tiles out
+    game = session.game
+    game.board.lay("F20", "57-0", 0)  # the position: a yellow city tile in Scranton, D&H owned by GT-CPR
+    give_company(game, "D&H", "GT-CPR")
+    game.board.remove_blocker("D&H")  # owned by a corporation, D&H blocks Scranton no more
+    track = next(s for s in game.round.steps if isinstance(s, Track1828))
+    assert upgrades(game, "GT-CPR")
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    assert lay["tile"].rpartition("-")[0] in ("14", "15")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    if game.acting() == ["D&H"]:
+        session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
+    assert game.acting() == ["GT-CPR"] and track.next_lay(game, game.round) is not None
+    assert not track.next_lay(game, game.round)["upgrade"] and upgrades(game, "GT-CPR") == []
+
+
 def test_after_cps_station_is_declined_dhs_tile_is_not_offered_that_turn() -> None:
     """Declining C&P's station marks the turn; D&H's tile is then not offered in that turn (the reference
     would never ask for its station and would block the next turn), but still accepted, with its station

@@ -212,6 +212,8 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         round_.upgraded = True  # E&K's tile is extra, but no upgrade (nor the $40 lay) may follow it
     elif when == "teleport":
         round_.laid_hexes.append(hex_id)  # the teleport is the corporation's own lay
+        if result.upgrade:  # and an upgrade like any other: no second upgrade follows it
+            round_.upgraded = True
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
     game.rules.after_lay_tile(game, round_, corp, hex_id)
