@@ -181,6 +181,23 @@ def test_a_merger_needs_a_partner_and_runs_its_exchanges() -> None:
     assert session.game.round.actions_for(session.game, 3581) == ["sell_shares", "pass"]
 
 
+def test_a_founding_private_closes_when_its_system_gets_a_train() -> None:
+    """CPR, without a train, merges with NW, which has four: the System has trains, so CPR's founding
+    private closes at once, as if CPR had bought one (docs/rules-1828.md, "A founding private closes when
+    its System gets a train"; 1828.Games:4:9975609 reverse index 363)."""
+    acts = actions_of(MARKET)
+    session = recorded(MARKET, 332)  # 3581 has named CPR to start a merger
+    game = session.game
+    private = game.companies["CPR"]
+    private.closed = False  # the position: CPR's founding private still open, held by 11345
+    game.player(11345).companies.append("CPR")
+    game.edited()
+    assert game.corporations["CPR"].trains == [] and game.corporations["NW"].trains
+    session.submit(live(acts[332]))  # CPR merges with NW
+    assert "CPR-NW" in game.corporations and game.corporations["CPR-NW"].trains
+    assert private.closed and "CPR" not in game.player(11345).companies
+
+
 def test_a_completed_merger_is_the_turns_purchase_and_may_end_the_turn() -> None:
     name = "generated/1828/gen1828_4p_2999273"
     acts = actions_of(name)
@@ -485,10 +502,82 @@ def test_after_dhs_tile_a_corporation_without_a_station_token_is_not_asked() -> 
     cash = bm.cash
     lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
     session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
-    assert bm.cash == cash - 120 and game.board.hex("F20").tile.name == lay["tile"].rpartition("-")[0]
+    assert bm.cash == cash - 160 and game.board.hex("F20").tile.name == lay["tile"].rpartition("-")[0]
     assert game.acting() == ["B&M"]
     assert not any(o.get("entity") == "D&H" for o in game.legal_actions_of(game.controller("B&M")))
     assert refused(session, {"type": "pass", "entity": "D&H", "entity_type": "company"}) is not None
+
+
+def test_dhs_tile_costs_120_and_the_price_of_the_lay_it_takes() -> None:
+    """D&H's tile is the corporation's own lay: as B&M's first lay it costs $120, as its second (the $40
+    extra lay) $160, and with $120 to $159 in the treasury that second lay is neither offered nor accepted
+    (docs/rules-1828.md, "D&H's tile in Scranton"; 1828.Games:5:5844836 reverse index 375)."""
+    first = recorded(GEN, 666)  # B&M's turn, no tile laid yet
+    give_company(first.game, "D&H", "B&M")
+    bm = first.game.corporations["B&M"]
+    cash = bm.cash
+    lay = next(o for o in first.game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    first.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert bm.cash == cash - 120
+
+    second = recorded(GEN, 667)  # B&M has laid F26; its $40 lay is left
+    game = second.game
+    give_company(game, "D&H", "B&M")
+    bm = game.corporations["B&M"]
+    bm.cash = 159
+    game.edited()
+    assert not any(o.get("entity") == "D&H" for o in game.legal_actions(kinds={"lay_tile"}))
+    attempt = {"type": "lay_tile", "entity": "D&H", "entity_type": "company", "hex": "F20", "tile": lay["tile"],
+               "rotation": lay["rotation"]}
+    assert refused(second, attempt) == "cash"
+    game = second.game  # a refusal restores the position as the log has it: the hand-built one again
+    give_company(game, "D&H", "B&M")
+    game.corporations["B&M"].cash = 160
+    game.edited()
+    second.submit(attempt)
+    assert game.corporations["B&M"].cash == 0
+
+
+def test_dhs_upgrade_in_scranton_is_the_turns_upgrade() -> None:
+    """D&H's green tile over the 57 in Scranton is the corporation's lay and an upgrade: a System that
+    makes it has its second lay left, yellow only (docs/rules-1828.md, "D&H's tile in Scranton";
+    1828.Games:3:1611129 reverse index 724: B&M-NYH upgrades C13 after D&H's upgrade, the reference
+    refuses, "Cannot lay an upgrade now")."""
+    session = recorded("generated/1828/gen1828_4p_612537", 260)  # GT-CPR's track step, green tiles out
+    game = session.game
+    game.board.lay("F20", "57-0", 0)  # the position: a yellow city tile in Scranton, D&H owned by GT-CPR
+    give_company(game, "D&H", "GT-CPR")
+    game.board.remove_blocker("D&H")  # owned by a corporation, D&H blocks Scranton no more
+    track = next(s for s in game.round.steps if isinstance(s, Track1828))
+    assert upgrades(game, "GT-CPR")
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    assert lay["tile"].rpartition("-")[0] in ("14", "15")
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    if game.acting() == ["D&H"]:
+        session.submit({"type": "pass", "entity": "D&H", "entity_type": "company"})
+    assert game.acting() == ["GT-CPR"] and track.next_lay(game, game.round) is not None
+    assert not track.next_lay(game, game.round)["upgrade"] and upgrades(game, "GT-CPR") == []
+
+
+def test_after_cps_station_is_declined_dhs_tile_is_not_offered_that_turn() -> None:
+    """Declining C&P's station marks the turn; D&H's tile is then not offered in that turn (the reference
+    would never ask for its station and would block the next turn), but still accepted, with its station
+    decision (docs/conflicts-1828.md #22; 1828.Games:3:8750525:ensure_good_privates reverse index 513)."""
+    session = recorded(GEN, 299)
+    session.submit(live(actions_of(GEN)[299]))  # MC buys the C&P private
+    assert not session.game.round.station_declined
+    session.submit({"type": "pass", "entity": "C&P"})
+    assert session.game.round.station_declined
+
+    session = recorded(GEN, 666)  # B&M's turn, no tile laid yet
+    game = session.game
+    give_company(game, "D&H", "B&M")
+    lay = next(o for o in game.legal_actions(kinds={"lay_tile"}) if o.get("entity") == "D&H")
+    game.round.station_declined = True  # the position: B&M declined C&P's station this turn
+    game.edited()
+    assert not any(o.get("entity") == "D&H" for o in game.legal_actions(kinds={"lay_tile"}))
+    session.submit({k: v for k, v in lay.items() if k not in ("min", "max", "step")})
+    assert game.acting() == ["D&H"]
 
 
 def test_the_virginia_coalfields_end_the_track_of_a_corporation_without_a_coal_marker() -> None:
@@ -615,3 +704,31 @@ def test_bankruptcy_may_be_declared_at_any_point_of_the_corporations_turn() -> N
     assert any(o["type"] == "bankrupt" for o in game.legal_actions("CPR"))
     session.submit({"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"})
     assert game.finished and game.game_end_reason == "bankrupt"
+
+
+def test_declared_before_the_train_step_bankruptcy_counts_and_sells_no_shares() -> None:
+    """CPR ($207) needs a $900 train; its president 18614 has $500 and shares worth more than the $193
+    lacking. In the buy-train step the shares count and bankruptcy is refused; in the track step, where no
+    emergency sale is open, only the money counts: bankruptcy is accepted and he keeps every share, his
+    cash going to the bank (docs/rules-1828.md, "What a bankrupt president sells"; 1828.Games:4:9596219:
+    ensure_good_privates reverse index 425)."""
+    from shared.engine.model import POOL
+
+    acts = actions_of(BANKRUPT)
+    in_train_step = recorded(BANKRUPT, 777)  # CPR has passed its track step
+    in_train_step.game.player(18614).cash = 500
+    in_train_step.game.edited()
+    assert refused(in_train_step, {"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"}) == "bankrupt"
+
+    session = recorded(BANKRUPT, 776)  # CPR in its track step
+    game = session.game
+    assert acts[776]["type"] == "pass" and game.round.active_step(game).__class__.__name__ == "Track1828"
+    game.player(18614).cash = 500
+    game.edited()
+    held = {sym: game.corporations[sym].percent_owned_by(18614) for sym in ("B&M", "CPR", "MP")}
+    pool = {sym: game.corporations[sym].percent_owned_by(POOL) for sym in held}
+    assert any(o["type"] == "bankrupt" for o in game.legal_actions("CPR"))
+    session.submit({"type": "bankrupt", "entity": "CPR", "entity_type": "corporation"})
+    assert game.finished and game.player(18614).bankrupt and game.player(18614).cash == 0
+    assert {sym: game.corporations[sym].percent_owned_by(18614) for sym in held} == held
+    assert {sym: game.corporations[sym].percent_owned_by(POOL) for sym in held} == pool

@@ -280,14 +280,7 @@ class Rules1828(TitleRules):
         pass
 
     def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
-        members = state(game).systems.get(corp.sym, [corp.sym])
-        for company in game.companies.values():
-            if company.closed:
-                continue
-            for ability in company.abilities:
-                if ability.get("type") == "close" and ability.get("when") == "bought_train" \
-                        and ability.get("corporation") in members:
-                    self.close_company(game, company.sym)
+        self.close_at_first_train(game, state(game).systems.get(corp.sym, [corp.sym]))
         done = state(game).events_done
         if train.name not in done:
             done.append(train.name)
@@ -320,6 +313,18 @@ class Rules1828(TitleRules):
                     self.remove_minor(game, corp)
         elif event == "remove_corporations":
             state(game).remove_corporations = True
+
+    def close_at_first_train(self, game: Game, members: list[str]) -> None:
+        """A founding private closes when its corporation gets a train: by a purchase, or as a member of
+        a System that gets one, also the first trains the partners bring into it (rules-1828.md, "A
+        founding private closes when its System gets a train")."""
+        for company in game.companies.values():
+            if company.closed:
+                continue
+            for ability in company.abilities:
+                if ability.get("type") == "close" and ability.get("when") == "bought_train" \
+                        and ability.get("corporation") in members:
+                    self.close_company(game, company.sym)
 
     def close_company(self, game: Game, sym: str) -> None:
         company = game.companies[sym]

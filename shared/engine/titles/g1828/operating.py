@@ -28,6 +28,12 @@ class OperatingRound1828(OperatingRound):
         super().__init__(steps, round_num)
         self.private_lays: list[str] = []  # hexes of this turn's extra lays by a private (E&K)
 
+    def new_turn(self) -> None:
+        super().new_turn()
+        # the buyer of C&P declined its station this turn: D&H's lay is then not offered in this turn
+        # (docs/conflicts-1828.md #22, `privates.private_lays`)
+        self.station_declined = False
+
     def current_entity(self, game: Game) -> Any:
         pending = state(game).pending_lays or state(game).pending_token
         if pending and not self.done:

@@ -167,15 +167,23 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
         if cost > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
     elif when == "teleport":
-        if corp.cash < DH_COST:
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {DH_COST}", "cash")
         # the lay in Scranton is one of the corporation's own lays: one must be left, of the right kind
         step = _track_step(round_)
         lay = step.next_lay(game, round_) if step is not None else None  # type: ignore[attr-defined]
         if lay is None or not lay.get("upgrade" if result.upgrade else "lay"):
             raise IllegalAction(f"{company.sym}'s tile is {corp.sym}'s own lay, and it has no such lay left "
                                 "this turn", "tile_lays")
+        cost = dh_cost(lay, result)
+        if corp.cash < cost:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym}'s tile costs {cost}", "cash")
     return when, result
+
+
+def dh_cost(lay: dict[str, Any], result: LayResult) -> int:
+    """D&H's tile costs $120 (terrain waived) and, being the corporation's own lay, the price of the lay
+    it takes: B&M's and NYH's second lay adds its $40 (rules-1828.md, "D&H's tile in Scranton")."""
+    slot = lay.get("upgrade_cost", lay.get("cost")) if result.upgrade else lay.get("cost")
+    return DH_COST + int(slot or 0)
 
 
 def ek_cost(ability: dict[str, Any], result: LayResult) -> int:
@@ -194,7 +202,9 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         assert ability is not None
         game.pay(corp, None, ek_cost(ability, result))
     elif when == "teleport":
-        game.pay(corp, None, DH_COST)
+        step = _track_step(round_)
+        lay = step.next_lay(game, round_) if step is not None else None  # type: ignore[attr-defined]
+        game.pay(corp, None, dh_cost(lay or {}, result))
     game.board.lay(hex_id, tile_id, rotation)
     state(game).used_abilities.append(f"{company.sym}/{when}")
     if when == "track":
@@ -202,6 +212,8 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         round_.upgraded = True  # E&K's tile is extra, but no upgrade (nor the $40 lay) may follow it
     elif when == "teleport":
         round_.laid_hexes.append(hex_id)  # the teleport is the corporation's own lay
+        if result.upgrade:  # and an upgrade like any other: no second upgrade follows it
+            round_.upgraded = True
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
     game.rules.after_lay_tile(game, round_, corp, hex_id)
@@ -239,6 +251,7 @@ def _sold_station(game: Game, round_: OperatingRound, company: Company, action: 
     elif action.get("type") == "pass":
         if state(game).pending_token_block:
             game.rules.place_blocking_token(game, hex_id)  # type: ignore[attr-defined]
+            round_.station_declined = True  # type: ignore[attr-defined]
     else:
         raise IllegalAction(f"{company.sym}: place the station on {hex_id} or pass", "company_ability")
     state(game).pending_token = []
@@ -282,7 +295,10 @@ def private_lays(game: Game, round_: OperatingRound, corp: Corporation) -> list[
             ability = company_ability(game, company, "track")
         teleport = next((a for a in company.abilities if a.get("type") == "teleport"), None)
         if ability is None and teleport is not None and in_track_step(game, round_) \
-                and f"{sym}/teleport" not in state(game).used_abilities:
+                and f"{sym}/teleport" not in state(game).used_abilities \
+                and not getattr(round_, "station_declined", False):
+            # not offered after C&P's station was declined this turn: the reference then never asks for
+            # D&H's station and blocks the next turn (docs/conflicts-1828.md #22); still accepted
             ability = teleport
         if ability is not None:
             out.extend(ability_lays(game, round_, company, ability))

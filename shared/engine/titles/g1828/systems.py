@@ -68,6 +68,8 @@ def create_system(game: Game, first: Corporation, second: Corporation) -> str:
         for hex_id, owner in list(loose.items()):
             if owner == corp.sym:
                 loose[hex_id] = sym
+    if system.trains:  # the System has a train: both partners' founding privates close
+        game.rules.close_at_first_train(game, [first.sym, second.sym])  # type: ignore[attr-defined]
     _block_doubled_cities(game, system)
     coal = state(game).coal
     if first.sym in coal or second.sym in coal:

@@ -341,10 +341,21 @@ class Bankrupt(Step):
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         return []
 
+    @staticmethod
+    def sales_open(game: Game) -> bool:
+        """Shares count and are sold only where an emergency sale is open: in the corporation's buy-train
+        step. Declared before it (track, station, run, arranging trains), the president sells nothing and
+        only the treasury and his cash count (rules-1828.md, "What a bankrupt president sells")."""
+        round_ = game.round
+        return isinstance(round_, OperatingRound) and isinstance(round_.active_step(game), BuyTrain1828)
+
     def bankruptcy_sales(self, game: Game, player: Any, corp: Any) -> None:
         """What a bankrupt president sells: corporation by corporation in the operating order as it stands
         when he declares (rules-1828.md, "What a bankrupt president sells"), each time the largest bundle an
-        emergency sale allows (`bankruptcy_bundle`), until none is left of that corporation."""
+        emergency sale allows (`bankruptcy_bundle`), until none is left of that corporation; nothing when
+        no emergency sale is open (`sales_open`)."""
+        if not self.sales_open(game):
+            return
         need = BuyTrain1828.cheapest(game, corp)
         held = [c for c in game.corporations.values() if c.share_cell is not None and not c.closed
                 and any(s.owner == player.id for s in c.shares)]
@@ -389,9 +400,12 @@ class Bankrupt(Step):
 
     def buying_power(self, game: Game, player: Any, corp: Any) -> int:
         """The treasury, the president's cash and, of each corporation, the largest bundle he could sell
-        in an emergency (`bankruptcy_bundle`, asked at today's prices)."""
+        in an emergency (`bankruptcy_bundle`, asked at today's prices); the shares only where an emergency
+        sale is open (`sales_open`)."""
         need = BuyTrain1828.cheapest(game, corp)
         total = corp.cash + player.cash
+        if not self.sales_open(game):
+            return total
         for other in game.corporations.values():
             if other.share_cell is None or other.closed:
                 continue
