@@ -35,12 +35,30 @@ def test_a_stadtbahn_tile_must_continue_its_stadtbahns_track() -> None:
 def test_an_orange_hex_upgrade_may_be_followed_by_a_stadtbahn_tile_but_not_by_a_second_one() -> None:
     game = session_at("gen1840_4p_344173", 394).game  # line 11 has upgraded B10 (framed green L12)
     line = game.round
-    assert line.orange_laid and not line.stadtbahn_laid and line.lays == 1
+    assert line.normal_laid and not line.stadtbahn_laid and line.lays == 1
     with pytest.raises(IllegalAction) as err:  # another orange-hex upgrade: one per turn
         lay(game, "11", "E23", "L12-1", 0)
     assert err.value.rule == "tile_lays"
     lay(game, "11", "C13", "L2-6", 3)  # the yellow Stadtbahn tile is still allowed
     assert line.stadtbahn_laid and line.lays == 2 and line.pending == ["purple"]
+
+
+def test_a_stadtbahn_tile_leaves_the_turns_one_tile_for_an_orange_hex_upgrade() -> None:
+    """rules-1840 *Tile lays*: the orange-hex upgrade is the turn's one tile, so it may follow the Stadtbahn
+    tile; after it, no ordinary lay is left (the record's own next move, E17, is then refused)."""
+    game = session_at("gen1840_small_3p_986400", 223).game  # line 7 laid the Stadtbahn tile L1 on E13
+    line = game.round
+    assert line.stadtbahn_laid and not line.normal_laid and line.lays == 1 and line.pending == []
+    major = game.rules.owner_major(game, game.corporations["7"])
+    cash = major.cash
+    assert {"type": "lay_tile", "hex": "G21", "tile": "L6-0", "rotation": 1, "entity": "7",
+            "entity_type": "corporation"} in game.legal_actions(kinds={"lay_tile"})
+    lay(game, "7", "G21", "L6-0", 1)  # green framed L6 over the yellow framed L2
+    assert game.board.hex("G21").tile.name == "L6" and major.cash == cash  # the frame's 20 was paid once
+    assert line.normal_laid and line.lays == 2 and game.legal_actions(kinds={"lay_tile"}) == []
+    with pytest.raises(IllegalAction) as err:
+        lay(game, "7", "E17", "8864-0", 0)
+    assert err.value.rule == "tile_lays"
 
 
 def test_the_extra_lay_pays_the_hex_cost_and_may_go_anywhere_connected() -> None:

@@ -70,7 +70,6 @@ class LineRound(FlowRound):
             corp = self.corp(game)
             self.stage = "track"
             self.normal_laid = False
-            self.orange_laid = False
             self.stadtbahn_laid = False
             self.lays = 0
             self.tokened = False
@@ -166,8 +165,6 @@ class LineRound(FlowRound):
         game.board.lay(hex_id, tile_id, rotation)
         self.lift(game, hex_id, lifted)
         self.lays = getattr(self, "lays", 0) + 1
-        if is_orange(game, hex_id):
-            self.orange_laid = True
         if stadtbahn:
             self.stadtbahn_laid = True
             state(game).stadtbahn_built.append(hex_id)
@@ -188,7 +185,7 @@ class LineRound(FlowRound):
         orange_hex = is_orange(game, hex_id)
         stadtbahn = orange_hex and tile.color == "yellow"
         if not trusted:  # a recorded lay taken back later: the reference accepted it (conflicts-1840)
-            self.check_lay_allowed(corp, orange_hex, stadtbahn)
+            self.check_lay_allowed(corp, stadtbahn)
         check_frame(game, hex_id, tile.name)
         if stadtbahn and not trusted:
             check_stadtbahn_exits(game, hex_id, tile_id, rotation)
@@ -201,10 +198,11 @@ class LineRound(FlowRound):
             raise IllegalAction(f"{major.sym} cannot pay {result.cost} (has {major.cash})", "cash")
         return result.cost, stadtbahn
 
-    def check_lay_allowed(self, corp: Corporation, orange_hex: bool, stadtbahn: bool) -> None:
+    def check_lay_allowed(self, corp: Corporation, stadtbahn: bool) -> None:
         """A line's own lays in a turn (rules-1840 *Tile lays*): one tile — an ordinary lay or upgrade, or an
-        upgrade of an orange-framed hex, which may not follow a Stadtbahn tile — and one yellow Stadtbahn
-        tile on an orange-framed hex, in either order."""
+        upgrade of an orange-framed hex — and one yellow Stadtbahn tile on an orange-framed hex, in either
+        order. The seed counts an orange-hex upgrade as the turn's one tile (step 1), not as a Stadtbahn tile
+        (step 2), so a Stadtbahn tile before it does not use it up."""
         if getattr(self, "lays", 0) >= MAX_LAYS:
             raise IllegalAction(f"{corp.sym} already laid {MAX_LAYS} tiles", "tile_lays")
         if stadtbahn:
@@ -213,8 +211,6 @@ class LineRound(FlowRound):
             return
         if self.normal_laid:
             raise IllegalAction(f"{corp.sym} already laid its tile", "tile_lays")
-        if orange_hex and self.orange_laid:
-            raise IllegalAction(f"{corp.sym} already laid an orange-framed tile", "tile_lays")
 
     def special_lay(self, game: Game, corp: Corporation, hex_id: str, tile_id: str, rotation: int,
                     trusted: bool) -> None:
@@ -437,7 +433,7 @@ class LineRound(FlowRound):
             if pending not in ("red", "purple") and orange != (name in framed):
                 continue  # `check_frame`, before any rotation
             stadtbahn = pending is None and orange and board.catalogue[name].color == "yellow"
-            if pending is None and not accepts(self.check_lay_allowed, corp, orange, stadtbahn):
+            if pending is None and not accepts(self.check_lay_allowed, corp, stadtbahn):
                 continue
             if stadtbahn and hex_id not in stadtbahn_open:
                 stadtbahn_open[hex_id] = accepts(check_extends_stadtbahn, game, hex_id)
