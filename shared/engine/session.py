@@ -190,6 +190,10 @@ class GameSession:
             self._record(stored)
         else:
             stored.pop("auto_actions", None)
+            # a path-dependent title's state may differ from a fold of its log (after an undo, a merger
+            # watched): only a copy brings it back exactly
+            exact = self.state.watched or self.state.rules.path_dependent
+            backup = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL) if exact else None
             try:
                 self.state.process(stored, trusted=trusted)
                 autos = run_programs(self.state)
@@ -198,7 +202,10 @@ class GameSession:
                 # from the newest checkpoint. Exact like a backup copy, but paid only on refusal instead of
                 # pickling the whole state before every live action. Not a load: the state must come back
                 # exactly as it was watched.
-                self._rebuild(load=False)
+                if backup is not None:
+                    self.state = pickle.loads(backup)
+                else:
+                    self._rebuild(load=False)
                 raise
             if autos:
                 stored["auto_actions"] = autos

@@ -115,6 +115,7 @@ class Rules1828(TitleRules):
     # -- limits ---------------------------------------------------------------------------------------------
     # 1828 has practically no certificate limit (the data's 99 for every player count); it is never checked
     has_cert_limit = False
+    path_dependent = True  # a merger seen while it waits differs from its reload (steps/merger.py `settle`)
 
     @property
     def cert_limit_includes_privates(self) -> bool:

@@ -19,6 +19,10 @@ class FlowRules:
     # must still end (docs/rules-1825.md, "A game that cannot end ends after turn 100"; the reference's
     # engine ends every title's game so).
     last_turn = 100
+    # True for a title whose state may depend on how it was reached, not only on its log (1828's merger
+    # answers seen before a reload): a refused live move then restores an exact copy, since folding the log
+    # again could give another state (GameSession.submit)
+    path_dependent = False
 
     def next_round(self, game: Game, previous: Round) -> Round:
         if isinstance(previous, StockRound):
