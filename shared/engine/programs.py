@@ -165,7 +165,7 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
         return out
     round_ = game.round
     assert isinstance(round_, StockRound)
-    if "buy_shares" in types:
+    if step.examines_buy_order(game, round_, player, types):
         from_market = bool(program.get("from_market"))
         source = "market" if from_market else game.rules.ipo_name(game, corp)
         candidates = _source_shares(corp, from_market)

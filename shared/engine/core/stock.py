@@ -202,6 +202,13 @@ class BuySellParShares(Step):
             return True
         return self.num_certs(game, player) < limit
 
+    def examines_buy_order(self, game: Game, round_: StockRound, player: Player, types: list[str]) -> bool:
+        """Whether a standing buy order is looked at in this turn of its owner (docs/standing-orders.md S5):
+        when a purchase is among his moves. A title whose stock turn counts a purchase as open where its
+        rules offer none (1840's start obligation) says so here; the order then finds nothing to buy and is
+        cleared, as 18xx.games clears it."""
+        return "buy_shares" in types
+
     def can_buy(self, game: Game, round_: StockRound, player: Player, share: Share) -> str | None:
         """None when the purchase is allowed, else the reason."""
         corp = game.corporations[share.corporation]

@@ -384,3 +384,23 @@ def test_an_extra_station_granted_to_a_line_with_none_left_is_lost() -> None:
     assert err.value.rule == "token" and "lost" in str(err.value)
     session.submit({"type": "pass", "entity": "6", "entity_type": "corporation"})
     assert not game.round.pending and line.tokens_placed == len(line.token_prices)
+
+
+# -- standing buy orders (found by the forward run of 2026-12-05, camp1840_three_player_small_3p_6451711) ----
+@pytest.mark.parametrize("from_market", [True, False])
+def test_a_buy_order_is_cleared_while_its_owner_must_start_a_tram_company(from_market: bool) -> None:
+    """rules-1840 *Standing buy orders*: in SR1 player 1002 must start a Tram Company (his only move is a
+    start); his order to buy Stadtbahn G is looked at all the same, finds nothing it may buy, and is
+    cleared — the turn stays his, to start a company himself."""
+    from shared.engine.programs import next_auto_actions
+
+    session = session_at("gen1840_small_3p_986400", 51)
+    game = session.game
+    player = game.player(1002)
+    assert game.acting() == [1002] and game.round.actions_for(game, 1002) == ["par"]
+    player.programs = [{"type": "program_buy_shares", "entity": 1002, "entity_type": "player", "corporation": "G",
+                        "until_condition": 2, "from_market": from_market, "auto_pass_after": False}]
+    taken = next_auto_actions(game)
+    assert [a["type"] for a in taken] == ["program_disable"]
+    assert taken[0]["reason"].startswith("Cannot buy G from ")
+    assert game.acting() == [1002]

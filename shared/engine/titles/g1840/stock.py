@@ -34,6 +34,14 @@ class BuySellParShares1840(BuySellParShares):
             out = ["pass"]  # rules-1840 *End of a stock turn*: he closes the turn himself
         return out
 
+    def examines_buy_order(self, game: Game, round_: StockRound, player: Any, types: list[str]) -> bool:
+        """rules-1840 *Standing buy orders*: a buy order is looked at in each of its owner's stock turns, also
+        while he must start a Tram Company or has only the pass that closes his turn (18xx.games counts a
+        purchase as open then); with nothing it may buy, it is cleared."""
+        if "buy_shares" in types:
+            return True
+        return not rules_of(game).all_majors_started(game) or line_certificate_in_reach(game, player)
+
     def pass_turn(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         if not rules_of(game).all_majors_started(game) and not trusted:
             raise IllegalAction("every Tram Company must be started before anyone passes", "must_par")
