@@ -83,6 +83,29 @@ class Stations:
         self.place_token(entity, city, slot)
         return city
 
+    def settle_tile_reservation(self, hex_id: str) -> list[str]:
+        """A hex reserved as a whole for a home station (no city when the game began) turns its reservation
+        into a slot of its city once the hex holds exactly one city with a free slot for it: from then on
+        that slot is kept for the home like any reserved slot. Returns whom it settled."""
+        h = self.hex(hex_id)
+        settled = []
+        for entity in list(h.tile_reservations):
+            open_cities = [ci for ci, slots in enumerate(h.tokens)
+                           if entity not in slots and free_slot(slots, h.reservations[ci], entity) is not None]
+            if len(open_cities) != 1:
+                continue
+            ci = open_cities[0]
+            slot = free_slot(h.tokens[ci], h.reservations[ci], entity)
+            assert slot is not None
+            while slot >= len(h.reservations[ci]):
+                h.reservations[ci].append(None)
+            h.reservations[ci][slot] = entity
+            h.tile_reservations.remove(entity)
+            settled.append(entity)
+        if settled:
+            self.forget_reach()
+        return settled
+
     def station_slot(self, entity: str, city_id: str, named: int) -> int:
         """The slot a new station takes. A city's slots are interchangeable, so the station goes into the
         entity's own reserved slot, else the first free unreserved one, whatever slot the move names; which

@@ -425,3 +425,32 @@ def test_a_removed_corporations_city_takes_a_station_at_once() -> None:
     assert game.board.token_hexes("MR") == ["O15", "P16", "Q15", "Q17"]
     assert game.corporations["MR"].cash == 350 - 100
 
+
+
+# -- a waiting home keeps its slot in the city laid on its hex ------------------------------------------------
+WAITING_HOME = "rp_1825_3p_9221574_unit_2_k5"
+
+
+def test_a_waiting_home_keeps_its_slot_in_the_city_laid_on_its_hex() -> None:
+    """Units 2 + K5 (Railpost's soak game, seed 9221574): NS's home Q13 has no city yet (tile 114) and is
+    reserved as a whole. MR upgrades it to a green 15 (one city, two slots): the reservation becomes the
+    city's first slot. MR's own station then takes the second slot; GCR may not take NS's slot (not offered,
+    refused naming the slot, its money untouched), and NS's home station goes into it."""
+    game = position(WAITING_HOME, 259)
+    assert game.acting() == ["MR"] and game.board.hex("Q13").tile_reservations == ["NS"]
+    game.process({"type": "lay_tile", "entity": "MR", "hex": "Q13", "tile": "15-1", "rotation": 2})
+    q13 = game.board.hex("Q13")
+    assert q13.tile_reservations == [] and q13.reservations == [["NS", None]]
+
+    game = position(WAITING_HOME, 333)
+    q13 = game.board.hex("Q13")
+    assert game.acting() == ["GCR"] and q13.tokens == [[None, "MR"]] and q13.reservations == [["NS", None]]
+    assert "15-1-0" not in {a["city"] for a in legal_actions(game, "GCR") if a["type"] == "place_token"}
+    cash, stations = game.corporations["GCR"].cash, game.board.token_hexes("GCR")
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "place_token", "entity": "GCR", "city": "15-1-0", "slot": 0})
+    assert "slot 0 is reserved for NS" in str(caught.value)
+    assert game.corporations["GCR"].cash == cash and game.board.token_hexes("GCR") == stations
+    assert q13.tokens == [[None, "MR"]]
+    game.board.place_home_token("NS", "Q13")
+    assert q13.tokens == [["NS", "MR"]]

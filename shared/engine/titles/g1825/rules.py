@@ -395,6 +395,9 @@ class Rules1825(TitleRules):
         game.pay(corp, None, corp.cash)
 
     def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        # a home reserved on a hex without a city keeps a slot of the city the lay brings (docs/rules-1825.md,
+        # "A minor building its own home hex", *Its slot is kept*)
+        game.board.settle_tile_reservation(hex_id)
         if corp.kind == "minor" and not corp.tokens_placed and hex_id == corp.home:
             self.place_home_token(game, corp, at_round_start=False)
         for ability in list(corp.abilities):
