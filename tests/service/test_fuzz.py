@@ -4,8 +4,10 @@ PostgreSQL + Redis + a Celery worker. No 5xx, and no refusal changes a game."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from services.config import Config
@@ -17,9 +19,21 @@ from .conftest import ADMIN_TOKEN, ROOT, LiveServer, WorkerProcess
 CI_BUDGET = 300  # generated requests per server; `make fuzz` sends 10,000
 
 
+def _preload_schemathesis() -> None:
+    """Import schemathesis' OpenAPI modules on a fresh thread. pytest rewrites their asserts (schemathesis is a
+    pytest plugin) as they are first imported, and CPython 3.11.7's AST conversion, run deep in the test
+    runner's stack, can fail spuriously ("AST constructor recursion depth mismatch", gh-106905; seen in CI);
+    a new thread starts at depth 0. Once imported they are not rewritten again."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for name in ("schemathesis.openapi.loaders", "schemathesis.specs.openapi.schemas"):
+            pool.submit(importlib.import_module, name).result()
+
+
 def _fuzz(base: str) -> None:
     sys.path.insert(0, str(ROOT))
     from bench.fuzz import fuzz
+
+    _preload_schemathesis()
 
     seed = int(time.time()) % 1000  # a new corner each run; the seed reproduces it (python -m bench.fuzz --seed)
     report = fuzz(base, ADMIN_TOKEN, CI_BUDGET, seed=seed)

@@ -633,6 +633,8 @@ def test_a_system_arranging_its_trains_mends_a_crowded_shell_by_moving_not_disca
     assert game.acting() == ["CPR-NW"] and game.round.actions_for(game, "CPR-NW") == ["swap_train"]
     assert not game.legal_actions(kinds={"discard_train"})
     assert refused(session, {"type": "pass", "entity": "CPR-NW"})
+    game = session.game  # a refusal gives the state back as it was (an equal copy in 1828, not the same object)
+    assert len(shells(game, game.corporations["CPR-NW"])["NW"]) == 5
     session.submit({"type": "swap_train", "entity": "CPR-NW", "train": "2-2"})
     assert game.round.actions_for(game, "CPR-NW") == ["swap_train", "pass"]
 
