@@ -191,17 +191,16 @@ class GameSession:
         else:
             stored.pop("auto_actions", None)
             # a path-dependent title's state may differ from a fold of its log (after an undo, a merger
-            # watched): only a copy brings it back exactly
-            exact = self.state.watched or self.state.rules.path_dependent
+            # watched; only such a title ever marks its state watched): only a copy brings it back exactly
+            exact = self.state.rules.path_dependent
             backup = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL) if exact else None
             try:
                 self.state.process(stored, trusted=trusted)
                 autos = run_programs(self.state)
             except EngineError:
-                # The state is a fold of the active log, which a refusal leaves untouched: fold it again
-                # from the newest checkpoint. Exact like a backup copy, but paid only on refusal instead of
-                # pickling the whole state before every live action. Not a load: the state must come back
-                # exactly as it was watched.
+                # Otherwise the state is a fold of the active log, which a refusal leaves untouched: fold it
+                # again from the newest checkpoint, as exact as a copy but paid only on refusal. Not a load:
+                # the state must come back as it was.
                 if backup is not None:
                     self.state = pickle.loads(backup)
                 else:
