@@ -56,6 +56,9 @@ class Game:
     game_end_reason: str | None
     loading = False  # True while a session rebuilds the state from its actions (after undo/redo)
     watched = False  # True once a title let being looked at change the state (its rebuild differs)
+    # while `Round.settle` only asks the steps (nothing changes): answers asked for again and again, kept
+    # for that stretch alone (`Round.settle`); None otherwise, and never copied
+    asking: dict[Any, Any] | None = None
 
     # -- set-up -------------------------------------------------------------------------------------------
     @classmethod
@@ -139,6 +142,7 @@ class Game:
     # -- pickling: the definition is rebuilt from its key, never stored --------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
+        state.pop("asking", None)  # answers kept for one stretch of `Round.settle`, never for a copy
         state["defn"] = state["defn"].key
         state["board"] = self.board.dynamic_state()
         return state

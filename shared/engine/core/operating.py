@@ -3,11 +3,14 @@ withholds, and buys trains. Titles choose and order the steps; the steps here ar
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineError, IllegalAction, MalformedAction, accepts
 from ..model import POOL, Corporation, Train
 from .rounds import Round, Step
+
+_TRAINS = attrgetter("trains")
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -35,12 +38,18 @@ class OperatingRound(Round):
             return None
         if self.pending_homes:
             return self.pending_homes[0]
-        for step in self.steps:
-            if isinstance(step, DiscardTrain):
-                crowded = step.crowded(game)
-                if crowded:
-                    return crowded[0].sym  # a corporation over its train limit discards before play goes on
+        for step in self._discarders():
+            crowded = step.crowded_now(game)
+            if crowded:
+                return crowded[0].sym  # a corporation over its train limit discards before play goes on
         return super().current_entity(game)
+
+    def _discarders(self) -> tuple[DiscardTrain, ...]:
+        """The round's train-limit steps (its steps never change; asked on every `current_entity`)."""
+        found: tuple[DiscardTrain, ...] | None = self.__dict__.get("_discard_steps")
+        if found is None:
+            found = self._discard_steps = tuple(s for s in self.steps if isinstance(s, DiscardTrain))
+        return found
 
     def start(self, game: Game) -> None:
         game.rules.pay_private_income(game)
@@ -67,7 +76,7 @@ class OperatingRound(Round):
         return super().settle(game)
 
     def _crowded(self, game: Game) -> bool:
-        return any(isinstance(s, DiscardTrain) and s.crowded(game) for s in self.steps)
+        return any(s.crowded_now(game) for s in self._discarders())
 
     def skip_steps(self, game: Game) -> None:
         if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
@@ -417,28 +426,41 @@ class DiscardTrain(Step):
     offers = {"discard_train": "offer_discard"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
-        crowded = self.crowded(game)
+        crowded = self.crowded_now(game)
         return ["discard_train"] if crowded and entity == crowded[0].sym else []
 
     def blocking(self, game: Game, round_: Round) -> bool:
-        return bool(self.crowded(game))
+        return bool(self.crowded_now(game))
+
+    def crowded_now(self, game: Game) -> list[Corporation]:
+        """`crowded`, asked once per stretch of `Round.settle` (every step asks who acts, and who acts
+        depends on it)."""
+        asking = game.asking
+        if asking is None:
+            return self.crowded(game)
+        found: list[Corporation] | None = asking.get(self)
+        if found is None:
+            found = asking[self] = self.crowded(game)
+        return found
 
     def skip(self, game: Game, round_: Round) -> None:
         pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
-        if game.rules.uniform_train_limit(game):
-            limit = game.phase.train_limit
-            for corp in game.corporations.values():
-                if len(corp.trains) > limit:
-                    break
-            else:
-                return []
+        # asked after every action: where every limit is the phase's, the cards are counted in C first
+        # (nobody holds more than the limit: nobody is crowded) and the limit is read once
+        uniform = game.rules.uniform_train_limit(game)
+        limit = game.phase.train_limit
+        if uniform and max(map(len, map(_TRAINS, game.corporations.values())), default=0) <= limit:
+            return []
         out = []
         for corp in game.corporations.values():
-            # cheap test first: most corporations hold fewer train cards than any limit
-            if corp.trains and not corp.closed and len(corp.trains) > game.train_limit(corp) and \
-                    len(game.rules.limit_trains(game, corp)) > game.train_limit(corp):
+            trains = corp.trains
+            if not trains or corp.closed:
+                continue
+            cap = limit if uniform else game.train_limit(corp)
+            # `limit_trains` (the cards the limit counts) is a subset of the cards: count those first
+            if len(trains) > cap and len(game.rules.limit_trains(game, corp)) > cap:
                 out.append(corp)
         return out
 

@@ -183,26 +183,35 @@ class Round:
 
         The same answer as `skip_steps` followed by `active_step`, without asking every step twice: only
         when a step was skipped (a skip may act, e.g. buy a train) is the whole list asked again.
+
+        While the steps are only asked, nothing changes, so the answers every step asks for again (who
+        acts, who is over the train limit) are kept for that stretch (`asking`); a skip starts a new one.
         """
         self._offer = None
         skipped = False
-        for step in self.steps:
-            if step.passed:
-                continue
-            if self._blocks(game, step, keep=True):
-                if not skipped:
-                    return step
-                # a skip may have opened an earlier step; this one's answer cannot have changed since
-                self._known_blocking = step
-                try:
-                    return self.active_step(game)
-                finally:
-                    self._known_blocking = None
-            step.skip(game, self)
-            skipped = True
-            if self.done or game.finished:
-                return None
-        return self.active_step(game) if skipped else None
+        game.asking = {}
+        try:
+            for step in self.steps:
+                if step.passed:
+                    continue
+                if self._blocks(game, step, keep=True):
+                    if not skipped:
+                        return step
+                    # a skip may have opened an earlier step; this one's answer cannot have changed since
+                    self._known_blocking = step
+                    try:
+                        return self.active_step(game)
+                    finally:
+                        self._known_blocking = None
+                game.asking = None
+                step.skip(game, self)
+                game.asking = {}
+                skipped = True
+                if self.done or game.finished:
+                    return None
+            return self.active_step(game) if skipped else None
+        finally:
+            game.asking = None
 
     def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         entity = action.get("entity")

@@ -250,7 +250,7 @@ class BuySellParShares(Step):
         """Distinct certificates the player may buy now (`first`: stop at the first one found)."""
         out: list[Share] = []
         for corp in game.corporations.values():
-            if not corp.ipoed or corp.closed:
+            if self.closed_to(game, round_, player, corp):
                 continue
             seen: set[tuple[Any, int]] = set()
             for share in corp.shares:
@@ -263,6 +263,13 @@ class BuySellParShares(Step):
                     if first:
                         return out
         return out
+
+    def closed_to(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
+        """True only when `can_buy` refuses the player every certificate of `corp` now, whichever it is: the
+        search for buyable shares then looks at none of them (it runs after every stock action, and after
+        a purchase would otherwise hear "one purchase per turn" once per certificate). A title whose
+        `can_buy` lifts one of these refusals narrows this to match."""
+        return corp.closed or not corp.ipoed or self.bought(round_)
 
     def parable(self, game: Game, round_: StockRound, player: Player) -> list[Corporation]:
         if self.bought(round_):

@@ -182,6 +182,11 @@ class BuySellParShares1828(BuySellParShares):
                 return None if others >= corp.shares[0].percent else "nobody can take over as president"
         return super().can_sell(game, round_, player, corp, bundle)
 
+    def closed_to(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
+        """After a purchase a corporation stays open to its president's second purchase (grey cells)."""
+        return corp.closed or not corp.ipoed or \
+            (round_.bought() and not self.may_buy_another(game, round_, player, corp))
+
     def may_buy_another(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
         """Grey cells: the president may buy a second share of the same corporation in the same turn."""
         if not in_unlimited_cell(game, corp) or corp.president != player.id:
