@@ -14,7 +14,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
-from .graph import Reach, compute_reach
+from .graph import Reach, compute_reach, nodes_beside_stations
 from .rules import BoardRules
 from .stations import Stations
 from .tiles import NODE_BASE, Supply, TileDef, load_catalogue, parse_tile, parse_tile_id
@@ -241,6 +241,21 @@ class Board(Stations):
             if live is not None and live[0] == self._version:
                 live[1][entity] = r  # the board as the trial's tile alone changed it (see `trial_lay`)
         return r
+
+    def reach_known(self, entity: str) -> bool:
+        return entity in self._reach
+
+    def nodes_beside_stations(self, entity: str) -> Iterator[tuple[str, int]]:
+        return nodes_beside_stations(self, entity)
+
+    def runs_from_station(self, entity: str) -> bool | None:
+        """Whether a stop other than the entity's stations is on its track, when that is known without a
+        new reach walk (its reach is kept, or a stop lies beside a station: `nodes_beside_stations`); None
+        when only the reach can tell."""
+        r = self._reach.get(entity)
+        if r is not None:
+            return bool(r.token_nodes) and bool(r.nodes - r.token_nodes)
+        return True if next(nodes_beside_stations(self, entity), None) is not None else None
 
     def station_cities(self, entity: str) -> list[tuple[str, int]]:
         """(hex id, city index) of every city holding one of the entity's stations, in map order. Every

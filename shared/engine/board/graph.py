@@ -11,6 +11,7 @@ Board and dropped whenever a tile or token changes.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -269,6 +270,39 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
                         exits[arrival] = 0
                     push(arrival)
     return reach, firsts, exits, shifts
+
+
+def nodes_beside_stations(board: Board, entity: str) -> Iterator[NodeRef]:
+    """Nodes on the entity's track within the hex of one of its stations or the hex beyond it, each one a
+    node `compute_reach` finds too (some may come twice; the stations' own nodes are not given).
+
+    A walk that crosses one hex side into a hex it has never been in can come back into no hex, so
+    nothing it reaches is ever barred: what it finds is reached whatever else the map holds. The
+    questions asked after every station and lay ("does any run start here?", "is there a city to
+    station?") are mostly answered by these without a whole new reach; not finding one here means only
+    that the reach must be asked."""
+    if getattr(board, "virtual_stations", {}).get(entity):
+        return
+    hexes = board.hexes
+    own = {(hex_id, hexes[hex_id].tile.city_code(ci)) for hex_id, ci in board.station_cities(entity)}
+    allowed = getattr(board, "allowed_track", {}).get(entity)
+    for hex_id, code in own:
+        for row in _hex_table(board, hex_id).get(code, ()):
+            if allowed is not None and row[2] not in allowed:
+                continue
+            node, arrival = row[8], row[9]
+            if node is not None:
+                if node not in own:
+                    yield node
+                continue
+            if arrival is None:
+                continue
+            for row2 in _hex_table(board, arrival[0]).get(arrival[1], ()):
+                if allowed is not None and row2[2] not in allowed:
+                    continue
+                node2 = row2[8]
+                if node2 is not None and node2 not in own:
+                    yield node2
 
 
 def adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:

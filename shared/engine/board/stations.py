@@ -32,6 +32,12 @@ class Stations:
     def forget_reach(self) -> None:
         raise NotImplementedError
 
+    def reach_known(self, entity: str) -> bool:
+        raise NotImplementedError
+
+    def nodes_beside_stations(self, entity: str) -> Iterator[tuple[str, int]]:
+        raise NotImplementedError
+
     def _forget_reach_at(self, hex_id: str, entity: str | None = None) -> None:
         raise NotImplementedError
 
@@ -179,15 +185,20 @@ class Stations:
     def _token_candidates(self, entity: str) -> Iterator[tuple[str, int, int]]:
         """(hex id, city index, slot) the entity could token now: connected, free, not reserved for others."""
         for hex_id, code in self.reach(entity).nodes:
-            h = self.hexes[hex_id]
-            node = h.tile.nodes[code - NODE_BASE]
-            if not node.is_city:
-                continue
-            if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
-                continue
-            slot = free_slot(h.tokens[node.index], h.reservations[node.index], entity)
-            if slot is not None:
-                yield hex_id, node.index, slot
+            found = self._token_candidate(entity, hex_id, code)
+            if found is not None:
+                yield found
+
+    def _token_candidate(self, entity: str, hex_id: str, code: int) -> tuple[str, int, int] | None:
+        """(hex id, city index, slot) when the entity could token this node if it is connected."""
+        h = self.hexes[hex_id]
+        node = h.tile.nodes[code - NODE_BASE]
+        if not node.is_city:
+            return None
+        if not self.rules.same_hex_tokens and any(entity in s for s in h.tokens):
+            return None
+        slot = free_slot(h.tokens[node.index], h.reservations[node.index], entity)
+        return None if slot is None else (hex_id, node.index, slot)
 
     def reachable_token_cities(self, entity: str) -> list[tuple[str, int]]:
         """(city id, slot) pairs the entity could token now (connected, free, not reserved for others)."""
@@ -195,4 +206,8 @@ class Stations:
                 for hex_id, index, slot in sorted(self._token_candidates(entity))]
 
     def can_place_token(self, entity: str) -> bool:
+        if not self.reach_known(entity) and any(
+                self._token_candidate(entity, hex_id, code) is not None
+                for hex_id, code in self.nodes_beside_stations(entity)):
+            return True  # a city beside a station settles it without a new reach walk
         return next(self._token_candidates(entity), None) is not None

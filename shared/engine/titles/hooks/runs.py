@@ -22,6 +22,8 @@ class RunRules:
         town or halt, or another of its stations). Stations that stand alone — two stations with no track
         between them included — run nothing, so the run (and what depends on it) is not offered and the turn's
         revenue is withheld (rules-1825.md, "No run without a route")."""
+        if game.board.runs_from_station(corp.sym):
+            return True
         reach = game.board.reach(corp.sym)
         if not reach.token_nodes:
             return False
