@@ -3,14 +3,11 @@ withholds, and buys trains. Titles choose and order the steps; the steps here ar
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineError, IllegalAction, MalformedAction, accepts
 from ..model import POOL, Corporation, Train
 from .rounds import Round, Step
-
-_TRAINS = attrgetter("trains")
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -447,12 +444,16 @@ class DiscardTrain(Step):
         pass  # stays watching: a later purchase can crowd a corporation again
 
     def crowded(self, game: Game) -> list[Corporation]:
-        # asked after every action: where every limit is the phase's, the cards are counted in C first
-        # (nobody holds more than the limit: nobody is crowded) and the limit is read once
+        # asked after every action: where every limit is the phase's, the cards are counted first (nobody
+        # holds more than the limit: nobody is crowded) and the limit is read once
         uniform = game.rules.uniform_train_limit(game)
         limit = game.phase.train_limit
-        if uniform and max(map(len, map(_TRAINS, game.corporations.values())), default=0) <= limit:
-            return []
+        if uniform:
+            for corp in game.corporations.values():
+                if len(corp.trains) > limit:
+                    break
+            else:
+                return []
         out = []
         for corp in game.corporations.values():
             trains = corp.trains
