@@ -1,0 +1,185 @@
+"""1833NE seed audit (2026-12-05): scenario tests for the rules the audit found untested or wrong, played
+through `GameSession` (money, prices, holdings, who acts next) with the refusal a player reads.
+
+The checklist that maps each rule of the Dutch seed to its code and test is in docs/1833NE.md,
+"Seed audit (2026-12-05)".
+"""
+
+from __future__ import annotations
+
+import pytest
+from play_1833ne import players
+
+from shared.engine import GameSession
+from shared.engine.errors import IllegalAction
+from shared.engine.legal import legal_actions
+from shared.engine.titles.g1833ne import constants as K
+
+
+def new(n: int = 4, options: list[str] | None = None) -> GameSession:
+    return GameSession.new("1833NE", players(n), seed=7, optional_rules=options or [])
+
+
+def cell(s: GameSession, price: int) -> str:
+    return next(c.id for c in s.game.market.par_cells() if c.price == price)
+
+
+def price_of(s: GameSession, corp: str) -> int:
+    return s.game.share_price(s.game.corporations[corp]) or 0
+
+
+def kinds(s: GameSession) -> set[str]:
+    return {a["type"] for a in legal_actions(s.game)}
+
+
+def opening(s: GameSession) -> None:
+    """SR1: P1 launches CV at 150, P2 buys P6, P3 launches BW at 100, P4 launches B&L at 60, P1 buys P1; all pass."""
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 150)})
+    s.submit({"type": "buy_company", "entity": 2, "company": "P6", "price": 80})
+    s.submit({"type": "par", "entity": 3, "corporation": "BW", "share_price": cell(s, 100)})
+    s.submit({"type": "par", "entity": 4, "corporation": "B&L", "share_price": cell(s, 60)})
+    s.submit({"type": "buy_company", "entity": 1, "company": "P1", "price": 15})
+    for pid in (2, 3, 4, 1):
+        s.submit({"type": "pass", "entity": pid})
+
+
+def test_first_operating_round_runs_lowest_price_first_then_highest_first() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    assert type(g.round).__name__ == "Operating1833"
+    # seed: the first OR of the game in reverse price order
+    assert g.round.entities == ["B&L", "BW", "CV"] and g.acting() == ["B&L"]
+    # private income is paid as the OR starts: P1 $5 to player 1, P6 $30 to player 2
+    assert g.player(1).cash == 450 - 300 - 15 + 5 and g.player(2).cash == 450 - 80 + 30
+
+
+def test_boston_and_lowell_may_not_build_or_run_in_phase_one_without_p2() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    assert "lay_tile" not in kinds(s)
+    with pytest.raises(IllegalAction, match="Boston & Lowell lays no track in phase I until a corporation has "
+                                            "bought the Lowell Merchants"):
+        s.submit({"type": "lay_tile", "entity": "B&L", "hex": "G20", "tile": "3-0", "rotation": 0})
+    s.submit({"type": "pass", "entity": "B&L"})
+    # no train: the run is skipped, nothing is paid and the price drops one space (0 is less than half of 60)
+    assert price_of(s, "B&L") == 50
+    # it must buy a train (it may issue shares first), and may buy nothing else first
+    assert kinds(s) == {"buy_train", "sell_shares"}
+    with pytest.raises(IllegalAction, match="no train and must buy one before anything else"):
+        s.submit({"type": "buy_company", "entity": "B&L", "company": "P1", "price": 15})
+    g = s.game  # a refusal folds the log again: read the new state
+    s.submit({"type": "buy_train", "entity": "B&L", "train": "2-0", "price": 75, "variant": "2"})
+    assert g.corporations["B&L"].cash == 120 - 75 and g.acting() == ["B&L"]
+    s.submit({"type": "pass", "entity": "B&L"})
+    assert g.acting() == ["BW"]
+    # the next operating round: B&L has a train but Boston is not upgraded and nobody has bought P2
+    g2 = s.game
+    rules = g2.rules
+    assert rules.route_actions(g2, g2.round, g2.corporations["B&L"]) == []
+
+
+def test_a_corporation_buys_a_private_from_any_player_in_phase_one_and_pays_the_p6_fee() -> None:
+    s = new()
+    opening(s)
+    for corp in ("B&L", "BW"):
+        s.submit({"type": "pass", "entity": corp})
+        s.submit({"type": "buy_train", "entity": corp, "train": f"2-{0 if corp == 'B&L' else 1}", "price": 75,
+                  "variant": "2"})
+        s.submit({"type": "pass", "entity": corp})
+    g = s.game
+    assert g.acting() == ["CV"]
+    cv = g.corporations["CV"]
+    assert cv.president == 1 and g.companies["P6"].owner == 2
+    p2 = g.player(2).cash
+    bank = g.bank_cash
+    # seed: "Maatschappijen mogen in fasen I en II privates van spelers kopen voor $1 tot de catalogusprijs"
+    with pytest.raises(IllegalAction, match="P6 sells for \\$1 to \\$80, not 81"):
+        s.submit({"type": "buy_company", "entity": "CV", "company": "P6", "price": 81})
+    g = s.game  # a refusal folds the log again: read the new state
+    cv = g.corporations["CV"]
+    s.submit({"type": "buy_company", "entity": "CV", "company": "P6", "price": 80})
+    assert g.player(2).cash == p2 + 80 and g.bank_cash == bank + K.P6_BANK_FEE
+    assert cv.cash == 300 - 80 - 40 and g.companies["P6"].owner == "CV" and "P6" in cv.companies
+    s.submit({"type": "pass", "entity": "CV"})
+    s.submit({"type": "buy_train", "entity": "CV", "train": "2-2", "price": 100, "variant": "2+1"})
+    # privates may be bought at any point of the turn, the train step included
+    assert "buy_company" in kinds(s)
+    s.submit({"type": "buy_company", "entity": "CV", "company": "P1", "price": 10})
+    assert g.companies["P1"].owner == "CV" and cv.cash == 180 - 100 - 10
+    assert g.acting() == ["CV"]
+
+
+def test_no_private_changes_hands_from_phase_three_on() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    cv = g.corporations["CV"]
+    g.phase_index = 2  # phase III
+    reason = g.rules.private_refusal(g, cv, {"company": "P6", "price": 10})
+    assert reason == "corporations buy privates only in phases I and II"
+    assert g.rules.buyable_privates(g, cv) == []
+
+
+def test_refusals_name_the_station_and_train_rules() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    blw = g.corporations["B&L"]
+    # both stations down: a third is refused with the rule
+    blw.tokens_placed = 2
+    g.edited()
+    with pytest.raises(IllegalAction, match="both its stations \\(home and one more\\)"):
+        g.process({"type": "place_token", "entity": "B&L", "city": "G22-0", "slot": 0})
+    # buying before running is refused as such
+    with pytest.raises(IllegalAction, match="trains are bought after running and paying"):
+        g.process({"type": "buy_train", "entity": "B&L", "train": "2-0", "price": 75, "variant": "2"})
+    # the Boston & Worcester's station in Worcester costs $40, any other second station $80
+    worcester = g.board.city_id(K.WORCESTER, 0)
+    assert g.rules.station_price(g, g.corporations["BW"], worcester) == K.WORCESTER_PRICE == 40
+    assert g.rules.station_price(g, g.corporations["CV"], worcester) == K.STATION_PRICE == 80
+
+
+def test_a_corporation_reaching_its_train_limit_ends_its_turn() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    blw = g.corporations["B&L"]
+    g.pay(None, blw, 500)
+    for i in range(2):
+        g.buy_train_from_depot(blw, g.depot.by_id(f"2-{i}"), 75)
+    g.edited()
+    g.process({"type": "pass", "entity": "B&L"})
+    assert g.acting() == ["B&L"] and {a["type"] for a in legal_actions(g)} >= {"buy_train", "pass"}
+    g.process({"type": "buy_train", "entity": "B&L", "train": "2-2", "price": 100, "variant": "2+1"})
+    # three trains is the phase-I limit: nothing is left to buy, the next corporation operates
+    assert len(g.rules.limit_trains(g, blw)) == 3 == g.train_limit(blw)
+    assert blw.cash == 120 + 500 - 150 - 100 and g.acting() == ["BW"]
+    with pytest.raises(IllegalAction, match="not B&L's turn"):
+        g.process({"type": "buy_train", "entity": "B&L", "train": "2-3", "price": 75, "variant": "2"})
+
+
+def test_buying_the_first_phase_three_card_on_its_cheaper_face_starts_phase_three() -> None:
+    """The 3+3 face of a 4/7 card starts phase III: 2-trains obsolete (no longer counted, run once more),
+    privates held by players and P1-P2 removed, P3-P6 keep their ability without income."""
+    s = new()
+    opening(s)
+    g = s.game
+    cv, bw = g.corporations["CV"], g.corporations["BW"]
+    g.pay(None, bw, 2000)
+    two = g.depot.by_id("2-0")
+    g.buy_train_from_depot(cv, two, 75)
+    g.companies["P6"].owner, cv.companies = "CV", ["P6"]
+    g.player(2).companies.remove("P6")
+    for t in [t for t in g.depot.trains if t.name in ("2", "3/5") and t.owner is None]:
+        t.rusted = True  # sold out (scenario set-up)
+    g.edited()
+    train = next(t for t, face, _ in g.rules.depot_faces(g) if face == "3+3")
+    assert g.rules.check_depot_purchase(g, bw, train, 230, "3+3") == "3+3"
+    bw_cash = bw.cash
+    g.buy_train_from_depot(bw, train, 230)
+    assert g.phase.name == "III" and bw.cash == bw_cash - 230
+    assert two.obsolete and two in cv.trains and g.rules.limit_trains(g, cv) == []
+    assert g.companies["P1"].closed and "P1" not in g.player(1).companies
+    assert not g.companies["P6"].closed and g.companies["P6"].revenue == 0
