@@ -7,6 +7,8 @@ The checklist that maps each rule of the Dutch seed to its code and test is in d
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from play_1833ne import players
 
@@ -183,3 +185,85 @@ def test_buying_the_first_phase_three_card_on_its_cheaper_face_starts_phase_thre
     assert two.obsolete and two in cv.trains and g.rules.limit_trains(g, cv) == []
     assert g.companies["P1"].closed and "P1" not in g.player(1).companies
     assert not g.companies["P6"].closed and g.companies["P6"].revenue == 0
+
+
+def play_on(s: GameSession, until: Any, limit: int = 500) -> None:
+    """Advance with the plainest legal move (pass, else the first offered) until `until(s)` holds."""
+    for _ in range(limit):
+        if until(s):
+            return
+        options = legal_actions(s.game)
+        move = next((o for o in options if o["type"] == "pass"), None) or \
+            next((o for o in options if o["type"] in ("run_routes", "dividend")), None) or options[0]
+        s.submit(move)
+    raise AssertionError("the game did not get there")
+
+
+def test_an_empty_bank_finishes_the_current_set_and_privates_count_before_phase_three() -> None:
+    """Seed: the bank runs out -> the running set (stock round + its two ORs) is finished, then the game ends;
+    privates held by players count at face value when the game ends before phase III."""
+    s = new()
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 100)})
+    s.submit({"type": "buy_company", "entity": 2, "company": "P4", "price": 60})
+    g = s.game
+    g.bank_cash = 0  # the bank runs out during the first stock round (scenario set-up; money is not checked)
+    g.edited()
+    s.submit({"type": "pass", "entity": 3})
+    assert g.end_trigger == ("bank", "full_set")
+    play_on(s, lambda s: s.finished or type(s.game.round).__name__ == "Operating1833")
+    assert not s.finished and s.game.round.round_num == 1
+    play_on(s, lambda s: s.finished or s.game.round.round_num == 2)
+    assert not s.finished  # the second OR of the set is played
+    play_on(s, lambda s: s.finished)
+    g = s.game
+    assert g.turn == 1 and g.phase.name == "I"
+    # player 2: cash + P4 at its $60 face value
+    assert s.result["2"] == g.player(2).cash + 60
+    assert s.result["1"] == g.player(1).cash + 2 * (g.share_price(g.corporations["CV"]) or 0)
+
+
+def test_a_presidents_sale_drops_one_space_however_many_and_may_pass_the_presidency() -> None:
+    s = new()
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 60)})
+    s.submit({"type": "buy_shares", "entity": 2, "shares": ["CV_1"], "percent": 10})
+    s.submit({"type": "pass", "entity": 3})
+    s.submit({"type": "pass", "entity": 4})
+    s.submit({"type": "buy_shares", "entity": 1, "shares": ["CV_2"], "percent": 10})
+    s.submit({"type": "pass", "entity": 1})  # his turn stays open after a purchase: he may still sell
+    s.submit({"type": "buy_shares", "entity": 2, "shares": ["CV_4"], "percent": 10})
+    s.submit({"type": "pass", "entity": 3})
+    s.submit({"type": "pass", "entity": 4})
+    s.submit({"type": "buy_shares", "entity": 1, "shares": ["CV_3"], "percent": 10})
+    s.submit({"type": "pass", "entity": 1})
+    s.submit({"type": "buy_shares", "entity": 2, "shares": ["CV_5"], "percent": 10})
+    s.submit({"type": "pass", "entity": 3})
+    s.submit({"type": "pass", "entity": 4})
+    g = s.game
+    cv = g.corporations["CV"]
+    assert cv.percent_owned_by(1) == 40 and cv.percent_owned_by(2) == 30 and cv.president == 1
+    g.corporations["CV"].operated = True  # after its first run anybody may sell (scenario set-up)
+    g.edited()
+    cash = g.player(1).cash
+    g.process({"type": "sell_shares", "entity": 1, "shares": ["CV_2", "CV_3"], "percent": 20})
+    # two certificates, one space down (60 -> 50); player 2 (30%) now holds more than player 1 (20%)
+    assert g.player(1).cash == cash + 120 and g.share_price(cv) == 50
+    assert cv.president == 2 and cv.shares[0].owner == 2 and cv.percent_owned_by(1) == 20
+
+
+def test_off_board_values_follow_the_phase() -> None:
+    from test_1833ne_rules import give_private, run, track
+
+    s = new()
+    g = s.game
+    s.submit({"type": "par", "entity": 1, "corporation": "HR", "share_price": cell(s, 100)})
+    g.board.place_home_token("HR", "C24")
+    track(s, "C8", (2, 0))
+    give_private(s, K.P4, "HR")
+    route = {"train": "2-0", "connections": [["A6", "B7", "C8"]], "nodes": ["A6-0", "C8-0"]}
+    # the seed: off-board values change in phases III and V (A6: $10 in I-II, $30 in III-IV, $10 in V)
+    paid = {}
+    for index, name in enumerate(K.PHASES):
+        g.phase_index = index
+        assert g.phase.name == name
+        paid[name] = run(s, "HR", [route])[0] - 20  # St. Albans pays $20 on its yellow tile
+    assert paid == {"I": 10, "II": 10, "III": 30, "IV": 30, "V": 10}
