@@ -267,3 +267,47 @@ def test_off_board_values_follow_the_phase() -> None:
         assert g.phase.name == name
         paid[name] = run(s, "HR", [route])[0] - 20  # St. Albans pays $20 on its yellow tile
     assert paid == {"I": 10, "II": 10, "III": 30, "IV": 30, "V": 10}
+
+
+def emergency_position(president_cash: int) -> tuple[GameSession, Any]:
+    """CV (president: player 1, alone) with $10 and no train, at its train step in the first OR."""
+    s = new(3)
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 40)})
+    s.submit({"type": "par", "entity": 2, "corporation": "FRR", "share_price": cell(s, 100)})
+    for pid in (3, 1, 2):
+        s.submit({"type": "pass", "entity": pid})
+    g = s.game
+    assert g.acting() == ["CV"]
+    cv = g.corporations["CV"]
+    g.pay(cv, None, cv.cash - 10)
+    g.pay(g.player(1), None, g.player(1).cash - president_cash)
+    g.edited()
+    g.process({"type": "pass", "entity": "CV"})
+    return s, g
+
+
+def test_emergency_purchase_issues_then_takes_the_presidents_cash_for_the_cheapest_train_only() -> None:
+    s, g = emergency_position(president_cash=100)
+    cv = g.corporations["CV"]
+    assert {o["type"] for o in legal_actions(g)} == {"buy_train"}
+    # no train ran: nothing paid, 40 -> 30. Players hold 20%, but only one forced issue keeps the price at $20
+    # or more: 30 -> 20, fetching the price below (10); the president pays the remaining 75 - 10 - 10 = 55
+    with pytest.raises(IllegalAction, match="president's money may only buy the cheapest train \\(2 at 75\\)"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 100, "variant": "2+1"})
+    g.process({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
+    assert cv.cash == 0 and g.share_price(cv) == 20 and cv.percent_owned_by("pool") == 10
+    assert g.player(1).cash == 100 - 55 and len(cv.trains) == 1
+    g.process({"type": "pass", "entity": "CV"})
+    assert g.acting() == ["FRR"]
+
+
+def test_a_president_who_cannot_pay_goes_bankrupt_and_the_game_goes_on() -> None:
+    s, g = emergency_position(president_cash=20)
+    cv = g.corporations["CV"]
+    assert [o["type"] for o in legal_actions(g)] == ["bankrupt"]
+    with pytest.raises(IllegalAction, match="CV cannot raise 75 for the 2 .*must declare bankruptcy"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
+    g.process({"type": "bankrupt", "entity": "CV"})
+    # his $20 went to CV; his president's certificate went to the market and nobody can take CV over: it closes
+    assert g.player(1).bankrupt and g.player(1).cash == 0 and cv.closed
+    assert not g.finished and g.acting() == ["FRR"] and 1 not in g.player_order

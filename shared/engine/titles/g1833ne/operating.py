@@ -433,6 +433,10 @@ class TrainStep(BuyTrain):
             return IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)}; obsolete trains "
                                  "do not count)", "train_limit")
         cheapest = rules.cheapest_face(game, corp)
+        if cheapest is not None and rules.must_buy_train(game, corp):
+            return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
+                                 "share issues, its president's cash and shares): its president must declare "
+                                 "bankruptcy", "emergency")
         if cheapest is not None:
             return IllegalAction(f"{corp.sym} has {corp.cash}; the cheapest train ({cheapest[0]}) costs "
                                  f"{cheapest[1]} and no other corporation has a train to sell", "cash")
