@@ -311,3 +311,36 @@ def test_a_president_who_cannot_pay_goes_bankrupt_and_the_game_goes_on() -> None
     # his $20 went to CV; his president's certificate went to the market and nobody can take CV over: it closes
     assert g.player(1).bankrupt and g.player(1).cash == 0 and cv.closed
     assert not g.finished and g.acting() == ["FRR"] and 1 not in g.player_order
+
+
+def test_sherbrooke_yellow_tile_brings_the_shared_free_token() -> None:
+    from test_1833ne_rules import track
+
+    s = new()
+    g = s.game
+    track(s, K.SHERBROOKE, (0, 3, 4))  # its own "Sh" tile
+    g.rules.tile_placed(g, K.SHERBROOKE)
+    slots = g.board.hex(K.SHERBROOKE).tokens[0]
+    # one token shared by StL&A and A&StL (two markers, no third company crowded out); neither paid for it
+    assert sorted(s for s in slots if s) == ["A&StL", "StL&A"]
+    assert all(g.corporations[c].cash == 0 and g.corporations[c].tokens_placed == 0 for c in ("A&StL", "StL&A"))
+
+
+def test_variable_start_corporations_launch_from_phase_two_on_a_free_city() -> None:
+    s = new(4, ["takeover_game"])
+    g = s.game
+    spec = next(c for c in g.corporations.values() if c.home is None)
+    worcester = g.board.city_id(K.WORCESTER, 0)
+    with pytest.raises(IllegalAction, match="may be launched only from phase II on"):
+        s.submit({"type": "par", "entity": 1, "corporation": spec.sym, "share_price": cell(s, 100),
+                  "city": worcester, "slot": 0})
+    g = s.game
+    g.phase_index = 1
+    g.edited()
+    # Lowell: an empty white hex (no track) costs the $80 home token, paid from the launch money
+    lowell = g.board.city_id(K.LOWELL, 0)
+    g.process({"type": "par", "entity": 1, "corporation": spec.sym, "share_price": cell(s, 50),
+               "city": lowell, "slot": 0})
+    corp = g.corporations[spec.sym]
+    assert corp.cash == 100 - 80 and g.player(1).cash == 450 - 100 and corp.home == K.LOWELL
+    assert g.board.hex(K.LOWELL).tokens[0][0] == spec.sym
