@@ -344,3 +344,62 @@ def test_variable_start_corporations_launch_from_phase_two_on_a_free_city() -> N
     corp = g.corporations[spec.sym]
     assert corp.cash == 100 - 80 and g.player(1).cash == 450 - 100 and corp.home == K.LOWELL
     assert g.board.hex(K.LOWELL).tokens[0][0] == spec.sym
+
+
+def test_phases_four_and_five_retire_trains_privates_ferries_and_reservations() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    cv, bw = g.corporations["CV"], g.corporations["BW"]
+    two, three = g.depot.by_id("2-0"), g.depot.by_id("3/5-0")
+    g.buy_train_from_depot(cv, two, 75)
+    g.buy_train_from_depot(bw, three, 180)
+    for sym in ("P3", "P6"):
+        g.companies[sym].owner = "CV"
+        cv.companies.append(sym)
+    g.player(2).companies.remove("P6")
+    g.title_state.ferries["F1"] = "BW"
+    assert g.board.hex(K.WORCESTER).reservations[0][0] == "BW"
+    g.phase_index = 3
+    g.rules.phase_changed(g)  # phase IV
+    assert two.rusted and two not in cv.trains  # phase-I trains leave
+    assert three.obsolete and three in bw.trains and g.rules.limit_trains(g, bw) == []
+    assert g.companies["P3"].closed and not g.companies["P6"].closed
+    assert set(g.title_state.ferries.values()) == {"removed"}
+    assert g.board.hex(K.WORCESTER).reservations[0][0] is None
+    assert g.train_limit(cv) == 2
+    g.phase_index = 4
+    g.rules.phase_changed(g)  # phase V
+    assert three.rusted and three not in bw.trains
+
+
+def test_an_obsolete_train_is_not_sold_to_another_corporation() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    cv, bw = g.corporations["CV"], g.corporations["BW"]
+    two = g.depot.by_id("2-0")
+    g.buy_train_from_depot(cv, two, 75)
+    two.obsolete = True
+    assert two not in g.rules.buyable_used_trains(g, bw)
+    with pytest.raises(IllegalAction, match="an obsolete train cannot be sold"):
+        g.rules.buy_used_train(g, bw, two, 10)
+
+
+def test_p2_bought_by_the_boston_and_lowell_frees_it_and_gives_a_free_lay_in_lowell() -> None:
+    s = new()
+    s.submit({"type": "par", "entity": 1, "corporation": "B&L", "share_price": cell(s, 100)})
+    s.submit({"type": "buy_company", "entity": 2, "company": "P2", "price": 40})
+    for pid in (3, 4, 1, 2):
+        s.submit({"type": "pass", "entity": pid})
+    g = s.game
+    assert g.acting() == ["B&L"] and "lay_tile" not in kinds(s)  # phase I, nobody has bought P2
+    s.submit({"type": "buy_company", "entity": "B&L", "company": "P2", "price": 40})
+    blw = g.corporations["B&L"]
+    assert blw.cash == 200 - 40 and g.player(2).cash == 450 - 40 + 10 + 40
+    lay = next(o for o in legal_actions(g) if o["type"] == "lay_tile" and o["hex"] == K.LOWELL)
+    s.submit(lay)
+    assert blw.cash == 160 and g.board.hex(K.LOWELL).tile.color == "yellow"  # the Lowell lay was free
+    other = next(o for o in legal_actions(g) if o["type"] == "lay_tile")
+    s.submit(other)
+    assert blw.cash < 160  # the second lay of the turn is paid as usual ($20 + terrain)
