@@ -403,3 +403,37 @@ def test_p2_bought_by_the_boston_and_lowell_frees_it_and_gives_a_free_lay_in_low
     other = next(o for o in legal_actions(g) if o["type"] == "lay_tile")
     s.submit(other)
     assert blw.cash < 160  # the second lay of the turn is paid as usual ($20 + terrain)
+
+
+def test_a_variable_start_home_on_a_hex_with_track_costs_120_and_needs_a_start_of_60() -> None:
+    s = new(4, ["takeover_game"])
+    g = s.game
+    g.phase_index = 1
+    g.edited()
+    spec = next(c for c in g.corporations.values() if c.home is None)
+    # Montreal: preprinted yellow with track; StL&A (its home) is launched first, so it is no longer reserved
+    g.process({"type": "par", "entity": 1, "corporation": "StL&A", "share_price": cell(s, 100)})
+    assert g.acting() == [2]
+    tokens = g.board.hex(K.MONTREAL).tokens
+    city = g.board.city_id(K.MONTREAL, next(ci for ci, slots in enumerate(tokens) if slots[0] is None))
+    with pytest.raises(IllegalAction, match="costs 120 and needs a start price of at least 60"):
+        g.process({"type": "par", "entity": 2, "corporation": spec.sym, "share_price": cell(s, 50),
+                   "city": city, "slot": 0})
+    g.process({"type": "par", "entity": 2, "corporation": spec.sym, "share_price": cell(s, 60),
+               "city": city, "slot": 0})
+    assert g.corporations[spec.sym].cash == 120 - 120 and g.player(2).cash == 450 - 120
+
+
+def test_a_takeover_target_may_refuse_only_while_it_has_a_running_train() -> None:
+    from shared.engine.titles.g1833ne.takeover import may_refuse
+
+    s = new(4, ["takeover_game"])
+    opening(s)
+    g = s.game
+    bw = g.corporations["BW"]
+    assert not may_refuse(g, bw)  # no train: it must accept
+    two = g.depot.by_id("2-0")
+    g.buy_train_from_depot(bw, two, 75)
+    assert may_refuse(g, bw)
+    two.obsolete = True
+    assert not may_refuse(g, bw)  # only obsolete trains: it must accept
