@@ -437,3 +437,58 @@ def test_a_takeover_target_may_refuse_only_while_it_has_a_running_train() -> Non
     assert may_refuse(g, bw)
     two.obsolete = True
     assert not may_refuse(g, bw)  # only obsolete trains: it must accept
+
+
+def test_players_privates_count_for_the_certificate_limit_and_corporations_do_not() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    assert g.num_certs(g.player(1)) == 2  # CV's president's certificate + P1
+    cv = g.corporations["CV"]
+    g.companies["P1"].owner, cv.companies = "CV", ["P1"]
+    g.player(1).companies.remove("P1")
+    assert g.num_certs(g.player(1)) == 1
+
+
+def test_p1_blocks_quincy_until_a_corporation_buys_it() -> None:
+    s = new()
+    opening(s)
+    g = s.game
+    quincy = "H23"
+    assert g.board.hex(quincy).blockers == ["P1"] or "P1" in g.board.hex(quincy).blockers
+    for sym in ("B&L", "BW"):
+        s.submit({"type": "pass", "entity": sym})
+        s.submit({"type": "buy_train", "entity": sym, "train": f"2-{0 if sym == 'B&L' else 1}", "price": 75,
+                  "variant": "2"})
+        s.submit({"type": "pass", "entity": sym})
+    s.submit({"type": "buy_company", "entity": "CV", "company": "P1", "price": 15})
+    assert "P1" not in s.game.board.hex(quincy).blockers
+
+
+def test_the_boston_and_providence_gets_its_boston_reservation_with_the_green_tile_until_phase_four() -> None:
+    s = new()
+    g = s.game
+    boston = g.board.hex(K.BOSTON)
+    g.rules.tile_placed(g, K.BOSTON)
+    assert not any("B&P" in r for r in boston.reservations)  # still the yellow preprinted tile
+    g.phase_index = 1
+    copy = g.board.supply.free_copy("N23")
+    g.board.check_lay("B&L", K.BOSTON, f"N23-{copy}", 4, {"yellow", "green"}, must_connect=False)
+    g.board.lay(K.BOSTON, f"N23-{copy}", 4)  # Boston's green tile (scenario: no company pays)
+    boston = g.board.hex(K.BOSTON)
+    g.rules.tile_placed(g, K.BOSTON)
+    assert any("B&P" in r for r in boston.reservations)
+    g.phase_index = 3
+    g.rules.phase_changed(g)
+    assert not any("B&P" in r for r in boston.reservations)
+
+
+def test_the_game_ends_at_once_when_all_players_but_one_are_bankrupt() -> None:
+    from shared.engine.titles.g1833ne.finance import go_bankrupt
+
+    s, g = emergency_position(president_cash=0)
+    frr = g.corporations["FRR"]
+    g.player(3).bankrupt = True  # scenario: player 3 went bankrupt earlier
+    g.player_order = [p for p in g.player_order if p != 3]
+    go_bankrupt(g, g.corporations["CV"])
+    assert not frr.closed and g.finished and g.game_end_reason == "bankrupt"
