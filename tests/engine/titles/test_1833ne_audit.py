@@ -71,6 +71,8 @@ def test_boston_and_lowell_may_not_build_or_run_in_phase_one_without_p2() -> Non
     assert kinds(s) == {"buy_train", "sell_shares"}
     with pytest.raises(IllegalAction, match="no train and must buy one before anything else"):
         s.submit({"type": "buy_company", "entity": "B&L", "company": "P1", "price": 15})
+    with pytest.raises(IllegalAction, match="no train and must buy one before its turn ends"):
+        s.submit({"type": "pass", "entity": "B&L"})
     g = s.game  # a refusal folds the log again: read the new state
     s.submit({"type": "buy_train", "entity": "B&L", "train": "2-0", "price": 75, "variant": "2"})
     assert g.corporations["B&L"].cash == 120 - 75 and g.acting() == ["B&L"]

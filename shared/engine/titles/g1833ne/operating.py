@@ -413,11 +413,16 @@ class TrainStep(BuyTrain):
         """Why buying a train (or declaring bankruptcy) is closed now."""
         assert isinstance(round_, Operating1833)
         kind, sym = action["type"], action.get("entity")
-        if kind not in ("buy_train", "bankrupt") or sym not in game.corporations \
+        if kind not in ("buy_train", "bankrupt", "pass") or sym not in game.corporations \
                 or sym != round_.current_entity(game):
             return None
         corp = game.corporations[sym]
         rules = _rules(game)
+        if kind == "pass":
+            if round_.active_step(game) is self and rules.must_buy_train(game, corp):
+                return IllegalAction(f"{corp.sym} has no train and must buy one before its turn ends",
+                                     "must_buy_train")
+            return None
         if kind == "bankrupt":
             if rules.must_buy_train(game, corp):
                 return IllegalAction(f"{corp.sym} can still raise the money for a train (treasury, share issues, "
