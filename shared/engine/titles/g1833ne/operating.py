@@ -204,15 +204,16 @@ class BuildStep(TrackAndToken):
             return ferry_refusal(game, corp)
         if kind not in ("lay_tile", "place_token"):
             return None
+        if kind == "lay_tile" and action.get("ability") != K.P3:
+            if not rules.may_build(game, corp):
+                return IllegalAction("the Boston & Lowell lays no track in phase I until a corporation has bought "
+                                     "the Lowell Merchants (P2)", "may_not_build")
+            if not round_.laid_hexes and corp.cash < K.TILE_COST:
+                return IllegalAction(f"{corp.sym} has {corp.cash}; every tile costs at least {K.TILE_COST}", "cash")
         if self.passed:
             return IllegalAction(f"{corp.sym} has finished building this turn: track and its station come "
                                  "before running trains", "build_over")
         if kind == "lay_tile":
-            if action.get("ability") == K.P3:
-                return None
-            if not rules.may_build(game, corp):
-                return IllegalAction("the Boston & Lowell lays no track in phase I until a corporation has bought "
-                                     "the Lowell Merchants (P2)", "may_not_build")
             if self.next_lay(game, round_) is None:
                 return IllegalAction("no more track this turn: one yellow tile and a second yellow tile or one "
                                      "upgrade", "tile_lays")
