@@ -281,21 +281,45 @@ class Rules1833NE(TitleRules):
 
     # -- privates ---------------------------------------------------------------------------------------------
     def buyable_privates(self, game: Game, corp: Corporation) -> list[Company]:
-        """Gap: a corporation buys only from its own president (a PBM turn cannot ask another player)."""
-        if game.phase.name not in K.CORP_BUY_PHASES or corp.president is None:
+        """Seed: in phases I and II a corporation buys a private from a player (any player, like a train from
+        another corporation: the seller's consent is agreed between the players, not asked by the engine)."""
+        if game.phase.name not in K.CORP_BUY_PHASES:
             return []
-        return [c for c in game.companies.values() if not c.closed and c.owner == corp.president
+        return [c for c in game.companies.values() if not c.closed and isinstance(c.owner, int)
                 and 1 + (K.P6_BANK_FEE if c.sym == K.P6 else 0) <= corp.cash]
+
+    def private_refusal(self, game: Game, corp: Corporation, action: dict[str, Any]) -> str | None:
+        """Why `corp` may not buy the private `action` names at its price, in the words of the rule."""
+        sym = action.get("company")
+        company = game.companies.get(sym) if isinstance(sym, str) else None
+        if company is None:
+            return None
+        if game.phase.name not in K.CORP_BUY_PHASES:
+            return "corporations buy privates only in phases I and II"
+        if company.closed:
+            return f"{company.sym} has been removed from the game"
+        if not isinstance(company.owner, int):
+            owner = "the bank" if company.owner is None else company.owner
+            return f"{company.sym} belongs to {owner}: a corporation buys privates only from players"
+        price = action.get("price")
+        if isinstance(price, int) and not 1 <= price <= company.value:
+            return f"{company.sym} sells for $1 to ${company.value}, not {price}"
+        fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
+        if isinstance(price, int) and price + fee > corp.cash:
+            extra = f" (+{fee} to the bank)" if fee else ""
+            return f"{corp.sym} has {corp.cash}, {company.sym} costs {price}{extra}"
+        return None
 
     def corporation_buys_private(self, game: Game, corp: Corporation, action: dict[str, Any]) -> None:
         company = game.company(action.get("company"))
         price = action.get("price")
         if not isinstance(price, int):
             raise MalformedAction("buy_company needs an integer price", "price")
+        reason = self.private_refusal(game, corp, action)
+        if reason is not None:
+            raise IllegalAction(f"{corp.sym} cannot buy {company.sym}: {reason}", "buy_company")
         if company not in self.buyable_privates(game, corp):
             raise IllegalAction(f"{corp.sym} cannot buy {company.sym} now", "buy_company")
-        if not 1 <= price <= company.value:
-            raise IllegalAction(f"{company.sym} sells for $1 to ${company.value}", "company_price")
         fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
         if price + fee > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {price + fee}", "cash")

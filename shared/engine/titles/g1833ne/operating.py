@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
-from ...errors import IllegalAction, MalformedAction
+from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
 from . import constants as K
 from . import tables as T
@@ -115,6 +115,50 @@ def do_finance(game: Game, round_: Operating1833, action: dict[str, Any]) -> Non
     round_.financed = True
 
 
+def private_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> IllegalAction | None:
+    reason = _rules(game).private_refusal(game, corp, action)
+    return None if reason is None else IllegalAction(f"{corp.sym} cannot buy {action.get('company')}: {reason}",
+                                                      "buy_company")
+
+
+def ferry_refusal(game: Game, corp: Corporation) -> IllegalAction | None:
+    tables = T.of(game)
+    if game.phase.name not in tables.ferry_phases:
+        return IllegalAction(f"ferries are sold only in phases {', '.join(tables.ferry_phases)}", "ferry")
+    if corp.cash < tables.ferry_price:
+        return IllegalAction(f"{corp.sym} has {corp.cash}, a ferry costs {tables.ferry_price}", "cash")
+    if not any(owner is None for owner in state(game).ferries.values()):
+        return IllegalAction("every ferry has been sold", "ferry")
+    return None
+
+
+def shopping_actions(game: Game, corp: Corporation) -> list[str]:
+    """Privates and ferries may be bought at any point of the corporation's turn (the seed sets no moment)."""
+    rules = _rules(game)
+    out = []
+    if rules.buyable_privates(game, corp):
+        out.append("buy_company")
+    if rules.buyable_ferries(game, corp):
+        out.append("special_buy")
+    return out
+
+
+def shopping_options(game: Game, corp: Corporation, kinds: Collection[str]) -> list[dict[str, Any]]:
+    rules = _rules(game)
+    out: list[dict[str, Any]] = []
+    if "buy_company" in kinds:
+        for company in rules.buyable_privates(game, corp):
+            for price in sorted({1, company.value // 2, company.value}):
+                extra = K.P6_BANK_FEE if company.sym == K.P6 else 0
+                if price + extra <= corp.cash:
+                    out.append({"type": "buy_company", "entity": corp.sym, "company": company.sym, "price": price})
+    if "special_buy" in kinds:
+        for ferry in rules.buyable_ferries(game, corp):
+            out.append({"type": "special_buy", "entity": corp.sym, "description": ferry,
+                        "cost": T.of(game).ferry_price})
+    return out
+
+
 # -- build step -----------------------------------------------------------------------------------------
 class BuildStep(TrackAndToken):
     """Lay up to two tiles (one may be an upgrade), place the second station, and run the corporation's
@@ -139,13 +183,51 @@ class BuildStep(TrackAndToken):
         if self.can_place_token(game, round_, corp):
             out.append("place_token")
         out.extend(finance_actions(game, round_, corp))
-        if rules.buyable_privates(game, corp):
-            out.append("buy_company")
-        if rules.buyable_ferries(game, corp):
-            out.append("special_buy")
+        out.extend(shopping_actions(game, corp))
         if out:
             out.append("pass")
         return out
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        """Why a track, station, private or ferry move is closed now, in the words of the rule."""
+        assert isinstance(round_, Operating1833)
+        kind, sym = action["type"], action.get("entity")
+        if sym not in game.corporations or sym != round_.current_entity(game):
+            return None
+        corp = game.corporations[sym]
+        rules = _rules(game)
+        if kind in ("buy_company", "special_buy") and self.passed and rules.must_buy_train(game, corp):
+            return IllegalAction(f"{corp.sym} has no train and must buy one before anything else", "must_buy_train")
+        if kind == "buy_company":
+            return private_refusal(game, corp, action)
+        if kind == "special_buy":
+            return ferry_refusal(game, corp)
+        if kind not in ("lay_tile", "place_token"):
+            return None
+        if kind == "lay_tile" and action.get("ability") != K.P3:
+            if not rules.may_build(game, corp):
+                return IllegalAction("the Boston & Lowell lays no track in phase I until a corporation has bought "
+                                     "the Lowell Merchants (P2)", "may_not_build")
+            if not round_.laid_hexes and corp.cash < K.TILE_COST:
+                return IllegalAction(f"{corp.sym} has {corp.cash}; every tile costs at least {K.TILE_COST}", "cash")
+        if self.passed:
+            return IllegalAction(f"{corp.sym} has finished building this turn: track and its station come "
+                                 "before running trains", "build_over")
+        if kind == "lay_tile":
+            if self.next_lay(game, round_) is None:
+                return IllegalAction("no more track this turn: one yellow tile and a second yellow tile or one "
+                                     "upgrade", "tile_lays")
+            if corp.cash < K.TILE_COST:
+                return IllegalAction(f"{corp.sym} has {corp.cash}; every tile costs at least {K.TILE_COST}", "cash")
+            return None
+        if round_.tokened:
+            return IllegalAction(f"{corp.sym} has already placed a station this turn", "token")
+        if corp.next_token_price() is None:
+            return IllegalAction(f"{corp.sym} has both its stations (home and one more) on the map", "token")
+        if not game.board.reachable_token_cities(corp.sym):
+            return IllegalAction(f"{corp.sym} reaches no city with a free station slot", "token")
+        return IllegalAction(f"{corp.sym} has {corp.cash}; a station costs {K.STATION_PRICE} "
+                             f"(the Boston & Worcester's in Worcester {K.WORCESTER_PRICE})", "cash")
 
     def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
         count = len(round_.laid_hexes)
@@ -216,16 +298,7 @@ class BuildStep(TrackAndToken):
             for city, slot in rules.token_options(game, corp):
                 out.append({"type": "place_token", "entity": entity, "city": city, "slot": slot})
         out.extend(finance_options(game, round_, corp))
-        if "buy_company" in kinds:
-            for company in rules.buyable_privates(game, corp):
-                for price in sorted({1, company.value // 2, company.value}):
-                    extra = K.P6_BANK_FEE if company.sym == K.P6 else 0
-                    if price + extra <= corp.cash:
-                        out.append({"type": "buy_company", "entity": entity, "company": company.sym, "price": price})
-        if "special_buy" in kinds:
-            for ferry in rules.buyable_ferries(game, corp):
-                out.append({"type": "special_buy", "entity": entity, "description": ferry,
-                            "cost": T.of(game).ferry_price})
+        out.extend(shopping_options(game, corp, kinds))
         out.append({"type": "pass", "entity": entity})
         return out
 
@@ -244,6 +317,21 @@ class RunStep(RunRoutes):
         assert isinstance(round_, OperatingRound)
         self.passed = True
         _rules(game).remove_obsolete(game, round_.corp(game))
+
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        assert isinstance(round_, OperatingRound)
+        sym = action.get("entity")
+        if action["type"] != "run_routes" or sym not in game.corporations or sym != round_.current_entity(game):
+            return None
+        corp = game.corporations[sym]
+        if self.passed:
+            return IllegalAction(f"{corp.sym} has already run this turn", "run_over")
+        if not any(not t.rusted for t in corp.trains):
+            return IllegalAction(f"{corp.sym} has no train to run", "no_train")
+        if corp.sym == "B&L" and not state(game).p2_bought and game.board.hex(K.BOSTON).tile.preprinted:
+            return IllegalAction("the Boston & Lowell runs no routes while Boston is not upgraded, until a "
+                                 "corporation has bought the Lowell Merchants (P2)", "bl_no_run")
+        return None
 
     def options(self, game: Game, round_: Round, entity: Any,
                 kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
@@ -289,7 +377,8 @@ class TrainStep(BuyTrain):
     """Buy trains choosing a card face; a corporation without trains must buy one, by emergency if needed."""
 
     handlers = {"buy_train": "buy_train", "pass": "pass_step", "sell_shares": "finance",
-                "buy_shares": "finance", "bankrupt": "bankrupt"}
+                "buy_shares": "finance", "bankrupt": "bankrupt", "buy_company": "buy_company",
+                "special_buy": "special_buy"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, Operating1833)
@@ -314,15 +403,60 @@ class TrainStep(BuyTrain):
             out.append("buy_train")
         out.extend(finance_actions(game, round_, corp))
         if out:
+            out.extend(shopping_actions(game, corp))  # a corporation that must buy a train spends on nothing else
             out.append("pass")
         return out
 
     def skip(self, game: Game, round_: Round) -> None:
         self.passed = True
 
+    def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
+        """Why buying a train (or declaring bankruptcy) is closed now."""
+        assert isinstance(round_, Operating1833)
+        kind, sym = action["type"], action.get("entity")
+        if kind not in ("buy_train", "bankrupt", "pass") or sym not in game.corporations \
+                or sym != round_.current_entity(game):
+            return None
+        corp = game.corporations[sym]
+        rules = _rules(game)
+        if kind == "pass":
+            if round_.active_step(game) is self and rules.must_buy_train(game, corp):
+                return IllegalAction(f"{corp.sym} has no train and must buy one before its turn ends",
+                                     "must_buy_train")
+            return None
+        if kind == "bankrupt":
+            if rules.must_buy_train(game, corp):
+                return IllegalAction(f"{corp.sym} can still raise the money for a train (treasury, share issues, "
+                                     "its president's cash and shares)", "not_bankrupt")
+            return IllegalAction(f"{corp.sym} has a train: bankruptcy comes only from a train it must buy and "
+                                 "cannot pay", "not_bankrupt")
+        if self.passed:
+            return IllegalAction(f"{corp.sym} has finished buying trains this turn", "trains_over")
+        if round_.active_step(game) is not self:
+            return IllegalAction(f"trains are bought after running and paying: {corp.sym} has not done so yet",
+                                 "trains_later")
+        if not rules.room_for_train(game, corp):
+            return IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)}; obsolete trains "
+                                 "do not count)", "train_limit")
+        cheapest = rules.cheapest_face(game, corp)
+        if cheapest is not None and rules.must_buy_train(game, corp):
+            return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
+                                 "share issues, its president's cash and shares): its president must declare "
+                                 "bankruptcy", "emergency")
+        if cheapest is not None:
+            return IllegalAction(f"{corp.sym} has {corp.cash}; the cheapest train ({cheapest[0]}) costs "
+                                 f"{cheapest[1]} and no other corporation has a train to sell", "cash")
+        return None
+
     def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
         do_finance(game, round_, action)
+
+    def buy_company(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        _rules(game).corporation_buys_private(game, game.corporations[action["entity"]], action)
+
+    def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -391,6 +525,7 @@ class TrainStep(BuyTrain):
                     for train in rules.buyable_used_trains(game, corp):
                         out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": 1})
         out.extend(o for o in finance_options(game, round_, corp) if o["type"] in kinds)
+        out.extend(shopping_options(game, corp, kinds))
         if "pass" in kinds:
             out.append({"type": "pass", "entity": entity})
         return out

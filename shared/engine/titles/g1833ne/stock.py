@@ -56,7 +56,8 @@ class StockStep(BuySellParShares):
         if corp.ipoed or corp.closed:
             raise IllegalAction(f"{corp.sym} has already been launched", "par_started")
         if not game.rules.can_start(game, corp):
-            raise IllegalAction(f"{corp.sym} cannot be launched yet", "par_unavailable")
+            raise IllegalAction(f"{corp.sym} starts anywhere and may be launched only from phase II on (Takeover "
+                                "game)", "par_unavailable")
         if not K.MIN_START <= cell.price <= K.MAX_START or "par" not in cell.types:
             raise IllegalAction(f"the start price must be a ${K.MIN_START}-${K.MAX_START} market space, "
                                 f"not {cell.price}", "par_price")
