@@ -205,9 +205,17 @@ class Stations:
         return [(self.city_id(hex_id, index), slot)
                 for hex_id, index, slot in sorted(self._token_candidates(entity))]
 
+    def token_city_candidates(self, entity: str) -> Iterator[str]:
+        """The city ids of `reachable_token_cities`, unordered and perhaps repeated, those beside a station
+        first: they need no new reach walk, and a question that stops at the first city it likes (is there
+        a station to place?) mostly stops there."""
+        if not self.reach_known(entity):
+            for hex_id, code in self.nodes_beside_stations(entity):
+                found = self._token_candidate(entity, hex_id, code)
+                if found is not None:
+                    yield self.city_id(found[0], found[1])
+        for hex_id, index, _ in self._token_candidates(entity):
+            yield self.city_id(hex_id, index)
+
     def can_place_token(self, entity: str) -> bool:
-        if not self.reach_known(entity) and any(
-                self._token_candidate(entity, hex_id, code) is not None
-                for hex_id, code in self.nodes_beside_stations(entity)):
-            return True  # a city beside a station settles it without a new reach walk
-        return next(self._token_candidates(entity), None) is not None
+        return next(self.token_city_candidates(entity), None) is not None

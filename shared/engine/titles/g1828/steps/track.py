@@ -96,7 +96,7 @@ class Token1828(TrackAndToken):
             return False
         # the coalfields count as a place to go (the step waits; the station itself is refused there)
         closed = own_cities(game, corp.sym) | reserved_cities(game, corp.sym)
-        return any(city not in closed for city, _ in game.board.reachable_token_cities(corp.sym))
+        return any(city not in closed for city in game.board.token_city_candidates(corp.sym))
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -121,11 +121,11 @@ def reserved_cities(game: Game, entity: Any) -> set[str]:
     on that hex (rules-1828.md, "Stations"; the reference: "remaining token slots are reserved")."""
     board = game.board
     return {board.city_id(hex_id, index) for hex_id, h in board.hexes.items()
-            if any(r != entity for r in h.tile_reservations) for index in range(len(h.tokens))}
+            if h.tile_reservations and any(r != entity for r in h.tile_reservations)
+            for index in range(len(h.tokens))}
 
 
 def own_cities(game: Game, entity: Any) -> set[str]:
     """The city ids (as actions name them) holding the entity's stations."""
     board = game.board
-    return {board.city_id(hex_id, index) for hex_id, h in board.hexes.items()
-            for index, slots in enumerate(h.tokens) if entity in slots}
+    return {board.city_id(hex_id, index) for hex_id, index in board.station_cities(entity)}
