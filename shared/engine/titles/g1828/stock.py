@@ -185,7 +185,7 @@ class BuySellParShares1828(BuySellParShares):
     def closed_to(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
         """After a purchase a corporation stays open to its president's second purchase (grey cells)."""
         return corp.closed or not corp.ipoed or \
-            (round_.bought() and not self.may_buy_another(game, round_, player, corp))
+            (self.bought(round_) and not self.may_buy_another(game, round_, player, corp))
 
     def may_buy_another(self, game: Game, round_: StockRound, player: Player, corp: Corporation) -> bool:
         """Grey cells: the president may buy a second share of the same corporation in the same turn."""
