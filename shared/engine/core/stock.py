@@ -253,11 +253,17 @@ class BuySellParShares(Step):
             if self.closed_to(game, round_, player, corp):
                 continue
             seen: set[tuple[Any, int]] = set()
+            # certificates alike (same holder, same size) cost the same: one the player cannot pay for
+            # rules out the rest unasked (every title's price needs the par and the share price)
+            priced = corp.par_price is not None and game.share_price(corp) is not None
             for share in corp.shares:
                 key = (share.owner, share.percent)
-                if key in seen or share.president:
+                if key in seen or share.president or share.owner not in (corp.sym, POOL):
                     continue
-                if share.owner in (corp.sym, POOL) and self.can_buy(game, round_, player, share) is None:
+                if priced and player.cash < self.share_cost(game, corp, share):
+                    seen.add(key)
+                    continue
+                if self.can_buy(game, round_, player, share) is None:
                     seen.add(key)
                     out.append(share)
                     if first:
