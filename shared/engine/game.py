@@ -243,12 +243,10 @@ class Game:
     def num_certs(self, player: Player) -> int:
         count = 0
         pid = player.id
-        grid = self.market.grid
+        unlimited = self.market.coords_of_type("no_cert_limit")
         for corp in self.corporations.values():
-            if corp.share_cell is not None:
-                cell = grid[corp.share_cell[0]][corp.share_cell[1]]
-                if cell is not None and "no_cert_limit" in cell.types:
-                    continue
+            if unlimited and corp.share_cell in unlimited:
+                continue
             for share in corp.shares:
                 if share.owner == pid:
                     count += 1

@@ -34,6 +34,16 @@ class StockMarket:
         ]
         self.by_id = {cell.id: cell for row in self.grid for cell in row if cell is not None}
 
+    def coords_of_type(self, kind: str) -> frozenset[tuple[int, int]]:
+        """The (row, column) of every cell of a type (the grid never changes: found once, asked after
+        every action by the game-end checks)."""
+        known: dict[str, frozenset[tuple[int, int]]] = self.__dict__.setdefault("_coords_of_type", {})
+        found = known.get(kind)
+        if found is None:
+            found = known[kind] = frozenset((c.row, c.column) for row in self.grid for c in row
+                                            if c is not None and kind in c.types)
+        return found
+
     def cell(self, coords: tuple[int, int]) -> Cell:
         cell = self.grid[coords[0]][coords[1]]
         assert cell is not None

@@ -564,8 +564,9 @@ class Rules1825(TitleRules):
     def check_game_end(self, game: Game) -> None:
         """A share price on the top cell ends the game at once, even after the bank broke (the bank only
         lets the current operating round finish); see rules-1825.md, "Game end"."""
+        endgame = game.market.coords_of_type("endgame")
         for corp in game.corporations.values():
-            if corp.share_cell is not None and "endgame" in game.market.cell(corp.share_cell).types:
+            if corp.share_cell in endgame:
                 game.end_game("stock_market")
                 return
         if game.end_trigger is None and self.bank_size(game) - sum(p.cash for p in game.players) < 0:

@@ -204,8 +204,9 @@ class Rules1828(TitleRules):
         set of operating rounds. (A bankruptcy ends it at once, see the Bankrupt step.)"""
         if game.end_trigger is not None and game.end_trigger[0] != "final_phase":
             return
+        endgame = game.market.coords_of_type("endgame")
         for corp in game.corporations.values():
-            if corp.share_cell is not None and "endgame" in game.market.cell(corp.share_cell).types:
+            if corp.share_cell in endgame:
                 game.end_trigger = ("stock_market", "current_round")  # sooner than the final phase's end
                 return
         if game.end_trigger is None and game.phase_index == len(game.defn.phases) - 1:
