@@ -129,3 +129,38 @@ def test_tram_turns_after_the_bidding_lapse_when_two_in_a_row_have_nothing_to_do
     session.submit(rec["actions"][-1], trusted=True, keep_id=True, recorded=True)  # the last pass
     assert game.round.kind == "Stock"
     assert not any(session.legal_actions(m) for m in ("BBG", "GWStStB"))
+
+
+def test_an_empty_depot_stays_empty_and_frees_majors_from_buying() -> None:
+    """rules-1840 *Scrapping, and a depot that runs empty* (Railpost's game 1840:3:8378901, base map): the
+    majors scrapped and bought again until every tram was sold by the end of company round 4. Company round
+    5 starts all the same (nothing is removed from the empty depot; 18xx.games fails here); nothing is on
+    sale, so a major without a tram is not made to buy one, and the game runs on to its end after CR6."""
+    from shared.engine.titles.g1840.state import state
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1840" / "rp_1840_3p_8378901.json"
+    record = json.loads(fixture.read_text())
+    before = GameSession.from_record(record, limit=225).game
+    assert before.round.kind == "Line" and state(before).cr_counter == 4
+    assert not before.depot.upcoming()  # every tram of the game bought
+
+    session = GameSession.from_record(record, limit=226)  # line 8's run ends the line round
+    game = session.game
+    assert game.round.kind == "Company" and state(game).cr_counter == 5
+    assert not game.depot.upcoming()
+
+    session = GameSession.from_record(record, limit=227)  # dividends paid: the tram stage
+    game = session.game
+    gw = game.corporations["GWStStB"]  # no tram, one line without one: only the (empty) reassignment
+    assert game.acting() == ["GWStStB"] and not gw.trains
+    assert [a["type"] for a in session.legal_actions("GWStStB")] == ["reassign_trains"]
+
+    session = GameSession.from_record(record, limit=228)
+    assert session.game.acting() == ["SJE"]
+    assert sorted({a["type"] for a in session.legal_actions("SJE")}) == ["pass", "scrap_train"]  # no purchase
+    session.submit(dict(record["actions"][228]))  # SJE scraps its last tram: it owes nothing, WT acts
+    game = session.game
+    assert not game.corporations["SJE"].trains and game.acting() == ["WT"]
+
+    session = GameSession.from_record(record)
+    assert session.finished and state(session.game).cr_counter == 6
