@@ -33,7 +33,7 @@ from .operating import BuyTrain1825, Dividend1825, OperatingRound1825, TrackAndT
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
-from .state import State1825, state
+from .state import State1825, in_receivership, state
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -270,7 +270,7 @@ class Rules1825(TitleRules):
 
     # -- who acts for a corporation ---------------------------------------------------------------------------
     def receivership(self, game: Game, corp: Corporation) -> bool:
-        return corp.floated and corp.president is None
+        return in_receivership(corp)
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.president is not None:
