@@ -454,3 +454,26 @@ def test_a_waiting_home_keeps_its_slot_in_the_city_laid_on_its_hex() -> None:
     assert q13.tokens == [[None, "MR"]]
     game.board.place_home_token("NS", "Q13")
     assert q13.tokens == [["NS", "MR"]]
+
+
+# -- Stoke's DB1 city tiles are North Staffordshire's --------------------------------------------------------
+# Units 2+3 with DB1 and DB3, 5 players (Railpost's random game, seed 8200705, cut at the move the reference
+# refused): GNR (£10) lays on Q13, a yellow double town (tile 2) that DB1 lets become a green 887 or 15.
+STOKE = "rp_1825_5p_8200705_unit_23_db1_db3"
+
+
+def test_only_north_staffordshire_lays_a_db1_city_tile_on_stoke() -> None:
+    """NS is not in this game, so nobody may lay 887 or 888 on Q13: neither is offered to GNR, the 887 it
+    laid in Railpost's game is refused with the board and GNR's money untouched, and the ordinary green 15
+    stays GNR's to lay."""
+    game = position(STOKE, 1128)
+    assert game.acting() == ["GNR"] and game.board.hex("Q13").tile.name == "2"
+    offers = [a for a in legal_actions(game, "GNR") if a["type"] == "lay_tile" and a["hex"] == "Q13"]
+    assert [a["tile"].split("-")[0] for a in offers] == ["15"]
+    cash = game.corporations["GNR"].cash
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "GNR", "hex": "Q13", "tile": "887-0", "rotation": 3})
+    assert "only NS may lay tile 887 on Q13" in str(caught.value)
+    assert game.board.hex("Q13").tile.name == "2" and game.corporations["GNR"].cash == cash
+    game.process({"type": "lay_tile", "entity": "GNR", "hex": "Q13", "tile": "15-1", "rotation": 3})
+    assert game.board.hex("Q13").tile.name == "15"

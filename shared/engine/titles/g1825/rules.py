@@ -53,6 +53,9 @@ ADJACENT = {
     "flat": {(0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)},
 }
 RECEIVERSHIP_CREDIT = 200
+# DB1's green city tiles for a double town, on the hex that is North Staffordshire's home: only NS lays them
+# there, whether or not NS is in the game (docs/rules-1825.md, "Stoke's DB1 city tiles are North Staffordshire's")
+RESERVED_LAYS: dict[tuple[str, str], str] = {("Q13", "887"): "NS", ("Q13", "888"): "NS"}
 
 
 class Rules1825(TitleRules):
@@ -339,8 +342,12 @@ class Rules1825(TitleRules):
     def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
                                  result: Any, rotation: int) -> None:
         """An upgraded station tile must lie within reach of one of the corporation's trains; a minor
-        building its own home hex before its home station is down is exempt (rules-1825.md)."""
+        building its own home hex before its home station is down is exempt (rules-1825.md). A tile kept for
+        one corporation on a hex (`RESERVED_LAYS`) is laid there by that corporation only."""
         board = game.board
+        keeper = RESERVED_LAYS.get((hex_id, result.new_tile))
+        if keeper is not None and corp.sym != keeper:
+            raise IllegalAction(f"only {keeper} may lay tile {result.new_tile} on {hex_id}", "reserved_tile")
         new = board.catalogue[result.new_tile]
         if self.receivership(game, corp):  # docs/rules-1825.md, "Credit in receivership is repaid by ..."
             check_spend(game, round_, corp, result.cost, "the terrain", (hex_id, new, rotation))
