@@ -359,7 +359,9 @@ class Rules1825(TitleRules):
         trains = self.route_trains(game, round_, corp)
         if not trains:
             raise IllegalAction("cannot upgrade a city or town without a train", "upgrade_needs_train")
-        reach_nodes, reach_cities = self.train_reach(trains)
+        # a train leased this turn is the one that measures the reach, whatever the corporation owns
+        # (docs/rules-1825.md, "Upgrading a station needs a train that reaches it": "With a leased train")
+        reach_nodes, reach_cities = self.train_reach([round_.leased_train] if round_.leased_train else trains)
         if reach_nodes >= 99:
             return
         with board.trial_lay(hex_id, new, rotation):
