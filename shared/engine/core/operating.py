@@ -104,8 +104,8 @@ class OperatingRound(Round):
     def move_on(self, game: Game) -> None:
         """Settle the turn in play and, when nothing is left in it, start the next corporation's turn.
 
-        After every action; also for a title whose round changes the turn's steps between actions (1825's
-        turn after a removal at the payout), so that both end a turn the same way."""
+        After every action; also for a title whose round changes the turn's steps outside an action (a turn
+        that takes over steps another corporation's turn left spent), so that both end a turn the same way."""
         if game.finished:
             return
         if self.settle(game) is None and not self.done and self._advance(game):
