@@ -105,11 +105,17 @@ class OperatingRound(Round):
         return True
 
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
+        self.move_on(game)
+
+    def move_on(self, game: Game) -> None:
+        """Settle the turn in play and, when nothing is left in it, start the next corporation's turn.
+
+        After every action; also for a title whose round changes the turn's steps outside an action (a turn
+        that takes over steps another corporation's turn left spent), so that both end a turn the same way."""
         if game.finished:
             return
-        if self.settle(game) is None and not self.done:
-            if self._advance(game):
-                self._start_operating(game)
+        if self.settle(game) is None and not self.done and self._advance(game):
+            self._start_operating(game)
 
 
 class HomeToken(Step):

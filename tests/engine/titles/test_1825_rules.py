@@ -454,3 +454,58 @@ def test_a_waiting_home_keeps_its_slot_in_the_city_laid_on_its_hex() -> None:
     assert q13.tokens == [[None, "MR"]]
     game.board.place_home_token("NS", "Q13")
     assert q13.tokens == [["NS", "MR"]]
+
+
+# -- Stoke's DB1 city tiles are North Staffordshire's --------------------------------------------------------
+# Units 2+3 with DB1 and DB3, 5 players (Railpost's random game, seed 8200705, cut at the move the reference
+# refused): GNR (£10) lays on Q13, a yellow double town (tile 2) that DB1 lets become a green 887 or 15.
+STOKE = "rp_1825_5p_8200705_unit_23_db1_db3"
+
+
+def test_only_north_staffordshire_lays_a_db1_city_tile_on_stoke() -> None:
+    """NS is not in this game, so nobody may lay 887 or 888 on Q13: neither is offered to GNR, the 887 it
+    laid in Railpost's game is refused with the board and GNR's money untouched, and the ordinary green 15
+    stays GNR's to lay."""
+    game = position(STOKE, 1128)
+    assert game.acting() == ["GNR"] and game.board.hex("Q13").tile.name == "2"
+    offers = [a for a in legal_actions(game, "GNR") if a["type"] == "lay_tile" and a["hex"] == "Q13"]
+    assert [a["tile"].split("-")[0] for a in offers] == ["15"]
+    cash = game.corporations["GNR"].cash
+    with pytest.raises(IllegalAction) as caught:
+        game.process({"type": "lay_tile", "entity": "GNR", "hex": "Q13", "tile": "887-0", "rotation": 3})
+    assert "only NS may lay tile 887 on Q13" in str(caught.value)
+    assert game.board.hex("Q13").tile.name == "2" and game.corporations["GNR"].cash == cash
+    game.process({"type": "lay_tile", "entity": "GNR", "hex": "Q13", "tile": "15-1", "rotation": 3})
+    assert game.board.hex("Q13").tile.name == "15"
+
+
+# -- a train leased this turn measures the reach of an upgrade -----------------------------------------------
+# Units 1+2 with K2 and K3, 4 players (Railpost's random game, seed 8414910, cut at the move the reference
+# refused): GER (£320, in receivership) owns a 3, a 4, a U3 and a 6 and is in its track step; R24 holds a
+# yellow city (tile 6) that it may upgrade to a 14.
+LEASED_REACH = "rp_1825_4p_8414910_unit_12_k2_k3"
+GER_14 = {"type": "lay_tile", "entity": "GER", "hex": "R24", "tile": "14-0", "rotation": 2}
+
+
+def test_a_leased_train_alone_measures_the_reach_of_an_upgrade() -> None:
+    """Before leasing, GER's own trains reach R24 and the 14 is offered. After leasing a 2+2 (£10) only the
+    2+2 counts: R24 lies beyond it, so no tile on R24 is offered and the 14 is refused with the board and
+    GER's money untouched. Leasing the 6 instead keeps R24 within reach."""
+    game = position(LEASED_REACH, 980)
+    assert game.acting() == ["GER"] and game.corporations["GER"].president is None
+    assert [t.name for t in game.corporations["GER"].trains] == ["3", "4", "U3", "6"]
+    assert any(a["type"] == "lay_tile" and a["hex"] == "R24" and a["tile"] == "14-0" and a["rotation"] == 2
+               for a in legal_actions(game, "GER"))
+
+    game.process({"type": "special_buy", "entity": "GER", "description": "2+2", "cost": 10})
+    assert game.corporations["GER"].cash == 310
+    assert not any(a["type"] == "lay_tile" and a["hex"] == "R24" for a in legal_actions(game, "GER"))
+    with pytest.raises(IllegalAction) as caught:
+        game.process(dict(GER_14))
+    assert "no train of GER can reach the upgraded tile on R24" in str(caught.value)
+    assert game.board.hex("R24").tile.name == "6" and game.corporations["GER"].cash == 310
+
+    game = position(LEASED_REACH, 980)
+    game.process({"type": "special_buy", "entity": "GER", "description": "6", "cost": 10})
+    game.process(dict(GER_14))
+    assert game.board.hex("R24").tile.name == "14"

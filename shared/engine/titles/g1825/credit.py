@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.operating import OperatingRound
 from ...errors import IllegalAction
 from ...model import Corporation, Train
+from .state import in_receivership
 
 if TYPE_CHECKING:
     from ...board.tiles import TileDef
@@ -78,7 +79,7 @@ def token_options(game: Game, round_: OperatingRound, corp: Corporation, options
     """The stations a corporation is offered: none while the next one would be bought on credit its run
     cannot repay (the step stays open, as the reference's, with its pass)."""
     price = corp.next_token_price()
-    if (price is None or price <= corp.cash or not game.rules.receivership(game, corp)
+    if (price is None or price <= corp.cash or not in_receivership(corp)
             or round_.pending_homes and round_.pending_homes[0] == corp.sym):
         return options
     return options if repayable(game, round_, corp, round_.receivership_loan + price - corp.cash, 0) else []

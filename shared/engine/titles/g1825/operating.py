@@ -19,6 +19,7 @@ from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
 from .credit import token_options
 from .sales import partial_director_bundles, sell_to_pool
+from .state import in_receivership
 
 if TYPE_CHECKING:
     from ...core.rounds import Round
@@ -55,8 +56,7 @@ class OperatingRound1825(OperatingRound):
                 if step.blocking(game, self):
                     break
                 step.skip(game, self)
-        if self.settle(game) is None and not self.done and not game.finished and self._advance(game):
-            self._start_operating(game)
+        self.move_on(game)
 
     def new_turn(self) -> None:
         # a run no payout has taken yet (after a removal at the payout) stays for the next payout of the round
@@ -121,7 +121,7 @@ class BuyTrain1825(BuyTrain):
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         super().buy_train(game, round_, action, trusted)
-        if self.passed and game.rules.receivership(game, game.corporations[action["entity"]]):  # type: ignore[attr-defined]
+        if self.passed and in_receivership(game.corporations[action["entity"]]):
             self.passed = False  # settled next: the one train left it can pay for is bought at once (`skip`)
 
 

@@ -33,7 +33,7 @@ from .operating import BuyTrain1825, Dividend1825, OperatingRound1825, TrackAndT
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
-from .state import State1825, state
+from .state import State1825, in_receivership, state
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -53,6 +53,9 @@ ADJACENT = {
     "flat": {(0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)},
 }
 RECEIVERSHIP_CREDIT = 200
+# DB1's green city tiles for a double town, on the hex that is North Staffordshire's home: only NS lays them
+# there, whether or not NS is in the game (docs/rules-1825.md, "Stoke's DB1 city tiles are North Staffordshire's")
+RESERVED_LAYS: dict[tuple[str, str], str] = {("Q13", "887"): "NS", ("Q13", "888"): "NS"}
 
 
 class Rules1825(TitleRules):
@@ -270,7 +273,7 @@ class Rules1825(TitleRules):
 
     # -- who acts for a corporation ---------------------------------------------------------------------------
     def receivership(self, game: Game, corp: Corporation) -> bool:
-        return corp.floated and corp.president is None
+        return in_receivership(corp)
 
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.president is not None:
@@ -339,8 +342,12 @@ class Rules1825(TitleRules):
     def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
                                  result: Any, rotation: int) -> None:
         """An upgraded station tile must lie within reach of one of the corporation's trains; a minor
-        building its own home hex before its home station is down is exempt (rules-1825.md)."""
+        building its own home hex before its home station is down is exempt (rules-1825.md). A tile kept for
+        one corporation on a hex (`RESERVED_LAYS`) is laid there by that corporation only."""
         board = game.board
+        keeper = RESERVED_LAYS.get((hex_id, result.new_tile))
+        if keeper is not None and corp.sym != keeper:
+            raise IllegalAction(f"only {keeper} may lay tile {result.new_tile} on {hex_id}", "reserved_tile")
         new = board.catalogue[result.new_tile]
         if self.receivership(game, corp):  # docs/rules-1825.md, "Credit in receivership is repaid by ..."
             check_spend(game, round_, corp, result.cost, "the terrain", (hex_id, new, rotation))
@@ -352,7 +359,9 @@ class Rules1825(TitleRules):
         trains = self.route_trains(game, round_, corp)
         if not trains:
             raise IllegalAction("cannot upgrade a city or town without a train", "upgrade_needs_train")
-        reach_nodes, reach_cities = self.train_reach(trains)
+        # a train leased this turn is the one that measures the reach, whatever the corporation owns
+        # (docs/rules-1825.md, "Upgrading a station needs a train that reaches it": "With a leased train")
+        reach_nodes, reach_cities = self.train_reach([round_.leased_train] if round_.leased_train else trains)
         if reach_nodes >= 99:
             return
         with board.trial_lay(hex_id, new, rotation):

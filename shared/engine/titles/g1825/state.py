@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from ...model import TitleState
+from ...model import Corporation, TitleState
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -25,3 +25,11 @@ class State1825(TitleState):
 def state(game: Game) -> State1825:
     """The game's 1825 state (set up by `Rules1825.setup` through `state_class`)."""
     return cast(State1825, game.title_state)
+
+
+def in_receivership(corp: Corporation) -> bool:
+    """A corporation in receivership: floated, and no player holds its director's certificate (the seed's
+    receivership; docs/rules-1825.md, "Selling part of the director's certificate"). A function of the
+    corporation alone, so 1825's steps read it with its type known, without the game's rules object
+    (`Rules1825.receivership` answers with it)."""
+    return corp.floated and corp.president is None
