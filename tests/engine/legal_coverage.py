@@ -130,7 +130,7 @@ def measure(name: str, every: int = EVERY, kinds: Callable[[dict[str, Any], bool
     for index, action in enumerate(record["actions"]):
         if action["type"] not in NOT_MOVES and not session.finished:
             seen[action["type"]] += 1
-            sampled = action["type"] not in COMMON or seen[action["type"]] % every == 1
+            sampled = action["type"] not in COMMON or (seen[action["type"]] - 1) % every == 0  # the 1st, (every+1)th, ...: all with every=1
             if sampled and (survivors[index] or session.game.accepts(_bare(action))):
                 out.moves += 1
                 offers = offered_to(session, action)
