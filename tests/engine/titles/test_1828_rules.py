@@ -734,3 +734,26 @@ def test_declared_before_the_train_step_bankruptcy_counts_and_sells_no_shares() 
     assert game.finished and game.player(18614).bankrupt and game.player(18614).cash == 0
     assert {sym: game.corporations[sym].percent_owned_by(18614) for sym in held} == held
     assert {sym: game.corporations[sym].percent_owned_by(POOL) for sym in held} == pool
+
+
+CAMPAIGN = Path(__file__).resolve().parents[2] / "fixtures" / "campaign" / "1828"
+
+
+def test_the_position_an_undo_returns_to_is_looked_at_so_a_waiting_mergers_float_counts() -> None:
+    """Bot game camp1828_ensure_good_privates_5p_6502014 (first 845 actions): ERIE (not floated) merges with
+    PRR at index 840; at 842 1004 answers, at 843 1001 takes the answer back (a reload), at 844 1004 gives
+    it again and the merger completes. The reloaded position, a merger waiting for 1004 with ERIE's
+    treasury past its float, is shown before the next move: ERIE counts as floated from there on, so the
+    System keeps the two treasuries ($860). The reference shows the same after its undo; only a whole
+    import, never looked at between its moves, recapitalises the System ($1,570)."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_5p_6502014_845.json").read_text())
+    session = GameSession.from_record(record, limit=844, on_action=lambda *_: None)  # move by move
+    assert record["actions"][843]["type"] == "undo"
+    assert session.game.corporations["ERIE"].floated  # seen on the reloaded position
+    assert session.game.corporations["ERIE"].cash == 0
+    session.submit(dict(record["actions"][844]), keep_id=True, recorded=True)
+    assert session.game.round.merger is None  # the merger completed with 1004's sale
+    system = session.game.corporations["ERIE-PRR"]
+    assert (system.floated, system.cash) == (True, 860)
+    imported = GameSession.from_record(record)  # one load of the whole record, as the reference loads it
+    assert imported.game.corporations["ERIE-PRR"].cash == 1570
