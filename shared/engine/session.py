@@ -278,6 +278,7 @@ class GameSession:
             for auto in action.get("auto_actions") or []:
                 state.process(auto, trusted=True)
         state.loading = False
+        state.rules.looked_at(state)  # the rebuilt position is shown before the next move, as the reference's
         self.state = state
 
     def _maybe_checkpoint(self) -> None:

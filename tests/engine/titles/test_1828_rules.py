@@ -734,3 +734,45 @@ def test_declared_before_the_train_step_bankruptcy_counts_and_sells_no_shares() 
     assert game.finished and game.player(18614).bankrupt and game.player(18614).cash == 0
     assert {sym: game.corporations[sym].percent_owned_by(18614) for sym in held} == held
     assert {sym: game.corporations[sym].percent_owned_by(POOL) for sym in held} == pool
+
+
+CAMPAIGN = Path(__file__).resolve().parents[2] / "fixtures" / "campaign" / "1828"
+
+
+def test_the_position_an_undo_returns_to_is_looked_at_so_a_waiting_mergers_float_counts() -> None:
+    """Bot game camp1828_ensure_good_privates_5p_6502014 (first 845 actions): ERIE (not floated) merges with
+    PRR at index 840; at 842 1004 answers, at 843 1001 takes the answer back (a reload), at 844 1004 gives
+    it again and the merger completes. The reloaded position, a merger waiting for 1004 with ERIE's
+    treasury past its float, is shown before the next move: ERIE counts as floated from there on, so the
+    System keeps the two treasuries ($860). The reference shows the same after its undo; only a whole
+    import, never looked at between its moves, recapitalises the System ($1,570)."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_5p_6502014_845.json").read_text())
+    session = GameSession.from_record(record, limit=844, on_action=lambda *_: None)  # move by move
+    assert record["actions"][843]["type"] == "undo"
+    assert session.game.corporations["ERIE"].floated  # seen on the reloaded position
+    assert session.game.corporations["ERIE"].cash == 0
+    session.submit(dict(record["actions"][844]), keep_id=True, recorded=True)
+    assert session.game.round.merger is None  # the merger completed with 1004's sale
+    system = session.game.corporations["ERIE-PRR"]
+    assert (system.floated, system.cash) == (True, 860)
+    imported = GameSession.from_record(record)  # one load of the whole record, as the reference loads it
+    assert imported.game.corporations["ERIE-PRR"].cash == 1570
+
+
+def test_a_buy_order_for_a_merged_corporation_stays_while_no_purchase_is_open() -> None:
+    """Bot game camp1828_base_5p_7787909 (first 621 actions), played live: 1001's order buys C&O up to four
+    shares (index 604, one bought at 608); C&O merges into C&O-NYC at 611. When 1001's turn comes (after
+    1005's pass at 619) he has $3 and can only sell: the order, for a corporation with no certificates left
+    anywhere, is looked at as any order (docs/standing-orders.md S5) and, no purchase being open, does
+    nothing and stays (the reference clears it only at the round's end). Railpost cleared it at once."""
+    record = json.loads((CAMPAIGN / "camp1828_base_5p_7787909_621.json").read_text())
+    session = GameSession.from_record(record, limit=620, live=True)
+    player = session.game.player(1001)
+    assert session.game.acting() == [1001]
+    assert "C&O" not in session.game.corporations  # merged into C&O-NYC
+    assert "buy_shares" not in session.game.round.actions_for(session.game, 1001)
+    assert [p["type"] for p in player.programs] == ["program_buy_shares"]
+    assert not session.entries[-1].action.get("auto_actions")  # the pass that gave 1001 the turn fired nothing
+    session.submit({"type": "sell_shares", "entity": 1001, "entity_type": "player", "shares": ["B&O_3"],
+                    "percent": 10})
+    assert [p["type"] for p in player.programs] == ["program_buy_shares"]

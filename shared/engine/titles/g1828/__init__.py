@@ -117,6 +117,13 @@ class Rules1828(TitleRules):
     has_cert_limit = False
     path_dependent = True  # a merger seen while it waits differs from its reload (steps/merger.py `settle`)
 
+    def looked_at(self, game: Game) -> None:
+        """A merger waiting for an answer when an undo or redo has reloaded the game is seen as the reloaded
+        game is shown: its share-count float counts from there on (docs/rules-1828.md, *Being watched*)."""
+        for step in getattr(game.round, "steps", ()):
+            if isinstance(step, Merger):
+                step.settle(game, game.round)
+
     @property
     def cert_limit_includes_privates(self) -> bool:
         return False

@@ -24,6 +24,12 @@ class FlowRules:
     # again could give another state (GameSession.submit)
     path_dependent = False
 
+    def looked_at(self, game: Game) -> None:
+        """The state a session has just rebuilt (an undo or redo reloads the game) is shown before the next
+        move, as every state reached by a move is. A title in which being looked at changes the state (see
+        `path_dependent`) settles that here; a reload's own intermediate positions are never looked at.
+        Nothing by default."""
+
     def next_round(self, game: Game, previous: Round) -> Round:
         if isinstance(previous, StockRound):
             game.operating_rounds = game.phase.operating_rounds
