@@ -776,3 +776,25 @@ def test_a_buy_order_for_a_merged_corporation_stays_while_no_purchase_is_open() 
     session.submit({"type": "sell_shares", "entity": 1001, "entity_type": "player", "shares": ["B&O_3"],
                     "percent": 10})
     assert [p["type"] for p in player.programs] == ["program_buy_shares"]
+
+
+def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
+    """Bot game camp1828_ensure_good_privates_5p_6809478 (first 1462 actions): PRR merges with WAB; 1002,
+    holding WAB's president's certificate and one PRR share (kept back as his odd share), must trade for PRR
+    shares and may pick 1003 or 1005. Trading with 1005 gives 1002 two pairs; he takes the presidency from
+    the treasury (a share more), and by the end the market's pairs have emptied the System's treasury while
+    one discarded PRR share is still owed a System share. The reference refuses that choice ("A share bundle
+    must contain at least one share"); Railpost completed the merger and owed the market nothing. Trading
+    with 1003 leaves enough shares and is accepted."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_5p_6809478_1462.json").read_text())
+    session = GameSession.from_record(record)
+    game = session.game
+    assert game.acting() == [1002] and game.round.merger is not None
+    before = session.digest()
+    with pytest.raises(IllegalAction) as refused:
+        session.submit({"type": "choose", "entity": 1002, "entity_type": "player", "choice": "Player 5"})
+    assert refused.value.rule == "merger_shares_exhausted"
+    assert session.digest() == before  # nothing moved: still 1002's choice, the merger open
+    assert session.game.round.merger is not None
+    session.submit({"type": "choose", "entity": 1002, "entity_type": "player", "choice": "Player 3"})
+    assert session.game.acting() == [1002]  # the exchanges go on: 1002 picks again for his second pair

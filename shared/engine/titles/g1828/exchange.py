@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...core.shares import change_presidency
+from ...errors import IllegalAction
 from ...model import POOL, Corporation, Share
 from .state import state
 from .systems import update_float
@@ -303,7 +304,16 @@ class Exchange:
         self.pairs_keeping_odd(IPO)
         self.singles(IPO)
         discarded = self.count(DISCARD, m)
-        for share in self.treasury()[:discarded]:
+        stock = self.treasury()
+        if len(stock) < discarded:
+            # every discarded share of the starting corporation is owed a System share for the market; a
+            # treasury already handed out (a presidency taken from it gives one share more) cannot pay
+            # them, and the move that would complete such a merger is refused (docs/rules-1828.md
+            # *The System's shares run out*)
+            raise IllegalAction(
+                f"{system.sym} has {len(stock)} shares left for the {discarded} discarded shares of {m.sym}",
+                rule="merger_shares_exhausted")
+        for share in stock[:discarded]:
             self.move(share, POOL)
         for player in self.round.entities:
             if self.sold(player, m) or self.sold(player, t):
