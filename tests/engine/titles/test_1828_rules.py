@@ -790,6 +790,8 @@ def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
     session = GameSession.from_record(record)
     game = session.game
     assert game.acting() == [1002] and game.round.merger is not None
+    # neither answer completes the merger, so every answer the engine takes is offered: only the one it takes
+    assert [a["choice"] for a in session.legal_actions(1002) if a["type"] == "choose"] == ["Player 3"]
     before = session.digest()
     with pytest.raises(IllegalAction) as refused:
         session.submit({"type": "choose", "entity": 1002, "entity_type": "player", "choice": "Player 5"})

@@ -84,13 +84,18 @@ class Merger(Step):
 
     def offer_answer(self, game: Game, round_: Any, entity: Any) -> list[Option]:
         """The answers to the question put to `entity` after which the merger still completes (later
-        questions answered with their first label); all of them when none does."""
+        questions answered with their first label); when none does, every answer the engine takes (one that
+        would leave the System's treasury short of the shares owed to the market is refused, so never
+        offered)."""
         choice = round_.merger.choice
         if not choice or choice.chooser != entity:
             return []
         good = [label for label in choice.labels
                 if merger_completes(game, [{"type": "choose", "entity": entity, "choice": label}])]
-        return [{"choice": label} for label in good or choice.labels]
+        if not good:
+            good = [label for label in choice.labels
+                    if game.accepts({"type": "choose", "entity": entity, "choice": label})]
+        return [{"choice": label} for label in good]
 
     def offer_acknowledgement(self, game: Game, round_: Any, entity: Any) -> list[Option]:
         """Nothing: a failed merger can only be taken back (`acknowledge_failure`)."""
