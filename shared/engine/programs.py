@@ -152,12 +152,20 @@ def _share_pass(game: Game, step: BuySellParShares, player: Player, program: dic
 def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dict[str, Any],
                 types: list[str]) -> list[dict[str, Any]]:
     """S5: buy one certificate of the named corporation per turn from the named source until the end
-    condition holds; then clear the order (and set a pass order when `auto_pass_after`)."""
+    condition holds; then clear the order (and set a pass order when `auto_pass_after`).
+
+    A corporation that has left the game (merged into another) has no certificates anywhere, so it counts
+    as floated and the player holds none of it: its order is looked at as any other, ended when it waited for
+    the float, cleared when a purchase is open (nothing to buy), else kept (S5.5; 1828: bot game
+    camp1828_base_5p_7787909 index 619, 1001's order for C&O, merged into C&O-NYC, stays while 1001 can only
+    sell; the reference clears it at the end of the round)."""
     corp = game.corporations.get(program.get("corporation"))
     if corp is None:
-        return _buy_gone(game, step, player, program, types)
-    name = game.rules.short_name(game, corp)
-    done = _end_condition(program, corp, player, name)
+        name = str(program.get("corporation"))
+        done = f"{name} is floated" if program.get("until_condition") == "float" else None
+    else:
+        name = game.rules.short_name(game, corp)
+        done = _end_condition(program, corp, player, name)
     if done:
         out = [_disable(player, done)]
         if program.get("auto_pass_after"):
@@ -167,6 +175,8 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
     assert isinstance(round_, StockRound)
     if step.examines_buy_order(game, round_, player, types):
         from_market = bool(program.get("from_market"))
+        if corp is None:  # the rules' name for the treasury needs the corporation
+            return [_disable(player, f"Cannot buy {name} from {'market' if from_market else 'IPO'}")]
         source = "market" if from_market else game.rules.ipo_name(game, corp)
         candidates = _source_shares(corp, from_market)
         buyable = [s for s in candidates if step.can_buy(game, round_, player, s) is None]
@@ -179,29 +189,6 @@ def _buy_shares(game: Game, step: BuySellParShares, player: Player, program: dic
         if reason:
             return [_disable(player, reason)]
         return [{"type": "buy_shares", **_base(player), "shares": [share.id], "percent": share.percent}]
-    if round_.bought() and "pass" in types:
-        return [{"type": "pass", **_base(player)}]
-    return []
-
-
-def _buy_gone(game: Game, step: BuySellParShares, player: Player, program: dict[str, Any],
-              types: list[str]) -> list[dict[str, Any]]:
-    """S5 for a corporation that has left the game (merged into another): it has no certificates anywhere,
-    so it counts as floated and the player holds none of it. The order is therefore looked at as any other:
-    ended when it waited for the float, cleared when a purchase is open (nothing to buy), else kept — a
-    player with no purchase open keeps his order (1828: bot game camp1828_base_5p_7787909 index 619, 1001's
-    order for C&O, merged into C&O-NYC, stays while 1001 can only sell; the reference clears it at the end
-    of the round)."""
-    name = str(program.get("corporation"))
-    if program.get("until_condition") == "float":
-        out = [_disable(player, f"{name} is floated")]
-        if program.get("auto_pass_after"):
-            out.append({"type": "program_share_pass", **_base(player), "unconditional": False, "indefinite": False})
-        return out
-    round_ = game.round
-    assert isinstance(round_, StockRound)
-    if step.examines_buy_order(game, round_, player, types):
-        return [_disable(player, f"Cannot buy {name} from {'market' if program.get('from_market') else 'IPO'}")]
     if round_.bought() and "pass" in types:
         return [{"type": "pass", **_base(player)}]
     return []
