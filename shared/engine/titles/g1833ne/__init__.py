@@ -288,6 +288,12 @@ class Rules1833NE(TitleRules):
         return [c for c in game.companies.values() if not c.closed and isinstance(c.owner, int)
                 and 1 + (K.P6_BANK_FEE if c.sym == K.P6 else 0) <= corp.cash]
 
+    def refuse_private(self, game: Game, corp: Corporation, action: dict[str, Any]) -> IllegalAction | None:
+        """`private_refusal` as the refusal a player is shown (the build step's and the purchase's own)."""
+        reason = self.private_refusal(game, corp, action)
+        return None if reason is None else IllegalAction(
+            f"{corp.sym} cannot buy {action.get('company')}: {reason}", "buy_company")
+
     def private_refusal(self, game: Game, corp: Corporation, action: dict[str, Any]) -> str | None:
         """Why `corp` may not buy the private `action` names at its price, in the words of the rule."""
         sym = action.get("company")
@@ -315,14 +321,12 @@ class Rules1833NE(TitleRules):
         price = action.get("price")
         if not isinstance(price, int):
             raise MalformedAction("buy_company needs an integer price", "price")
-        reason = self.private_refusal(game, corp, action)
-        if reason is not None:
-            raise IllegalAction(f"{corp.sym} cannot buy {company.sym}: {reason}", "buy_company")
+        refusal = self.refuse_private(game, corp, action)  # the price is an int: the cash is checked there
+        if refusal is not None:
+            raise refusal
         if company not in self.buyable_privates(game, corp):
             raise IllegalAction(f"{corp.sym} cannot buy {company.sym} now", "buy_company")
         fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
-        if price + fee > corp.cash:
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, {company.sym} costs {price + fee}", "cash")
         seller = game.player(company.owner)
         game.pay(corp, seller, price)
         if fee:

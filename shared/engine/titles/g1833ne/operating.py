@@ -115,12 +115,6 @@ def do_finance(game: Game, round_: Operating1833, action: dict[str, Any]) -> Non
     round_.financed = True
 
 
-def private_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> IllegalAction | None:
-    reason = _rules(game).private_refusal(game, corp, action)
-    return None if reason is None else IllegalAction(f"{corp.sym} cannot buy {action.get('company')}: {reason}",
-                                                      "buy_company")
-
-
 def ferry_refusal(game: Game, corp: Corporation) -> IllegalAction | None:
     tables = T.of(game)
     if game.phase.name not in tables.ferry_phases:
@@ -199,7 +193,7 @@ class BuildStep(TrackAndToken):
         if kind in ("buy_company", "special_buy") and self.passed and rules.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} has no train and must buy one before anything else", "must_buy_train")
         if kind == "buy_company":
-            return private_refusal(game, corp, action)
+            return rules.refuse_private(game, corp, action)
         if kind == "special_buy":
             return ferry_refusal(game, corp)
         if kind not in ("lay_tile", "place_token"):
