@@ -8,7 +8,10 @@ import socket
 import sqlite3
 import time
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from services.config import Config
 from services.gateway import create_app
@@ -77,10 +80,11 @@ def test_embedded_database_locked_is_503_and_clears(tmp_path: Path) -> None:
     assert client.post("/players", json={"name": "Ann"}).status_code == 201
 
 
-def test_connections_a_server_restart_broke_are_replaced_before_use() -> None:
-    """After PostgreSQL comes back, the next request is served: a pooled connection the restart killed is
-    found dead as it leaves the pool and replaced, rather than failing the request that drew it. (A database
-    of its own: killing the sessions of the shared test database would hit the other tests' gateway too.)"""
+@contextmanager
+def recorder_with_two_connections(prefix: str) -> Iterator[tuple[Any, Callable[[], None]]]:
+    """A recorder on a database of its own whose pool holds two connections, and a way to kill every session
+    of that database as a server restart does. (A database of its own: killing the sessions of the shared
+    test database would hit the other tests' gateway too.)"""
     import secrets
 
     import psycopg
@@ -89,56 +93,46 @@ def test_connections_a_server_restart_broke_are_replaced_before_use() -> None:
 
     from .conftest import PG_ADMIN, _pg_url
 
-    database = f"railpost_t_kill_{secrets.token_hex(4)}"
+    database = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{database}"')
     migrate(_pg_url(database))
     recorder = PostgresRecorder(_pg_url(database), max_size=2, timeout=10.0)
-    try:
-        with recorder._pool.connection(), recorder._pool.connection():  # the pool now holds two
-            pass
+
+    def kill() -> None:
         with psycopg.connect(PG_ADMIN, autocommit=True) as admin:  # what a restart does to every session
             killed = admin.execute("SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                    "WHERE datname = %s AND pid <> pg_backend_pid()) t", [database]).fetchone()
         assert killed and killed[0] >= 2
-        for n in range(3):  # each of these would have met a dead connection before
-            assert recorder.create_player(f"after restart {n}", None).name == f"after restart {n}"
+
+    try:
+        with recorder._pool.connection(), recorder._pool.connection():  # the pool now holds two
+            pass
+        yield recorder, kill
     finally:
         recorder.close()
         with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+
+def test_connections_a_server_restart_broke_are_replaced_before_use() -> None:
+    """After PostgreSQL comes back, the next request is served: a pooled connection the restart killed is
+    found dead as it leaves the pool and replaced, rather than failing the request that drew it."""
+    with recorder_with_two_connections("railpost_t_kill") as (recorder, kill):
+        kill()
+        for n in range(3):  # each of these would have met a dead connection before
+            assert recorder.create_player(f"after restart {n}", None).name == f"after restart {n}"
 
 
 def test_a_killed_connection_the_check_missed_is_replaced_at_its_begin(monkeypatch) -> None:
     """The pool's check cannot see a kill whose notice has not reached the socket yet (a restart's race):
     such a connection fails its BEGIN, before anything was done on it, and the write is served on another
     connection instead of failing. The check is made blind here, so every killed connection gets that far."""
-    import secrets
-
-    import psycopg
-
     from shared.eventstore import postgres
-    from shared.eventstore.postgres import PostgresRecorder
 
-    from .conftest import PG_ADMIN, _pg_url
-
-    database = f"railpost_t_begin_{secrets.token_hex(4)}"
-    with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{database}"')
-    migrate(_pg_url(database))
-    recorder = PostgresRecorder(_pg_url(database), max_size=2, timeout=10.0)
-    try:
-        with recorder._pool.connection(), recorder._pool.connection():  # the pool now holds two
-            pass
+    with recorder_with_two_connections("railpost_t_begin") as (recorder, kill):
         monkeypatch.setattr(postgres, "heard_from_server", lambda conn: False)
-        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-            killed = admin.execute("SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                                   "WHERE datname = %s AND pid <> pg_backend_pid()) t", [database]).fetchone()
-        assert killed and killed[0] >= 2
+        kill()
         time.sleep(0.3)  # the kills have landed; the blind check lets both dead connections out
         for n in range(3):
             assert recorder.create_player(f"after kill {n}", None).name == f"after kill {n}"
-    finally:
-        recorder.close()
-        with psycopg.connect(PG_ADMIN, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
