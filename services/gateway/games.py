@@ -34,7 +34,7 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.legal import seat_actions
+from services.play.legal import seat_actions, seat_dead_ends
 from services.tokens import hash_token
 from shared.engine import EngineError
 from shared.eventstore.records import Game
@@ -168,11 +168,13 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     if isinstance(entity, str) and entity.isdigit():
         entity = int(entity)
     if game.status != "active":
-        return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": []})
+        return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": []})
     with rt().sessions.use(game) as session:
         mine = None if who.admin else (who.seat.player_id if who.seat else -1)
         actions = seat_actions(session, mine, entity)
-    return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions})
+        dead_ends = seat_dead_ends(session, mine, entity)
+    return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,
+                            "dead_ends": dead_ends})
 
 
 @bp.get("/games/<int:game_id>/events")

@@ -147,6 +147,9 @@ class LegalOut(Schema):
     game_id = fields.Integer(required=True)
     version = fields.Integer(required=True)
     actions = fields.List(fields.Dict())
+    # moves the engine would take that are not offered: the game could only be taken back from where they
+    # lead; each names its "reason"
+    dead_ends = fields.List(fields.Dict())
 
 
 class EventsQuery(Strict):

@@ -38,3 +38,18 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
             and any(p.id == entity for p in game.players):
         actions = actions + program_options(game, entity)
     return annotate(game, actions)
+
+
+def seat_dead_ends(session: GameSession, player_id: int | None, entity: Any = None) -> list[dict[str, Any]]:
+    """The moves the engine would take from the seat's entities that `seat_actions` leaves out because the
+    game could only be taken back from where they lead, each with its "reason" (`Game.dead_ends_of`): the
+    answer shows them apart, so a player learns why a move he may make is not offered, and a client that
+    posts offers never strands a game. An operator sees those of every player who must act now."""
+    if session.finished:
+        return []
+    game = session.game
+    players = [player_id] if player_id is not None else game.acting_players()
+    out: list[dict[str, Any]] = []
+    for pid in players:
+        out += [a for a in game.dead_ends_of(pid) if (entity is None or a.get("entity") == entity) and a not in out]
+    return out

@@ -414,6 +414,12 @@ class Game:
 
         return legal_actions(self, entity, kinds)
 
+    def dead_ends_of(self, player: Any) -> list[dict[str, Any]]:
+        """Moves the engine takes from `player`'s entities that leave only an undo, each with its reason."""
+        from .legal import dead_ends_of
+
+        return dead_ends_of(self, player)
+
     def legal_actions_of(self, player: Any, orders: bool = True) -> list[dict[str, Any]]:
         """Every move of every entity `player` controls, standing orders last (what legal-actions answers
         without `?entity=`)."""

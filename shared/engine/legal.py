@@ -38,13 +38,9 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
         return []
     from .programs import program_options
 
-    entities: list[Any] = list(game.acting())
-    entities += [player] if isinstance(player, int) else []
-    entities += [sym for sym in game.corporations if game.controller(sym) == player]
-    entities += [sym for sym in game.companies if sym not in game.corporations and game.controller(sym) == player]
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for entity in dict.fromkeys(entities):
+    for entity in _controlled(game, player):
         for action in legal_actions(game, entity):
             key = repr(sorted(action.items()))
             if game.controller(action.get("entity")) == player and key not in seen:
@@ -55,6 +51,31 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
     from .ranges import annotate
 
     return annotate(game, out)
+
+
+def dead_ends_of(game: Game, player: Any) -> list[dict[str, Any]]:
+    """The moves the engine would take from the entities `player` controls that are not offered because the
+    game could only be taken back from where they lead (`Step.dead_end_options`), each with its "reason":
+    what legal-actions shows beside the offers, so that a player sees why a move he may make is not one."""
+    if game.finished:
+        return []
+    out: list[dict[str, Any]] = []
+    for entity in _controlled(game, player):
+        for option in game.round.dead_ends(game, entity):
+            option = _complete(game, entity, option)
+            if game.controller(option["entity"]) == player and option not in out:
+                out.append(option)
+    return out
+
+
+def _controlled(game: Game, player: Any) -> list[Any]:
+    """Whoever acts now, then the player, the corporations he presides or acts for and the privates he or
+    they own, each once."""
+    entities: list[Any] = list(game.acting())
+    entities += [player] if isinstance(player, int) else []
+    entities += [sym for sym in game.corporations if game.controller(sym) == player]
+    entities += [sym for sym in game.companies if sym not in game.corporations and game.controller(sym) == player]
+    return list(dict.fromkeys(entities))
 
 
 def _complete(game: Game, entity: Any, option: dict[str, Any]) -> dict[str, Any]:

@@ -246,6 +246,31 @@ def test_phone_width_page_reads_without_horizontal_scrolling(server: Server, bro
         page.close()
 
 
+def test_a_merger_that_cannot_complete_is_shown_with_its_reason_not_as_a_button(server: Server, browser: Any) -> None:
+    """An 1828 merger that would fail (only an undo could follow it) is not offered as a move: the page lists
+    it apart, with the engine's reason, and has no button for it."""
+    record = json.loads((FIXTURES / "conformance" / "generated" / "1828" / "gen1828_4p_752101.json").read_text())
+    game_id, seats = _import(server, record, 51)
+    seat = next(s for s in seats if s["player_id"] == 1003)
+    page = _open(browser, server, game_id, seat["token"])
+    try:
+        box = page.locator("fieldset[data-type='dead-ends']")
+        box.wait_for(timeout=10_000)
+        items = box.locator("li")
+        assert items.count() == 1
+        text = items.first.inner_text()
+        assert text.startswith("Choose MC:") and "fewer than three System shares" in text
+        assert json.loads(items.first.get_attribute("data-action") or "{}")["choice"] == "MC"
+        assert box.locator("button").count() == 0
+        offered = [json.loads(b.get_attribute("data-action") or "{}")
+                   for b in page.locator("#choices button[data-action]").all()]
+        assert not [a for a in offered if a.get("type") == "choose" and a.get("choice") == "MC"]
+        box.screenshot(path=str(SHOTS / "1828_dead_end.png"))
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
 def test_without_javascript_the_page_is_a_read_only_view(server: Server, browser: Any) -> None:
     record = _record("1840")
     game_id, seats = _import(server, record, 150)

@@ -105,6 +105,8 @@ class Coverage:
     covered: int = 0
     missing: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
+    #: moves not offered but named among the dead ends (`Game.dead_ends_of`: taken, but only an undo after)
+    dead_ends: Counter[str] = field(default_factory=Counter)
 
 
 def offered_to(session: GameSession, move: dict[str, Any]) -> list[dict[str, Any]]:
@@ -114,6 +116,12 @@ def offered_to(session: GameSession, move: dict[str, Any]) -> list[dict[str, Any
     if player is None:
         return game.legal_actions(move.get("entity"))
     return game.legal_actions_of(player)
+
+
+def dead_ends_for(session: GameSession, move: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dead ends legal-actions names beside the offers for the player who controls the move's entity."""
+    player = session.game.controller(move.get("entity"))
+    return [] if player is None else session.game.dead_ends_of(player)
 
 
 def measure(name: str, every: int = EVERY, kinds: Callable[[dict[str, Any], bool], str] = describe) -> Coverage:
@@ -136,6 +144,8 @@ def measure(name: str, every: int = EVERY, kinds: Callable[[dict[str, Any], bool
                 offers = offered_to(session, action)
                 if any(covers(o, action) for o in offers):
                     out.covered += 1
+                elif any(covers(d, action) for d in dead_ends_for(session, action)):
+                    out.dead_ends[kinds(action, not survivors[index])] += 1
                 else:
                     kind = kinds(action, not survivors[index])
                     out.missing[kind] += 1
@@ -185,13 +195,16 @@ def table(results: dict[str, Coverage]) -> str:
         total.moves += cov.moves
         total.covered += cov.covered
         total.missing.update(cov.missing)
+        total.dead_ends.update(cov.dead_ends)
         for kind, where in cov.examples.items():
             total.examples.setdefault(kind, where)
-    lines = ["| title | moves | covered | % | missing (kind: count, first at) |", "|---|---|---|---|---|"]
+    lines = ["| title | moves | offered | % | named as dead ends | missing (kind: count, first at) |",
+             "|---|---|---|---|---|---|"]
     for title, cov in sorted(by_title.items()):
         pct = 100.0 * cov.covered / cov.moves if cov.moves else 100.0
         missing = "; ".join(f"{k}: {n} ({cov.examples[k]})" for k, n in cov.missing.most_common())
-        lines.append(f"| {title} | {cov.moves} | {cov.covered} | {pct:.1f} | {missing} |")
+        dead = "; ".join(f"{k}: {n}" for k, n in cov.dead_ends.most_common()) or "—"
+        lines.append(f"| {title} | {cov.moves} | {cov.covered} | {pct:.1f} | {dead} | {missing} |")
     return "\n".join(lines)
 
 
@@ -204,5 +217,5 @@ if __name__ == "__main__":  # pragma: no cover - the full table, by hand
     for game_name in games(args or None):
         found[game_name] = measure(game_name, every)
         cov = found[game_name]
-        print(game_name, cov.moves, cov.covered, dict(cov.missing), flush=True)
+        print(game_name, cov.moves, cov.covered, dict(cov.dead_ends), dict(cov.missing), flush=True)
     print(table(found))

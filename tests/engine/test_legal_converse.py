@@ -67,3 +67,28 @@ def test_every_offered_entry_is_accepted(name: str) -> None:
                 refused.append((index, entry))
     assert checked
     assert not refused, f"{name}: offered but refused: {refused[:5]}"
+
+
+def test_every_dead_end_named_is_accepted_and_never_offered() -> None:
+    """The dead ends legal-actions names beside its offers (moves after which only an undo goes on) are moves
+    the engine takes, and none of them is among the offers: asked before every move of a game whose players
+    started failing mergers (gen1828_4p_612537: 20 such moves, each taken back)."""
+    name = "generated/1828/gen1828_4p_612537"
+    record = json.loads((legal_coverage.CONFORMANCE / f"{name}.json").read_text(encoding="utf-8"))
+    settings = record.get("settings") or {}
+    session = GameSession.new(record["title"], record["players"], settings.get("seed") or 0,
+                              settings.get("optional_rules") or [], record.get("id", 0))
+    survivors = final_active_flags(record["actions"])
+    named = 0
+    for index, action in enumerate(record["actions"]):
+        player = session.game.controller(action.get("entity"))
+        if action["type"] in ("choose", "merge") and isinstance(player, int):
+            offers = [posted(o) for o in session.game.legal_actions_of(player, orders=False)]
+            for dead in session.game.dead_ends_of(player):
+                move = {k: v for k, v in dead.items() if k != "reason"}
+                named += 1
+                assert dead["reason"], (index, dead)
+                assert move not in offers, (index, move)
+                assert session.game.accepts(move), (index, move)
+        session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
+    assert named >= 20

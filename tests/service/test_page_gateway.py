@@ -249,3 +249,29 @@ def test_every_move_type_the_engine_knows_has_words_and_a_group_on_the_page() ->
             continue
         assert f'case "{kind}":' in script, f"the page has no words for {kind}"
         assert re.search(rf"\b{kind}:", groups), f"the page has no group for {kind}"
+
+
+def test_legal_actions_names_a_merger_that_cannot_complete_apart_with_its_reason(client: Any) -> None:
+    """A move the engine takes but after which only an undo goes on (an 1828 merger that fails) is not among
+    the offers: legal-actions names it under `dead_ends` with the reason, to its player alone."""
+    record = json.loads((ROOT / "tests/fixtures/conformance/generated/1828/gen1828_4p_752101.json").read_text())
+    record["actions"] = record["actions"][:51]
+    record["status"] = "active"
+    record.pop("result", None)
+    made = client.post("/games/import", json=record, headers=ADMIN)
+    assert made.status_code in (200, 201), made.json
+    game_id = made.json["game"]["id"]
+    seats = {s["player_id"]: s["token"] for s in made.json["seats"]}
+    auth = {"Authorization": f"Bearer {seats[1003]}"}
+    answer = client.get(f"/games/{game_id}/legal-actions", headers=auth).json
+    start = {"type": "choose", "entity": 1003, "entity_type": "player", "choice": "MC"}
+    assert start not in answer["actions"]
+    assert [{k: v for k, v in d.items() if k != "reason"} for d in answer["dead_ends"]] == [start]
+    assert "fewer than three System shares" in answer["dead_ends"][0]["reason"]
+    other = client.get(f"/games/{game_id}/legal-actions", headers={"Authorization": f"Bearer {seats[1001]}"}).json
+    assert other["dead_ends"] == []
+    # a player may still make it (the rules allow it); then the merger's partner is a dead end too
+    _post(client, game_id, seats[1003], start)
+    answer = client.get(f"/games/{game_id}/legal-actions", headers=auth).json
+    assert not [a for a in answer["actions"] if a["type"] == "merge"]
+    assert [(d["type"], d["corporation"]) for d in answer["dead_ends"]] == [("merge", "GT")]

@@ -24,6 +24,9 @@ class Step:
     handlers: dict[str, str] = {}
     # action type -> name of the method listing that type's concrete options now (see `options`)
     offers: dict[str, str] = {}
+    # action type -> name of the method listing the moves of that type the handler takes but `offers` leaves
+    # out because the game can only be taken back from where they lead (see `dead_end_options`)
+    dead_ends: dict[str, str] = {}
 
     def __init__(self) -> None:
         self.passed = False
@@ -65,6 +68,19 @@ class Step:
 
     def offer_pass(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
         return [{}]
+
+    def dead_end_options(self, game: Game, round_: Round, entity: Any) -> list[dict[str, Any]]:
+        """Moves this step accepts from `entity` now that are not offered because no way forward is left
+        after them (only an undo): a player may still make one, so the answer names them, each with its
+        "type" and the "reason" it leads nowhere. A bot or a numbered email list never sees them among the
+        offers, so an offered move never strands a game."""
+        out: list[dict[str, Any]] = []
+        for kind in self.actions(game, round_, entity):
+            name = self.dead_ends.get(kind)
+            for option in getattr(self, name)(game, round_, entity) if name else []:
+                option.setdefault("type", kind)
+                out.append(option)
+        return out
 
     def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
         """Why an action type this step handles is not open now, in the words of the rule (or None)."""
@@ -161,6 +177,16 @@ class Round:
                 continue
             if step.actions(game, self, entity):
                 return step.options(game, self, entity, kinds)
+        return []
+
+    def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        """The moves of the step `options` asks that lead where the game can only be taken back from
+        (`Step.dead_end_options`)."""
+        if self.done or entity != self.current_entity(game):
+            return []
+        for step in self.steps:
+            if not step.passed and step.actions(game, self, entity):
+                return step.dead_end_options(game, self, entity)
         return []
 
     def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:

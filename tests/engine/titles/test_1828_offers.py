@@ -156,3 +156,33 @@ def test_a_share_of_a_corporation_not_yet_started_cannot_be_sold_to_raise_money(
         step.emergency_sell(game, game.round, {"type": "sell_shares", "entity": 1004, "shares": [share.id],
                                                "percent": 10})
     assert err.value.rule == "sell_shares" and share.owner == 1004
+
+
+def test_a_merger_that_cannot_complete_is_named_as_a_dead_end_not_offered() -> None:
+    """docs/rules-1828.md, *The president's gift*: a merger whose System president would end with fewer than
+    three System shares fails and can only be taken back. The engine takes the moves that start it, so
+    legal-actions names them apart with the reason (`dead_ends`) and never offers them."""
+    session = recorded(GEN + "gen1828_4p_752101", 51)  # 1003 presides MC; MC with GT would fail
+    game = session.game
+    start = {"type": "choose", "entity": 1003, "entity_type": "player", "choice": "MC"}
+    assert start | {"type": "choose"} not in game.legal_actions_of(1003)
+    dead = game.dead_ends_of(1003)
+    assert [{k: v for k, v in d.items() if k != "reason"} for d in dead] == [start]
+    assert "fewer than three System shares" in dead[0]["reason"] and "could only be taken back" in dead[0]["reason"]
+    assert game.dead_ends_of(1001) == [] and game.dead_ends_of(1002) == []  # another player's are his own
+    session.submit(start)  # the engine takes it: a player may make it
+    assert not [o for o in session.game.legal_actions_of(1003) if o["type"] == "merge"]
+    merges = session.game.dead_ends_of(1003)
+    assert [(m["type"], m["entity"], m["corporation"]) for m in merges] == [("merge", "MC", "GT")]
+    session.submit({k: v for k, v in merges[0].items() if k != "reason"})
+    for _ in range(50):  # every question answered as the offers come: the merger still fails
+        merger = session.game.round.merger
+        if merger is None or merger.choice is None:
+            break
+        session.submit(session.game.legal_actions(merger.choice.chooser)[0])
+    merger = session.game.round.merger
+    assert merger is not None and merger.phase == "failed"
+    system = session.game.corporations[merger.system]
+    assert system.president is None or system.percent_owned_by(system.president) // 10 < 3
+    assert session.game.legal_actions_of(1003, orders=False) == []  # only an undo goes on
+    assert refused(session, {"type": "failed_merge", "entity": 1003, "corporations": ["MC", "GT"]}) == "failed_merge"

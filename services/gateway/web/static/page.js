@@ -12,6 +12,7 @@
   let token = null;
   let me = null;
   let legal = [];
+  let deadEnds = [];  // moves the engine would take that leave only an undo: shown with their reason, not offered
   let orders = [];  // the standing orders legal-actions offers (program_*)
   const dataNode = document.getElementById("page-data");
   const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
@@ -501,6 +502,7 @@
       }
       box.appendChild(fs);
     });
+    if (deadEnds.length) box.appendChild(deadEndsFieldset());
     if (me && me.player_id !== null) {
       const fs = document.createElement("fieldset");
       fs.dataset.type = "undo";
@@ -510,6 +512,25 @@
       box.appendChild(fs);
       box.appendChild(ordersFieldset(me.player_id));
     }
+  }
+
+  // moves the rules allow but that lead where the game can only be taken back (a merger that cannot complete):
+  // not buttons, so nobody strands a game by a click, but said with the reason, so a player knows why
+  function deadEndsFieldset() {
+    const fs = document.createElement("fieldset");
+    fs.dataset.type = "dead-ends";
+    const lg = document.createElement("legend");
+    lg.textContent = "Not offered: the game could only be taken back from there";
+    const ul = document.createElement("ul");
+    deadEnds.forEach((a) => {
+      const li = document.createElement("li");
+      const move = Object.assign({}, a); delete move.reason;
+      li.dataset.action = JSON.stringify(move);
+      li.textContent = label(move) + (me && a.entity !== me.player_id ? " (" + a.entity + ")" : "") + ": " + a.reason;
+      ul.appendChild(li);
+    });
+    fs.append(lg, ul);
+    return fs;
   }
 
   // ---------- standing orders (docs/standing-orders.md) ---------------------------------------------
@@ -687,6 +708,7 @@
     const all = r.data.actions || [];
     legal = all.filter((a) => !String(a.type).startsWith("program_"));
     orders = all.filter((a) => String(a.type).startsWith("program_"));
+    deadEnds = r.data.dead_ends || [];
     const turn = $("turn");
     turn.hidden = false;
     // legal-actions lists the moves of every entity the player controls, some open off turn (a private sold

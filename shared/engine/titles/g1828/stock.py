@@ -14,7 +14,15 @@ from ...errors import IllegalAction
 from ...model import POOL, Company, Corporation, Player, Share
 from .exchange import MergerState
 from .state import state
-from .steps.merger import Merger, can_merge_any, merge_candidate, merge_move, merger_completes
+from .steps.merger import (
+    Merger,
+    can_merge_any,
+    dead_end,
+    merge_candidate,
+    merge_move,
+    merger_completes,
+    merger_failure,
+)
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -47,6 +55,12 @@ class StockRound1828(StockRound):
             step = next(s for s in self.steps if isinstance(s, Merger))
             return step.options(game, self, entity, kinds)
         return super().options(game, entity, kinds)
+
+    def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
+        if self.merger is not None:
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            return step.dead_end_options(game, self, entity)
+        return super().dead_ends(game, entity)
 
     def bought(self) -> bool:
         """A merger (its `choose`, completed or not) and a declared failed one are the turn's purchase."""
@@ -89,6 +103,7 @@ def in_unlimited_cell(game: Game, corp: Corporation) -> bool:
 class BuySellParShares1828(BuySellParShares):
     handlers = {**BuySellParShares.handlers, "choose": "start_merger", "failed_merge": "failed_merge"}
     offers = {**BuySellParShares.offers, "choose": "offer_start_merger", "failed_merge": "offer_failed_merge"}
+    dead_ends = {"choose": "dead_end_starts"}
 
     def failed_merge(self, game: Game, round_: Any, action: dict[str, Any], trusted: bool) -> None:
         """A player who could merge may instead declare a merger failed: nothing changes, but it is the
@@ -122,6 +137,23 @@ class BuySellParShares1828(BuySellParShares):
                 if any(merge_candidate(game, round_, entity, c, other)
                        and merger_completes(game, [{"type": "choose", "entity": entity, "choice": c.sym},
                                                    merge_move(c.sym, other.sym)]) for other in corps)]
+
+    def dead_end_starts(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
+        """The corporations the engine lets the player start a merger with although no partner completes it
+        (an unstarted one has no share price to form a System with)."""
+        if round_.bought():
+            return []
+        offered = {o["choice"] for o in self.offer_start_merger(game, round_, entity)}
+        corps = [c for c in game.corporations.values() if c.kind == "major"]
+        out = []
+        for c in corps:
+            partners = [o for o in corps if merge_candidate(game, round_, entity, c, o)]
+            if c.sym in offered or not partners:
+                continue
+            start = {"type": "choose", "entity": entity, "choice": c.sym}
+            whys = [f"with {o.sym}: {merger_failure(game, [start, merge_move(c.sym, o.sym)])}" for o in partners]
+            out.append(dead_end({"choice": c.sym}, f"no partner completes a merger of {c.sym} ({'; '.join(whys)})"))
+        return out
 
     def offer_failed_merge(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
         """A declared failure names two corporations the player could merge."""

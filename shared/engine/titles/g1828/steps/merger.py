@@ -57,6 +57,7 @@ class Merger(Step):
 
     handlers = {"merge": "merge", "choose": "choose", "failed_merge": "acknowledge_failure"}
     offers = {"merge": "offer_merge", "choose": "offer_answer", "failed_merge": "offer_acknowledgement"}
+    dead_ends = {"merge": "dead_end_merges", "choose": "dead_end_answers"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         state = getattr(round_, "merger", None)
@@ -96,6 +97,32 @@ class Merger(Step):
             good = [label for label in choice.labels
                     if game.accepts({"type": "choose", "entity": entity, "choice": label})]
         return [{"choice": label} for label in good]
+
+    def dead_end_merges(self, game: Game, round_: Any, entity: Any) -> list[Option]:
+        """The partners the engine takes with which the merger fails."""
+        state: MergerState = round_.merger
+        initiator = game.corporations[state.initiator]
+        out = []
+        for c in game.corporations.values():
+            if merge_candidate(game, round_, state.acting_player, initiator, c):
+                why = merger_failure(game, [merge_move(initiator.sym, c.sym)])
+                if why is not None:
+                    out.append(dead_end({"entity": initiator.sym, "entity_type": "corporation",
+                                         "corporation": c.sym}, why))
+        return out
+
+    def dead_end_answers(self, game: Game, round_: Any, entity: Any) -> list[Option]:
+        """The answers the engine takes after which the merger fails, when `offer_answer` has better ones
+        (when none completes it offers every answer the engine takes)."""
+        choice = round_.merger.choice
+        if not choice or choice.chooser != entity:
+            return []
+        failures = {label: merger_failure(game, [{"type": "choose", "entity": entity, "choice": label}])
+                    for label in choice.labels}
+        if all(why is not None for why in failures.values()):
+            return []
+        return [dead_end({"choice": label}, why) for label, why in failures.items()
+                if why is not None and game.accepts({"type": "choose", "entity": entity, "choice": label})]
 
     def offer_acknowledgement(self, game: Game, round_: Any, entity: Any) -> list[Option]:
         """Nothing: a failed merger can only be taken back (`acknowledge_failure`)."""
@@ -195,8 +222,14 @@ def merge_move(initiator: str, target: str) -> Option:
 
 
 def merger_completes(game: Game, moves: list[Option]) -> bool:
-    """Play `moves` on a copy, then every question the merger asks answered with its first label: does the
-    merger complete? One that fails can only be taken back, so the offers steer clear of it."""
+    """Does the merger `moves` start or answer complete? One that fails can only be taken back, so the offers
+    steer clear of it (`merger_failure` says why)."""
+    return merger_failure(game, moves) is None
+
+
+def merger_failure(game: Game, moves: list[Option]) -> str | None:
+    """Play `moves` on a copy, then every question the merger asks answered with its first label: why the
+    merger does not complete (None: it does)."""
     trial = game.trial()
     try:
         for move in moves:
@@ -206,6 +239,16 @@ def merger_completes(game: Game, moves: list[Option]) -> bool:
             if state is None or state.choice is None:
                 break
             trial.process({"type": "choose", "entity": state.choice.chooser, "choice": state.choice.labels[0]})
-    except IllegalAction:
-        return False
-    return getattr(trial.round, "merger", None) is None
+    except IllegalAction as err:
+        return str(err)
+    state = getattr(trial.round, "merger", None)
+    if state is None:
+        return None
+    if state.phase == "failed":
+        return "the System's president would end with fewer than three System shares, so the merger fails"
+    return "the merger does not end"
+
+
+def dead_end(option: Option, why: str) -> Option:
+    """A move the engine takes that leaves only an undo, with its reason (`Step.dead_end_options`)."""
+    return {**option, "reason": f"{why}; it could only be taken back"}
