@@ -69,6 +69,27 @@ def test_every_offered_entry_is_accepted(name: str) -> None:
     assert not refused, f"{name}: offered but refused: {refused[:5]}"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_dead_ends_are_asked_of_every_player_at_every_position(name: str) -> None:
+    """`dead_ends_of` answers for every player before every third move (an operating round's privates and
+    minors acting included), and what it names is never offered."""
+    record = json.loads((legal_coverage.CONFORMANCE / f"{name}.json").read_text(encoding="utf-8"))
+    settings = record.get("settings") or {}
+    session = GameSession.new(record["title"], record["players"], settings.get("seed") or 0,
+                              settings.get("optional_rules") or [], record.get("id", 0))
+    survivors = final_active_flags(record["actions"])
+    for index, action in enumerate(record["actions"]):
+        if session.finished:
+            break
+        players = [p.id for p in session.game.players] if index % 3 == 0 else []
+        for player in players:  # a seated player asks at any moment
+            dead = session.game.dead_ends_of(player)
+            if dead:
+                offers = [posted(o) for o in session.game.legal_actions_of(player, orders=False)]
+                assert not [d for d in dead if {k: v for k, v in d.items() if k != "reason"} in offers], index
+        session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
+
+
 def test_every_dead_end_named_is_accepted_and_never_offered() -> None:
     """The dead ends legal-actions names beside its offers (moves after which only an undo goes on) are moves
     the engine takes, and none of them is among the offers: asked before every move of a game whose players

@@ -181,8 +181,9 @@ class Round:
 
     def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The moves of the step `options` asks that lead where the game can only be taken back from
-        (`Step.dead_end_options`)."""
-        if self.done or entity != self.current_entity(game):
+        (`Step.dead_end_options`). Only a round with such a step asks (a round that overrides `options` asks
+        its steps in its own way, so its steps may not be asked about every entity)."""
+        if self.done or not any(step.dead_ends for step in self.steps) or entity != self.current_entity(game):
             return []
         for step in self.steps:
             if not step.passed and step.actions(game, self, entity):
