@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 from play_1833ne import players
+from test_1833ne_rules import boston_to_portland, give_private, run, track
+from test_1833ne_tables import swap_tables  # noqa: F401  (a fixture)
 
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.titles.g1833ne import constants as K
+from shared.engine.titles.g1833ne.takeover import complete_takeover
 
 
 def new(n: int = 4, options: list[str] | None = None) -> GameSession:
@@ -253,8 +256,6 @@ def test_a_presidents_sale_drops_one_space_however_many_and_may_pass_the_preside
 
 
 def test_off_board_values_follow_the_phase() -> None:
-    from test_1833ne_rules import give_private, run, track
-
     s = new()
     g = s.game
     s.submit({"type": "par", "entity": 1, "corporation": "HR", "share_price": cell(s, 100)})
@@ -494,3 +495,146 @@ def test_the_game_ends_at_once_when_all_players_but_one_are_bankrupt() -> None:
     g.player_order = [p for p in g.player_order if p != 3]
     go_bankrupt(g, g.corporations["CV"])
     assert not frr.closed and g.finished and g.game_end_reason == "bankrupt"
+
+
+# -- P4's doubling and P5's ferry (#57, #58) ---------------------------------------------------------------------
+# The run helper returns (stops paid by the board, what the title adds: bonuses and ferries); their sum is the
+# revenue the operating round records (`core/operating.py`: route revenues + `Rules.extra_revenue`).
+A6_TO_BOSTON_TRACK = (("C8", (2, 0)), ("C10", (3, 5)), ("D11", (2, 0)), ("D13", (3, 0)), ("D15", (3, 0)),
+                      ("D17", (3, 0)), ("D19", (3, 5)), ("F21", (2, 0)), ("F23", (3, 4)))
+# a 2-train runs Ogdensburg (A6) - St. Albans (C8); the run is extended over Greenfield, Fitchburg, Concord and
+# Framingham into Boston's first city to collect the A6-Boston bonus of the test's table
+A6_TO_BOSTON = {"train": "2-0", "connections": [["A6", "B7", "C8"], ["C8", "C10", "D11", "D13", "D15", "D17", "D19"],
+                                                ["D19", "E20"], ["E20", "F21"], ["F21", "F23"], ["F23", "G22"]],
+                "nodes": ["A6-0", "C8-0", "D19-0", "E20-0", "F21-0", "F23-0", "G22-0"], "extension": [0, 5]}
+A6_BOSTON_BONUS = {"I": 40, "II": 40, "III": 60, "IV": 80, "V": 100}
+
+
+@pytest.fixture
+def a6_boston_table(swap_tables: Any) -> None:  # noqa: F811  (the imported fixture)
+    """The shipped tables.json has no bonus joining A6 and Boston (see docs/1833NE.md, #57): these tests play
+    with a copy that adds one, as a corrected file might."""
+    swap_tables(lambda raw: raw["bonuses"].append({"key": "a6-boston", "name": "Ogdensburg-Boston", "a": ["A6"],
+                                                   "b": ["G22"], "value": A6_BOSTON_BONUS, "source": "provisional"}))
+
+
+def hr_from_a6_to_boston() -> GameSession:
+    """HR (home Hartford) with its second station in St. Albans, and track from there to Boston."""
+    s = new()
+    s.submit({"type": "par", "entity": 1, "corporation": "HR", "share_price": cell(s, 100)})
+    g = s.game
+    for hex_id, edges in A6_TO_BOSTON_TRACK:
+        track(s, hex_id, edges)
+    g.board.place_home_token("HR", "C24")
+    g.board.place_home_token("HR", "C8")  # scenario: the run is legal without P4's virtual station too
+    return s
+
+
+def test_p4_doubles_the_bonus_of_a_route_from_a6_to_boston(a6_boston_table: None) -> None:
+    s = hr_from_a6_to_boston()
+    # A6 $10 (phase I) + St. Albans $20 on the board; the extension pays only the bonus
+    assert run(s, "HR", [A6_TO_BOSTON]) == (30, 40)
+    give_private(s, K.P4, "CV")
+    assert run(s, "HR", [A6_TO_BOSTON]) == (30, 40)  # P4 works for its owner only
+    s.game.corporations["CV"].companies.remove(K.P4)
+    give_private(s, K.P4, "HR")
+    assert run(s, "HR", [A6_TO_BOSTON]) == (30, 2 * 40)
+    # a route from A6 that does not reach Boston collects no bonus: nothing to double
+    short = {"train": "2-0", "connections": [["A6", "B7", "C8"]], "nodes": ["A6-0", "C8-0"]}
+    assert run(s, "HR", [short]) == (30, 0)
+
+
+def test_p4_doubles_in_phase_three_after_its_flip_and_stops_when_phase_four_removes_it(a6_boston_table: None) -> None:
+    s = hr_from_a6_to_boston()
+    g = s.game
+    give_private(s, K.P4, "HR")
+    g.phase_index = 2
+    g.rules.phase_changed(g)  # phase III: P4 flips (no income) and keeps its ability
+    assert g.companies[K.P4].revenue == 0 and K.P4 in g.corporations["HR"].companies
+    assert run(s, "HR", [A6_TO_BOSTON]) == (30 + 20, 2 * 60)  # A6 pays $30 from III
+    g.phase_index = 3
+    g.rules.phase_changed(g)  # phase IV: P3-P5 are removed
+    assert run(s, "HR", [A6_TO_BOSTON]) == (30 + 20, 80)  # the IV bonus, single
+    assert g.companies[K.P4].closed and K.P4 not in g.corporations["HR"].companies
+
+
+def bl_to_portland_with_p5_for_sale() -> GameSession:
+    """B&L ($200) with track Boston - Lowell - Portland; player 2 owns P5 and will sell it to B&L."""
+    s = new()
+    s.submit({"type": "par", "entity": 1, "corporation": "B&L", "share_price": cell(s, 100)})
+    s.submit({"type": "buy_company", "entity": 2, "company": K.P5, "price": 70})
+    boston_to_portland(s)
+    return s
+
+
+EXTENDED_TO_PORTLAND = {"train": "2-0", "connections": [["G22", "G20"], ["G20", "G18", "G16", "G14", "H13", "I12",
+                                                                           "I14"]],
+                        "nodes": ["G22-1", "G20-0", "I14-0"], "extension": [0, 1]}
+BOSTON_PORTLAND_I = 50  # the shipped Boston-Portland bonus in phase I (provisional)
+
+
+def test_p5_doubles_its_ferry_with_the_new_bonus() -> None:
+    s = bl_to_portland_with_p5_for_sale()
+    g = s.game
+    bl = g.corporations["B&L"]
+    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    # without P5: F5 (Portland) $30 + "New" $20, once
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 30 + 20)
+    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    assert g.title_state.luxury == "F5"
+    # with P5: the ferry and its "New" bonus doubled; the route bonus is not a ferry's and stays single
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
+
+
+def test_p5_stays_on_its_ferry_when_the_corporation_buys_another() -> None:
+    s = bl_to_portland_with_p5_for_sale()
+    g = s.game
+    bl = g.corporations["B&L"]
+    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    assert g.title_state.luxury is None  # no ferry yet: P5 waits for the first one
+    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    assert g.title_state.luxury == "F5"
+    g.rules.buy_ferry(g, bl, {"description": "F1"})  # the newest ferry now: "New" moves to F1 (New Haven)
+    assert g.title_state.luxury == "F5"  # never reassigned
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * 30)
+
+
+def test_p5_doubles_the_last_bonus_of_the_last_ferry(swap_tables: Any) -> None:  # noqa: F811
+    """New $7 and Last $11 (distinct values from a corrected file) tell the two markers apart."""
+    def values(raw: dict[str, Any]) -> None:
+        raw["ferries"]["new_bonus"]["value"] = 7
+        raw["ferries"]["last_bonus"]["value"] = 11
+
+    swap_tables(values)
+    s = bl_to_portland_with_p5_for_sale()
+    s.submit({"type": "par", "entity": 3, "corporation": "CV", "share_price": cell(s, 100)})
+    g = s.game
+    bl, cv = g.corporations["B&L"], g.corporations["CV"]
+    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    for fid in ("F1", "F2", "F3"):
+        g.rules.buy_ferry(g, cv, {"description": fid})
+    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 7))
+    g.rules.buy_ferry(g, cv, {"description": "F4"})  # the last ferry: the marker goes to F4 and reads "Last"
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * 30)
+    g.title_state.ferry_order.remove("F5")
+    g.title_state.ferry_order.append("F5")  # scenario: B&L had bought F5 last of all
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 11))
+
+
+def test_p5_inherited_in_a_takeover_doubles_the_acquirers_ferry() -> None:
+    """The acquirer gets the target's privates and ferries; P5 must then double one of its ferries."""
+    s = new(4, ["takeover_game"])
+    s.submit({"type": "par", "entity": 1, "corporation": "B&L", "share_price": cell(s, 100)})
+    s.submit({"type": "buy_company", "entity": 2, "company": K.P5, "price": 70})
+    s.submit({"type": "par", "entity": 3, "corporation": "FRR", "share_price": cell(s, 50)})
+    boston_to_portland(s)
+    g = s.game
+    bl, frr = g.corporations["B&L"], g.corporations["FRR"]
+    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    g.rules.corporation_buys_private(g, frr, {"company": K.P5, "price": 70})  # FRR: P5, no ferry
+    assert g.title_state.luxury is None
+    g.phase_index = 1  # takeovers from phase II (Boston-Portland: $50 in II as in I)
+    complete_takeover(g, bl, frr)
+    assert K.P5 in bl.companies and g.title_state.luxury == "F5"
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
