@@ -118,6 +118,12 @@ def offered_to(session: GameSession, move: dict[str, Any]) -> list[dict[str, Any
     return game.legal_actions_of(player)
 
 
+def rare(action: dict[str, Any]) -> bool:
+    """A move of a common type that is not an everyday one, always checked: a sale that names a president's
+    certificate (its share number 0), which hands a presidency over."""
+    return action["type"] == "sell_shares" and any(str(s).endswith("_0") for s in action.get("shares") or [])
+
+
 def dead_ends_for(session: GameSession, move: dict[str, Any]) -> list[dict[str, Any]]:
     """The dead ends legal-actions names beside the offers for the player who controls the move's entity."""
     player = session.game.controller(move.get("entity"))
@@ -138,7 +144,7 @@ def measure(name: str, every: int = EVERY, kinds: Callable[[dict[str, Any], bool
     for index, action in enumerate(record["actions"]):
         if action["type"] not in NOT_MOVES and not session.finished:
             seen[action["type"]] += 1
-            sampled = action["type"] not in COMMON or (seen[action["type"]] - 1) % every == 0  # the 1st, (every+1)th, ...: all with every=1
+            sampled = action["type"] not in COMMON or rare(action) or (seen[action["type"]] - 1) % every == 0  # the 1st, (every+1)th, ...: all with every=1
             if sampled and (survivors[index] or session.game.accepts(_bare(action))):
                 out.moves += 1
                 offers = offered_to(session, action)

@@ -358,9 +358,32 @@ class BuySellParShares(Step):
                        for n in range(1, len(ordinary) + 1)]
             if len(held) > len(ordinary) and game.rules.president_sales_to_market:
                 bundles.append(Bundle(corp, held, sum(s.percent for s in held)))
+            elif len(held) > len(ordinary):
+                bundles += self.presidency_sales(game, player, corp, held, ordinary)
             for bundle in bundles:
                 if self.can_sell(game, round_, player, corp, bundle) is None:
                     out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
+        return out
+
+    @staticmethod
+    def presidency_sales(game: Game, player: Player, corp: Corporation, held: list[Share],
+                         ordinary: list[Share]) -> list[Bundle]:
+        """Sales that hand the presidency over, where the director's certificate never goes to the market on
+        its own: the certificate with any number of the seller's ordinary ones, all of it or all but part of
+        the certificate (the new president swaps his shares for it), when another player then holds more
+        than the seller keeps. A sale that leaves the seller the largest holder keeps him president, so it
+        is one of his ordinary certificates and offered as that."""
+        president = next(s for s in held if s.president)
+        unit = min(s.percent for s in corp.shares)
+        total_held = sum(s.percent for s in held)
+        others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
+        out = []
+        for n in range(len(ordinary) + 1):
+            shares = ordinary[:n] + [president]
+            whole = sum(s.percent for s in shares)
+            for percent in range(whole - president.percent + unit, whole + 1, unit):
+                if others > total_held - percent:
+                    out.append(Bundle(corp, shares, percent))
         return out
 
     def offer_buy_company(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:

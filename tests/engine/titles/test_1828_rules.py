@@ -800,3 +800,35 @@ def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
     assert session.game.round.merger is not None
     session.submit({"type": "choose", "entity": 1002, "entity_type": "player", "choice": "Player 3"})
     assert session.game.acting() == [1002]  # the exchanges go on: 1002 picks again for his second pair
+
+
+def test_sales_that_hand_the_presidency_over_are_offered() -> None:
+    """docs/rules-1828.md, Stock round: with another player holding more than the seller would keep, the
+    president's certificate is offered with any number of his ordinary shares, whole or all but half of it;
+    where the seller would stay the largest holder it is not (his ordinary shares are)."""
+    session = recorded("generated/1828/gen1828_4p_2999273", 174)
+    game = session.game
+    gt = game.corporations["GT"]
+    for share in gt.shares:  # 1004 presides with his certificate and one share, 1002 holds three
+        if share.owner not in (gt.sym,):
+            gt.give(share, gt.sym)
+    gt.give(gt.shares[0], 1004)
+    gt.give(gt.shares[5], 1004)
+    for index in (3, 1, 2):
+        gt.give(gt.shares[index], 1002)
+    game.edited()
+
+    def offered() -> set[tuple[tuple[str, ...], int]]:
+        return {(tuple(o["shares"]), o["percent"]) for o in game.legal_actions_of(1004, orders=False)
+                if o["type"] == "sell_shares" and o["shares"][0].startswith("GT_")}
+
+    assert offered() == {(("GT_5",), 10), (("GT_0",), 10), (("GT_0",), 20), (("GT_5", "GT_0"), 20),
+                         (("GT_5", "GT_0"), 30)}
+    for shares, percent in offered():
+        assert game.accepts({"type": "sell_shares", "entity": 1004, "shares": list(shares), "percent": percent})
+    gt.give(gt.shares[3], gt.sym)  # 1002 now holds 20%: only a sale leaving 1004 under 20% passes it on
+    game.edited()
+    assert offered() == {(("GT_5",), 10), (("GT_0",), 20), (("GT_5", "GT_0"), 20), (("GT_5", "GT_0"), 30)}
+    gt.give(gt.shares[1], gt.sym)  # 1002 holds 10%: nobody can take the presidency over
+    game.edited()
+    assert offered() == {(("GT_5",), 10)}
