@@ -50,6 +50,16 @@ def parse_bundle(corporations: dict[str, Corporation], share_ids: object, percen
         raise MalformedAction(f"percent {percent!r} does not fit shares totalling {total}%", "shares_percent")
     if percent < total and not any(s.president for s in shares):
         raise MalformedAction("a partial bundle must contain the president's certificate", "shares_percent")
+    unit = min(s.percent for s in corp.shares)
+    if percent % unit:
+        raise MalformedAction(f"percent {percent} is not a whole number of {corp.sym}'s {unit}% shares",
+                              "shares_percent")
+    president = next((s for s in shares if s.president), None)
+    if president is not None and total - percent >= president.percent:
+        # only part of the president's certificate may be kept back (a swap settles it); keeping back a whole
+        # certificate's worth names a certificate that is not sold at all
+        raise MalformedAction(f"percent {percent} leaves out more than part of {president.id}: name only the "
+                              "certificates sold", "shares_percent")
     return Bundle(corp, shares, percent)
 
 

@@ -832,3 +832,21 @@ def test_sales_that_hand_the_presidency_over_are_offered() -> None:
     gt.give(gt.shares[1], gt.sym)  # 1002 holds 10%: nobody can take the presidency over
     game.edited()
     assert offered() == {(("GT_5",), 10)}
+
+
+def test_a_sale_names_whole_shares_and_keeps_back_at_most_part_of_the_certificate() -> None:
+    """docs/rules-1828.md, Stock round (conflicts-1828 #24): a sale's percent is a whole number of shares, and
+    it may keep back only part of the president's certificate; the reference takes 15% or a sale naming a
+    certificate it does not sell, Railpost refuses both and nothing changes."""
+    session = recorded("1828/1828Games_game_end_bankrupt", 72)  # 11241: MP_0 (20%) and MP_1; 684 holds 30%
+    before = json.dumps(session.game.digest({}), sort_keys=True)
+    for percent in (15, 5, 25, 10):  # 10: keeps back the whole certificate, naming a share it does not sell
+        with pytest.raises(EngineError) as err:
+            session.submit({"type": "sell_shares", "entity": 11241, "shares": ["MP_1", "MP_0"], "percent": percent})
+        assert err.value.rule == "shares_percent"
+    assert json.dumps(session.game.digest({}), sort_keys=True) == before
+    cash, price = session.game.player(11241).cash, session.game.share_price(session.game.corporations["MP"])
+    assert price is not None
+    session.submit({"type": "sell_shares", "entity": 11241, "shares": ["MP_1", "MP_0"], "percent": 20})
+    assert session.game.corporations["MP"].president == 684  # 684 now holds more than the 10% kept
+    assert session.game.player(11241).cash == cash + 2 * price
