@@ -119,6 +119,9 @@ class Stations:
         stations up in slot order), so every engine must agree on it. The named slot is kept only when
         none is free, so that the refusal names it (docs/rules-1840.md, "Which slot a station takes")."""
         h, ci = self.locate_city(city_id)
+        if not 0 <= named < len(h.tokens[ci]):  # a slot the city does not have names no move at all
+            raise IllegalAction(f"{city_id} on {h.id} has no slot {named} (slots 0-{len(h.tokens[ci]) - 1})",
+                                "token_slot")
         chosen = free_slot(h.tokens[ci], h.reservations[ci], entity)
         return named if chosen is None else chosen
 

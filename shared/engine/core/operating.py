@@ -355,6 +355,7 @@ class RunRoutes(SpecialBuy):
         routes = action.get("routes")
         if not isinstance(routes, list):
             raise MalformedAction("run_routes needs a list of routes", "routes_shape")
+        refuse_stated_extras(action)
         own = {t.id for t in game.rules.route_trains(game, round_, corp)}
         seen: set[str] = set()
         for route in routes:
@@ -390,6 +391,17 @@ class RunRoutes(SpecialBuy):
             own[route["train"]].operated = True
         game.rules.after_run_routes(game, round_, corp)
         self.passed = True
+
+
+def refuse_stated_extras(action: dict[str, Any]) -> None:
+    """A run states its routes; what they earn, and any bonus beside them, the engine works out. A record's
+    `extra_revenue` and `subsidy` are therefore 0 (the reference adds a stated extra to the revenue as it
+    comes: a client could pay itself more), and a run stating other amounts is refused."""
+    for field in ("extra_revenue", "subsidy"):
+        stated = action.get(field)
+        if stated not in (None, 0):
+            raise IllegalAction(f"a run states no {field.replace('_', ' ')} ({stated!r} stated): the engine works "
+                                "out what the routes earn", "route_revenue")
 
 
 class Dividend(Step):

@@ -7,6 +7,8 @@ The checklist that maps each rule of the Dutch seed to its code and test is in d
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,9 +16,10 @@ from play_1833ne import players
 from test_1833ne_rules import boston_to_portland, give_private, run, track
 from test_1833ne_tables import swap_tables  # noqa: F401  (a fixture)
 
-from shared.engine import GameSession
+from shared.engine import GameSession, MalformedAction
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
+from shared.engine.session import final_active_flags
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
@@ -638,3 +641,38 @@ def test_p5_inherited_in_a_takeover_doubles_the_acquirers_ferry() -> None:
     complete_takeover(g, bl, frr)
     assert K.P5 in bl.companies and g.title_state.luxury == "F5"
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
+
+
+def test_a_corporations_share_trade_names_its_certificates_percent_and_a_used_train_has_a_price_range() -> None:
+    """A corporation issuing or buying back its shares states the certificates' own percent (15% of one 10%
+    certificate is refused, nothing changed), and another corporation's train is offered at any price from 1
+    to all the buyer's cash, stated as the range legal-actions gives (min, step, max)."""
+    record = json.loads((Path(__file__).resolve().parents[2] / "fixtures/1833NE/standard_4p_seed1.json").read_text())
+    flags = final_active_flags(record["actions"])
+
+    def at(upto: int) -> GameSession:
+        session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                                  record["settings"].get("optional_rules") or [], record.get("id", 0))
+        for i, action in enumerate(record["actions"][:upto]):
+            session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+        return session
+
+    session = at(28)
+    issue = next(o for o in session.game.legal_actions_of(session.game.acting_players()[0], orders=False)
+                 if o["type"] == "sell_shares" and o["entity"] == "HR" and len(o["shares"]) == 1)
+    before = session.digest()
+    for percent in (5, 11, 15):
+        with pytest.raises(MalformedAction):
+            session.submit(issue | {"percent": percent})
+    assert session.digest() == before
+    assert session.game.accepts(issue)
+    session = at(42)
+    game = session.game
+    used = [o for o in game.legal_actions_of(game.acting_players()[0], orders=False)
+            if o["type"] == "buy_train" and o["train"] == "2-4"]
+    cash = game.corporations["FRR"].cash
+    assert {(o["min"], o["step"], o["max"]) for o in used} == {(1, 1, cash)} and cash > 1
+    assert {o["price"] for o in used} == {1, cash}
+    for price in (1, cash // 2 or 1, cash):
+        assert game.accepts({"type": "buy_train", "entity": "FRR", "train": "2-4", "price": price})
+    assert not game.accepts({"type": "buy_train", "entity": "FRR", "train": "2-4", "price": cash + 1})

@@ -108,6 +108,10 @@ def do_finance(game: Game, round_: Operating1833, action: dict[str, Any]) -> Non
         shares.append(corp.shares[int(idx)])
     if len(set(ids)) != len(ids):
         raise MalformedAction("a certificate is listed twice", "share_id")
+    total = sum(s.percent for s in shares)
+    if action.get("percent") not in (None, total):  # whole certificates only, as a player's sale
+        raise MalformedAction(f"percent {action.get('percent')!r} does not match the certificates' {total}%",
+                              "shares_percent")
     if action["type"] == "sell_shares":
         issue(game, corp, shares)
     else:
@@ -516,8 +520,11 @@ class TrainStep(BuyTrain):
                     out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
                                 "variant": face})
                 if not rules.must_buy_train(game, corp):
+                    # another corporation's train goes at any price from 1 to all the buyer's cash: offered at
+                    # both ends, which legal-actions states as the range (min, step, max)
                     for train in rules.buyable_used_trains(game, corp):
-                        out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": 1})
+                        for price in sorted({1, corp.cash}):
+                            out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price})
         out.extend(o for o in finance_options(game, round_, corp) if o["type"] in kinds)
         out.extend(shopping_options(game, corp, kinds))
         if "pass" in kinds:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.operating import refuse_stated_extras
 from ...errors import IllegalAction
 from ...model import POOL, Corporation
 from .flow import FlowRound, Option, need_int, rules_of
@@ -128,6 +129,7 @@ class CompanyRound(TramTurnOffers, FlowRound):
     def run_routes(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
         rules = rules_of(game)
+        refuse_stated_extras(action)
         revenue = route_revenue(game, corp, action.get("routes")) * rules.cr_multiplier(game)
         pay_shareholders(game, corp, revenue)
         rules.move_by_dividend(game, corp, revenue)

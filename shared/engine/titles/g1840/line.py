@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...board.tiles import NODE_BASE, parse_tile_id
+from ...core.operating import refuse_stated_extras
 from ...errors import EngineError, IllegalAction, MalformedAction, accepts
 from ...model import Corporation
 from .flow import MAX_LAYS, REMOVE_TOKEN_COST, FlowRound, Option, need_int, rules_of
@@ -337,7 +338,7 @@ class LineRound(FlowRound):
         h, ci = game.board.locate_city(city)
         if h.id in rules_of(game).extras(game)["no_token_remove_hexes"]:
             raise IllegalAction(f"tokens on {h.id} stay", "remove_token")
-        if slot >= len(h.tokens[ci]) or h.tokens[ci][slot] is None:
+        if not 0 <= slot < len(h.tokens[ci]) or h.tokens[ci][slot] is None:
             raise IllegalAction(f"no token in {city} slot {slot}", "remove_token")
         owner = h.tokens[ci][slot]
         if owner not in game.corporations or game.corporations[owner].kind != CITY:
@@ -356,6 +357,7 @@ class LineRound(FlowRound):
     def run_routes(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
         corp = self.corp(game)
         rules = rules_of(game)
+        refuse_stated_extras(action)
         records = action.get("routes")
         revenue = route_revenue(game, corp, records)
         if records:
