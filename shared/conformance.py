@@ -100,8 +100,10 @@ def check_trace(fixture: Path, mode: str = "replay") -> Outcome:
     for index, action in enumerate(record["actions"]):
         where = f"action id {action.get('id')} (index {index}, {action.get('type')})"
         try:
-            if mode == "live":  # exactly what the API's rules worker submits for a posted move
-                posted[action.get("id")] = session.submit(as_posted(action, posted))["id"]
+            if mode == "live":  # what the API's rules worker submits for a posted move; one the record
+                # takes back later applied trusted, as replay does (`GameSession.from_record`)
+                posted[action.get("id")] = session.submit(as_posted(action, posted),
+                                                          trusted=not survivors[index])["id"]
             else:
                 session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
         except EngineError as err:

@@ -31,9 +31,10 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
 
 def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[str, Any]]:
     """Every move open to the entities `player` controls (the player, the corporations he presides or acts
-    for, the privates he or they own), and his standing orders (`programs`): what legal-actions answers a
-    player who names no entity. Each entity's moves in the engine's order, the acting entity's first, the
-    standing orders last (`orders=False` leaves them out)."""
+    for, the privates he or they own), ending the game and his standing orders (`programs`): what
+    legal-actions answers a player who names no entity. Each entity's moves in the engine's order, the
+    acting entity's first, then ending the game and the standing orders (`orders=False` leaves those two
+    out)."""
     if game.finished:
         return []
     from .programs import program_options
@@ -47,6 +48,13 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
                 seen.add(key)
                 out.append(action)
     if orders and isinstance(player, int) and any(p.id == player for p in game.players):
+        # open to every player at any moment, like his standing orders: ending the game by agreement
+        # (`Game._process_end_game`); left out of the numbered moves of a turn (`orders=False`)
+        # (by the player, or by a corporation of his that is acting, as 18xx.games' button names it; never
+        # by a private)
+        enders = [player] + [e for e in game.acting() if e != player and e in game.corporations
+                             and game.controller(e) == player]
+        out += [{"type": "end_game", "entity": e, "entity_type": _entity_type(game, e)} for e in enders]
         out += program_options(game, player)
     from .ranges import annotate
 

@@ -82,9 +82,13 @@ class GameSession:
         """Replay an 18xx.games game record. Raises ReplayError naming the first refused action.
 
         `live` submits every action as a live move, exactly as the API's rules worker does with a posted
-        move (`as_posted`: no recorded id or `auto_actions`, the engine derives them; every action checked,
-        also one undone later, since a live server cannot know that; the session numbers the actions and an
-        undo names its target by that number). This is the path every real game takes.
+        move (`as_posted`: no recorded id or `auto_actions`, the engine derives them; the session numbers the
+        actions and an undo names its target by that number). This is the path every real game takes. A
+        move the record itself takes back later is the one exception: it is applied trusted, as in replay
+        mode. It never shaped the game, and the record holds it as the server of its day accepted it (a
+        people's game may keep a move the rules refuse today, undone at once: 18xx.games' own load skips
+        those checks for every loaded move); every move that stays is judged in full (docs/conformance.md,
+        "Modes of a forward check").
         `limit` stops after that many leading actions of the record.
         """
         settings = record.get("settings") or {}
@@ -111,7 +115,8 @@ class GameSession:
         for index, action in enumerate(actions):
             try:
                 if live:
-                    posted[action.get("id")] = session.submit(as_posted(action, posted))["id"]
+                    posted[action.get("id")] = session.submit(as_posted(action, posted),
+                                                              trusted=not survivors[index])["id"]
                 else:
                     session.submit(action, trusted=not survivors[index], keep_id=True, recorded=True)
             except EngineError as err:

@@ -271,6 +271,36 @@ def test_a_merger_that_cannot_complete_is_shown_with_its_reason_not_as_a_button(
         page.close()
 
 
+def test_a_player_ends_the_game_from_the_page_after_confirming(server: Server, browser: Any) -> None:
+    """Ending the game by agreement is open to every player at any moment (legal-actions offers it apart from
+    the turn's moves): the page asks once more before it ends the game for everyone, and "Keep playing" takes
+    the question back. A player who is not to act ends it; the game is over with its final values."""
+    record = _record("1840")
+    game_id, seats = _import(server, record, 60)
+    acting = _acting_seat(server, game_id, seats)
+    other = next(s for s in seats if s["player_id"] != acting["player_id"])
+    page = _open(browser, server, game_id, other["token"])
+    try:
+        box = page.locator("fieldset[data-type='end-game']")
+        box.wait_for(timeout=10_000)
+        assert box.locator("button[data-confirm]").count() == 0
+        box.get_by_role("button", name="End the game for everyone…").click()
+        box = page.locator("fieldset[data-type='end-game']")
+        assert box.locator("button[data-confirm]").count() == 1
+        box.screenshot(path=str(SHOTS / "end_game_confirm.png"))
+        box.get_by_role("button", name="Keep playing").click()
+        box = page.locator("fieldset[data-type='end-game']")
+        assert box.locator("button[data-confirm]").count() == 0
+        version = server.api("GET", f"/games/{game_id}/state").json()["version"]
+        box.get_by_role("button", name="End the game for everyone…").click()
+        page.locator("fieldset[data-type='end-game'] button[data-confirm]").click()
+        state = _state_after(server, game_id, version)
+        assert server.api("GET", f"/games/{game_id}").json()["status"] == "finished", state.get("round")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+
+
 def test_without_javascript_the_page_is_a_read_only_view(server: Server, browser: Any) -> None:
     record = _record("1840")
     game_id, seats = _import(server, record, 150)

@@ -31,7 +31,8 @@ from shared.engine.session import final_active_flags  # noqa: E402
 CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
 NOT_MOVES = frozenset({"undo", "redo", "message"})
 # fields of a recorded move that are not the player's choice: bookkeeping, or what the engine works out
-NOT_CHOSEN = frozenset({"id", "type", "entity", "entity_type", "created_at", "user", "auto_actions", "routes"})
+NOT_CHOSEN = frozenset({"id", "type", "entity", "entity_type", "created_at", "user", "auto_actions", "routes",
+                        "original_id"})
 RANGED = ("price", "amount", "until_condition")
 # the move types every turn has: sampled (every `every`-th of them); every other move is checked
 COMMON = frozenset({"pass", "buy_shares", "sell_shares", "buy_train", "lay_tile", "run_routes", "dividend"})
@@ -56,7 +57,14 @@ def assignment_key(assignments: Any) -> Any:
     return sorted((str(a.get("train")), str(a.get("corporation"))) for a in assignments if isinstance(a, dict))
 
 
-NORMAL: dict[str, Callable[[Any], Any]] = {"shares": share_key, "tile": tile_key, "assignments": assignment_key}
+def choice_key(choice: Any) -> Any:
+    """An answer by its name: records of older servers name it bare ("IC"), today's labels add the amount
+    ("IC ($78)"); the engine takes either."""
+    return choice.split(" (")[0] if isinstance(choice, str) else choice
+
+
+NORMAL: dict[str, Callable[[Any], Any]] = {"shares": share_key, "tile": tile_key, "assignments": assignment_key,
+                                           "choice": choice_key}
 
 
 def in_range(entry: dict[str, Any], value: Any) -> bool:

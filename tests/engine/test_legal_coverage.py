@@ -37,6 +37,8 @@ DEAD_ENDS: dict[str, dict[str, int]] = {
     "generated/1828/gen1828_4p_519478": {"choose, undone later": 7, "merge, undone later": 1},
     "generated/1828/gen1828_5p_226194": {"choose, undone later": 35, "merge, undone later": 36},
     "generated/1828/gen1828_egp_4p_263517": {"choose, undone later": 4, "merge, undone later": 1},
+    # 1840: a major short of the opening bid names a line (people's game 218809, id 736, undone at once)
+    "1840/218809": {"merge, undone later": 1},
 }
 
 

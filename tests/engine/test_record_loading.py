@@ -41,3 +41,19 @@ def test_the_same_lay_posted_live_is_refused_with_its_reason() -> None:
         GameSession.from_record(record_with_a_second_lay(), live=True)
     assert err.value.index == 450
     assert "already laid its tile" in str(err.value)
+
+
+def test_a_lay_the_record_takes_back_is_applied_live_as_loaded() -> None:
+    """Live mode judges every move that stays; a move the record itself undoes later never shaped the game and
+    is applied as replay applies it (people's games hold such moves, undone at once: 1840 game 218809, id
+    898), so both modes reach the same states. Posted on its own it is still refused."""
+    record = record_with_a_second_lay()
+    lay_id = record["actions"][-1]["id"]
+    record["actions"].append({"type": "undo", "entity": 1002, "entity_type": "player", "id": lay_id + 1})
+    replayed = GameSession.from_record(record)
+    live = GameSession.from_record(record, live=True)
+    assert live.digest() == replayed.digest()
+    assert live.game.board.hex("F20").tile.name != "611"  # taken back
+    session = GameSession.from_record({**record, "actions": record["actions"][:450]})
+    with pytest.raises(Exception, match="already laid its tile"):
+        session.submit({k: v for k, v in record["actions"][450].items() if k != "id"})

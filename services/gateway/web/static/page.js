@@ -13,6 +13,7 @@
   let me = null;
   let legal = [];
   let deadEnds = [];  // moves the engine would take that leave only an undo: shown with their reason, not offered
+  let endGame = null;  // ending the game by agreement: open to every player at any moment, asked twice
   let orders = [];  // the standing orders legal-actions offers (program_*)
   const dataNode = document.getElementById("page-data");
   const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
@@ -511,7 +512,29 @@
         button("Redo", () => ({ type: "redo", entity: me.player_id, entity_type: "player" }), true));
       box.appendChild(fs);
       box.appendChild(ordersFieldset(me.player_id));
+      if (endGame) box.appendChild(endGameFieldset());
     }
+  }
+
+  // the game ends for everyone at once (18xx.games' "end game" by agreement): a button that asks again
+  function endGameFieldset() {
+    const fs = document.createElement("fieldset");
+    fs.dataset.type = "end-game";
+    const lg = document.createElement("legend"); lg.textContent = "End the game";
+    const note = document.createElement("p");
+    note.textContent = "When the table agrees to stop, any player ends the game here; the final values are counted as usual.";
+    const ask = document.createElement("button");
+    ask.type = "button"; ask.className = "secondary"; ask.textContent = "End the game for everyone…";
+    ask.addEventListener("click", () => {
+      const sure = button("Yes, end the game now", () => endGame, true);
+      sure.dataset.confirm = "1";
+      const keep = document.createElement("button");
+      keep.type = "button"; keep.className = "secondary"; keep.textContent = "Keep playing";
+      keep.addEventListener("click", () => { fs.replaceWith(endGameFieldset()); });
+      ask.replaceWith(sure, keep);
+    });
+    fs.append(lg, note, ask);
+    return fs;
   }
 
   // moves the rules allow but that lead where the game can only be taken back (a merger that cannot complete):
@@ -706,8 +729,9 @@
     // standing orders are open to every player at any moment: they do not make it his turn (the page lists
     // the moves of the turn; setting and clearing orders is offered apart)
     const all = r.data.actions || [];
-    legal = all.filter((a) => !String(a.type).startsWith("program_"));
+    legal = all.filter((a) => !String(a.type).startsWith("program_") && a.type !== "end_game");
     orders = all.filter((a) => String(a.type).startsWith("program_"));
+    endGame = all.find((a) => a.type === "end_game") || null;
     deadEnds = r.data.dead_ends || [];
     const turn = $("turn");
     turn.hidden = false;

@@ -34,6 +34,7 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
     kind = "Acquisition"
     handlers = {"merge": "merge", "bid": "bid", "pass": "pass_", "buy_train": "buy_train",
                 "scrap_train": "scrap_train", "reassign_trains": "reassign"}
+    dead_end_offers = {"merge": "dead_end_merge"}
     offers = {"merge": "offer_merge", "bid": "offer_bid", "pass": "offer_pass", "buy_train": "offer_buy_train",
               "scrap_train": "offer_scrap_train", "reassign_trains": "offer_reassign_trains"}
 
@@ -106,6 +107,16 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
         if major.cash < LINE_MIN_BID or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
             return []
         return [{"corporation": sym} for sym in state(game).lines_offered]
+
+    def dead_end_merge(self, game: Game, entity: Any) -> list[Option]:
+        """The lines a major short of the opening bid may still name: it must then open the bidding and
+        cannot, so only an undo follows (the 1840 game 218809, id 736, undone at once)."""
+        major = game.corporations[entity]
+        if major.cash >= LINE_MIN_BID or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
+            return []
+        why = (f"{major.sym} has {major.cash}, less than the opening bid of {LINE_MIN_BID}, so it could not open "
+               "the bidding; it could only be taken back")
+        return [{"corporation": sym, "reason": why} for sym in state(game).lines_offered]
 
     def offer_bid(self, game: Game, entity: Any) -> list[Option]:
         """The lowest bid on the line being auctioned, if the major can pay it (the checks of `bid`)."""

@@ -51,6 +51,9 @@ class FlowRound(Round):
     offers: dict[str, str] = {}
     # types whose candidates only a try on a copy can settle (a run: its routes are searched, then checked)
     tried: frozenset[str] = frozenset()
+    # action type -> name of the method `(game, entity) -> list[Option]` listing the moves of that type the
+    # handler takes but `offers` leaves out, since only an undo could follow them (each with its "reason")
+    dead_end_offers: dict[str, str] = {}
 
     def __init__(self, round_num: int = 1) -> None:
         super().__init__([], round_num)
@@ -79,6 +82,15 @@ class FlowRound(Round):
 
     def offer_pass(self, game: Game, entity: Any) -> list[Option]:
         return [{}]
+
+    def dead_ends(self, game: Game, entity: Any) -> list[Option]:
+        """The moves of the open types that `dead_end_offers` names (`Step.dead_end_options`, for a round
+        with no steps)."""
+        out: list[Option] = []
+        for kind in self.actions_for(game, entity):
+            name = self.dead_end_offers.get(kind)
+            out += [{"type": kind, **option} for option in (getattr(self, name)(game, entity) if name else [])]
+        return out
 
     def settle(self, game: Game) -> None:
         """After an action: skip entities with nothing to do, end the round when nobody is left."""
