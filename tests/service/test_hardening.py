@@ -410,8 +410,9 @@ def test_create_app_mounts_the_notifier_with_init_app(tmp_path: Path) -> None:
 
 
 def test_legal_actions_without_entity_list_every_entity_and_standing_orders(tmp_path: Path) -> None:
-    """Issue 23: without `?entity=` a seat gets the moves of every entity it controls and its standing
-    orders (set or, once set, clear), the player who is not acting too; `?entity=` narrows to one entity."""
+    """Issue 23: without `?entity=` a seat gets the moves of every entity it controls, ending the game and
+    its standing orders (set or, once set, clear), the player who is not acting too; `?entity=` narrows to
+    one entity."""
     call = embedded_call(tmp_path)
     status, made = call("POST", "/games", json={"title": "1840", "seats": 2, "seed": 1})
     game_id = made["id"]
@@ -424,7 +425,8 @@ def test_legal_actions_without_entity_list_every_entity_and_standing_orders(tmp_
     types = {a["type"] for a in mine}
     assert {"bid", "program_share_pass", "program_buy_shares"} <= types and "program_disable" not in types
     theirs = call("GET", f"/games/{game_id}/legal-actions", waiting["token"])[1]["actions"]
-    assert theirs and {a["type"] for a in theirs} <= {"program_share_pass", "program_buy_shares"}
+    assert theirs and {a["type"] for a in theirs} <= {"end_game", "program_share_pass", "program_buy_shares"}
+    assert {"type": "end_game", "entity": waiting["player_id"], "entity_type": "player"} in theirs
     assert all(a["entity"] == waiting["player_id"] for a in theirs)
     order = next(a for a in theirs if a["type"] == "program_share_pass")
     status, receipt = call("POST", f"/games/{game_id}/actions?wait=10", waiting["token"],
