@@ -46,6 +46,9 @@ class HexState:
     tile_reservations: list[str] = field(default_factory=list)
     blockers: list[str] = field(default_factory=list)
     location: str | None = None
+    # every hex beside this one, across impassable sides and into impassable-coloured hexes too (None: the
+    # same as `neighbors`); a tile laid on an impassable-coloured hex opens some of them (`Board.lay`)
+    all_neighbors: dict[int, str] | None = None
 
     def clone(self) -> HexState:
         return self.with_state(self.tile, self.rotation, self.copy, [list(s) for s in self.tokens],
@@ -58,7 +61,7 @@ class HexState:
         """This hex's fixed facts with the given changing ones (a plain constructor call: clones of the
         whole board happen at every checkpoint and every trial copy, so they must be cheap)."""
         return HexState(self.id, self.x, self.y, self.neighbors, self.preprinted, tile, rotation, copy, tokens,
-                        reservations, tile_reservations, blockers, self.location)
+                        reservations, tile_reservations, blockers, self.location, self.all_neighbors)
 
 
 def _city_moves(old: TileDef, old_rot: int, new: TileDef, rotation: int) -> list[tuple[int, int]]:
@@ -119,6 +122,8 @@ class Board(Stations):
         # entity -> stops it builds and runs from as if it had a station there (1833NE P4/P6 off-boards)
         self.virtual_stations: dict[str, frozenset[tuple[str, int]]] = {}
         self.closed_cities: dict[str, frozenset[str]] = {}
+        # hex -> the sides a tile laid on it while it was impassable-coloured opened (`lay`); replaced whole
+        self.opened: dict[str, tuple[int, ...]] = {}
         for h in hexes.values():
             self._where[(h.tile.name, h.copy)] = h.id
 
@@ -148,9 +153,10 @@ class Board(Stations):
                 raise DataError(f"hex {hid}: bad neighbour edge") from err
             if any(not 0 <= e <= 5 for e in neighbors):
                 raise DataError(f"hex {hid}: neighbour edge out of range")
+            every = {int(k): v for k, v in (raw.get("all_neighbors") or {}).items()} or None
             hexes[hid] = HexState(hid, raw.get("x", 0), raw.get("y", 0), neighbors, tile, tile,
                                   tokens=_slots_for(tile), reservations=_slots_for(tile),
-                                  location=raw.get("location_name"))
+                                  location=raw.get("location_name"), all_neighbors=every)
         for h in hexes.values():
             for e, nb in h.neighbors.items():
                 if nb not in hexes:
@@ -216,6 +222,7 @@ class Board(Stations):
         new.allowed_track = getattr(self, "allowed_track", {})
         new.virtual_stations = getattr(self, "virtual_stations", {})
         new.closed_cities = getattr(self, "closed_cities", {})
+        new.opened = getattr(self, "opened", {})
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -372,7 +379,7 @@ class Board(Stations):
         return new in self.rules.extra_upgrades.get(old, ()) or new in self.rules.extra_upgrade_text.get(old, "")
 
     def _rotation_problem(self, h: HexState, new: TileDef, rotation: int) -> str | None:
-        key = ("rotation", h.id, h.tile.name, h.rotation, new.name, rotation)
+        key = ("rotation", h.id, h.tile.name, h.rotation, new.name, rotation, tuple(h.neighbors))
         if key not in self._memo:
             # an extra upgrade keeps the old track if the new tile has it between the same edges and
             # stops, a town standing for a city and a city for a town (a yellow city 115 becomes tile 2)
@@ -513,6 +520,7 @@ class Board(Stations):
             "allowed_track": self.allowed_track,
             "virtual_stations": getattr(self, "virtual_stations", {}),
             "closed_cities": getattr(self, "closed_cities", {}),
+            "opened": getattr(self, "opened", {}),
         }
 
     def with_dynamic_state(self, state: dict[str, Any]) -> Board:
@@ -529,12 +537,41 @@ class Board(Stations):
         new.allowed_track = state["allowed_track"]
         new.virtual_stations = state.get("virtual_stations", {})
         new.closed_cities = state.get("closed_cities", {})
+        new.opened = dict(state.get("opened", {}))
+        for hex_id, sides in new.opened.items():
+            new._open(hex_id, sides)
         new._where = {(h.tile.name, h.copy): h.id for h in new.hexes.values()}
         return new
 
     def lay(self, hex_id: str, tile_id: str, rotation: int) -> None:
         name, copy = parse_tile_id(tile_id)
-        self._place_tile(hex_id, self.catalogue[name], rotation, copy)
+        h = self.hexes[hex_id]
+        was_impassable = h.tile.color in self.rules.impassable_colors
+        new = self.catalogue[name]
+        self._place_tile(hex_id, new, rotation, copy)
+        if was_impassable:
+            # an impassable-coloured hex with a tile is entered along the tile's track from now on (both ways),
+            # except across an impassable side (docs/board-data.md, "Neighbours")
+            walls = {b.get("edge") for b in new.borders if b.get("type") == "impassable"}
+            sides = tuple(sorted(e for e in new.rexits[rotation] if e not in walls))
+            self._open(hex_id, sides)
+            self.opened = {**getattr(self, "opened", {}), hex_id: sides}
+            self.forget_reach()
+
+    def _open(self, hex_id: str, sides: tuple[int, ...]) -> None:
+        """Link `hex_id` and the hexes beside it across `sides` both ways (new dictionaries, never changed in
+        place: the hexes of other copies of the board share the old ones)."""
+        h = self.hexes[hex_id]
+        for side in sides:
+            other_id = (h.all_neighbors or h.neighbors).get(side)
+            if other_id is None or other_id not in self.hexes:
+                continue  # off the map
+            other = self.hexes[other_id]
+            back = next(e for e, n in (other.all_neighbors or other.neighbors).items() if n == hex_id)
+            if h.neighbors.get(side) != other_id:
+                h.neighbors = {**h.neighbors, side: other_id}
+            if other.neighbors.get(back) != hex_id:
+                other.neighbors = {**other.neighbors, back: hex_id}
 
     def _place_tile(self, hex_id: str, new: TileDef, rotation: int, copy: int) -> None:
         h = self.hexes[hex_id]

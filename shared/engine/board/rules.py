@@ -41,6 +41,9 @@ class BoardRules:
     through_bonus_excluded_trains: tuple[str, ...] = ()
     # 1833NE: (places A, places B, value by phase name) of the bonuses a route may be extended to collect
     extension_bonuses: tuple[tuple[frozenset[str], frozenset[str], tuple[tuple[str, int], ...]], ...] = ()
+    # colours of hexes entered only along their own track (the map's neighbours say which sides); a tile laid
+    # on such a hex opens the sides its track leads to (`Board.lay`)
+    impassable_colors: frozenset[str] = frozenset()
 
     @classmethod
     def from_title_data(cls, title_dir: FsPath) -> BoardRules:
@@ -65,5 +68,6 @@ class BoardRules:
                   extra_upgrades=as_lists(extras.get("extra_upgrades") or {}),
                   extra_upgrade_text={k: v for k, v in (extras.get("extra_upgrades") or {}).items()
                                       if isinstance(v, str)},
-                  illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}))
+                  illegal_upgrades=as_lists(extras.get("illegal_upgrades") or {}),
+                  impassable_colors=frozenset(value("IMPASSABLE_HEX_COLORS", [])))
         return out

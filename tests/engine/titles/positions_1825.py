@@ -15,11 +15,13 @@ from shared.engine.game import Game
 GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1825"
 # Railpost's own random games (oracle reverse check), cut at the move the reference refused: `rp_1825_...`
 REVERSE = Path(__file__).resolve().parents[2] / "fixtures" / "reverse" / "1825"
+# oracle-bot games of the forward campaign, cut after the move a test needs: `camp1825_...`
+CAMPAIGN = Path(__file__).resolve().parents[2] / "fixtures" / "campaign" / "1825"
 
 
 @lru_cache(maxsize=8)
 def record(name: str) -> dict[str, Any]:
-    where = REVERSE if name.startswith("rp_") else GENERATED
+    where = REVERSE if name.startswith("rp_") else CAMPAIGN if name.startswith("camp") else GENERATED
     return json.loads((where / f"{name}.json").read_text())  # type: ignore[no-any-return]
 
 

@@ -118,3 +118,26 @@ def test_the_reservation_moves_to_the_city_of_the_new_tile() -> None:
     lay = next(a for a in lays_on(game, "GNR", "L14") if a["tile"].startswith("6-"))
     game.process({k: v for k, v in lay.items() if k != "entity_type"})
     assert game.board.hex("L14").tile.name == "6" and game.board.hex("L14").reservations == [["NER"]]
+
+
+# -- a sepia hex with a tile is entered along its track ------------------------------------------------------
+# Unit 1 + D1, 3 players (oracle-bot game, first 791 actions): Swindon (V14) is sepia, its printed track leads
+# to every side but 0, the side facing W13; at 732 LSWR upgrades it to tile 200 (rotation 4), whose track
+# leads to side 0 as well; at 790 GWR lays a 7 on W13 leading into Swindon (W13's side 3).
+SEPIA = "camp1825_unit_1_d1_3p_3331454_791"
+
+
+def test_a_tile_on_a_sepia_hex_opens_the_sides_its_track_leads_to() -> None:
+    game = position(SEPIA, 732)
+    assert 3 not in game.board.hex("W13").neighbors  # no track may lead into Swindon from W13 yet
+    game.process({"type": "lay_tile", "entity": "LSWR", "hex": "V14", "tile": "200-0", "rotation": 4})
+    assert game.board.hex("W13").neighbors[3] == "V14" and game.board.hex("V14").neighbors[0] == "W13"
+
+
+def test_track_may_lead_into_a_sepia_hex_once_its_tile_leads_back() -> None:
+    game = position(SEPIA, 790)  # the 200 on Swindon laid, taken back by undos and kept through them
+    assert game.board.hex("V14").tile.name == "200"
+    cash = game.corporations["GWR"].cash
+    game.process({"type": "lay_tile", "entity": "GWR", "hex": "W13", "tile": "7-1", "rotation": 3})
+    h = game.board.hex("W13")
+    assert (h.tile.name, h.rotation) == ("7", 3) and game.corporations["GWR"].cash == cash

@@ -164,6 +164,28 @@ def test_buying_a_minors_own_train_is_refused() -> None:
     assert caught.value.rule == "train_owner"
 
 
+# Unit 3 + DB3, 2 players (oracle-bot game, first 976 actions): GNoS formed with its own 5 (5-0) and handed it
+# back to the bank over the train limit at index 629; HR bought it from the bank for 550 at 962.
+DB3_BOT = "camp1825_unit_3_db3_2p_1149842_976"
+
+
+def test_a_minors_own_train_handed_back_to_the_bank_is_an_ordinary_train() -> None:
+    """Once GNoS discarded its own 5, the train is like any other: HR bought it from the bank, and CR (in
+    its train step, £10 at least) buys it from HR for £10; GSWR operates next."""
+    before = position(DB3_BOT, 629)
+    assert before.corporations["GNoS"].required_train == "5-0"
+    assert before.depot.by_id("5-0").owner == "GNoS"
+    game = position(DB3_BOT, 974)
+    hr, cr = game.corporations["HR"], game.corporations["CR"]
+    assert game.acting() == ["CR"] and game.depot.by_id("5-0").owner == "HR"
+    hr_cash, cr_cash = hr.cash, cr.cash
+    assert game.depot.by_id("5-0") in game.rules.other_trains(game, cr)
+    game.process({"type": "buy_train", "entity": "CR", "train": "5-0", "price": 10})
+    assert (hr.cash, cr.cash) == (hr_cash + 10, cr_cash - 10)
+    assert [t.id for t in hr.trains] == ["U3-0"] and "5-0" in [t.id for t in cr.trains]
+    assert game.acting() == ["GSWR"]
+
+
 # -- track does not reverse at a town or city ------------------------------------------------------------
 def test_a_station_reached_only_by_reversing_at_a_town_cannot_be_tokened() -> None:
     """Unit 1 + K3: LNWR (T16) reaches U21 and on into U23's town; London's city 3 (V20, edge to U21) lies

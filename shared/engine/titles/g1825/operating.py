@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, Dividend, OperatingRound, TrackAndToken
+from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, TrackAndToken
 from ...core.shares import Bundle, parse_bundle
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
@@ -113,6 +113,18 @@ class Dividend1825(Dividend):
         super().skip(game, round_)
         if corp.closed and ran_leased:
             round_.removed_at_payout = True
+
+
+class DiscardTrain1825(DiscardTrain):
+    """The shared discard step. A minor's own train handed back to the bank over the train limit is an
+    ordinary train from then on: anyone may buy it from the bank, and its buyer may sell it on like any
+    other train (docs/rules-1825.md, "A minor's own train is never for sale", *Once handed back*)."""
+
+    def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
+        own = [t for t in game.corporations[action["entity"]].trains if t.id == action.get("train")]
+        super().discard_train(game, round_, action, trusted)
+        for train in own:
+            train.reserved = False
 
 
 class BuyTrain1825(BuyTrain):

@@ -16,7 +16,6 @@ from ...board.routes import DefaultRouteRules
 from ...board.tiles import load_catalogue
 from ...core.market import Cell
 from ...core.operating import (
-    DiscardTrain,
     HomeToken,
     OperatingRound,
     RunRoutes,
@@ -29,7 +28,7 @@ from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
 from .credit import check_spend, lease_repayable
-from .operating import BuyTrain1825, Dividend1825, OperatingRound1825, TrackAndToken1825
+from .operating import BuyTrain1825, DiscardTrain1825, Dividend1825, OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
@@ -171,7 +170,7 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain(), BuyTrain1825()],
+        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain1825(), BuyTrain1825()],
                                   round_num)
 
     # -- bands: which corporations may be started -----------------------------------------------------------
