@@ -800,3 +800,26 @@ def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
     assert session.game.round.merger is not None
     session.submit({"type": "choose", "entity": 1002, "entity_type": "player", "choice": "Player 3"})
     assert session.game.acting() == [1002]  # the exchanges go on: 1002 picks again for his second pair
+
+
+def test_after_the_discards_a_system_may_buy_again_into_the_shell_they_emptied() -> None:
+    """Bot game camp1828_ensure_good_privates_3p_3335116 (first 738 actions): IC-MC buys the first 6-train into
+    its IC shell; the Red phase lowers the limits, so MP-ERIE and IC-MC must discard. With no room left the
+    purchase seemed to end IC-MC's train step, but the step is asked again after the discards: IC-MC,
+    having discarded the 6 and a 3+D, buys MP-ERIE's 5-train for $178 into IC before MP-ERIE operates."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_3p_3335116_738.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == ["MP-ERIE"]
+    for move in ({"type": "discard_train", "entity": "MP-ERIE", "entity_type": "corporation", "train": "5-1"},
+                 {"type": "discard_train", "entity": "IC-MC", "entity_type": "system", "train": "6-0"},
+                 {"type": "discard_train", "entity": "IC-MC", "entity_type": "system", "train": "3+D-1"}):
+        session.submit(move)
+    game = session.game
+    assert game.acting() == ["IC-MC"]  # its train step goes on; MP-ERIE waits
+    assert {a["type"] for a in session.legal_actions("IC-MC")} >= {"buy_train", "pass"}
+    cash = game.corporations["IC-MC"].cash
+    session.submit({"type": "buy_train", "entity": "IC-MC", "entity_type": "system", "train": "5-0",
+                    "price": 178, "shell": "IC"})
+    game = session.game
+    assert game.corporations["IC-MC"].cash == cash - 178
+    assert "5-0" in [t.id for t in game.corporations["IC-MC"].trains]

@@ -146,7 +146,9 @@ class BuyTrain1828(BuyTrain):
         self.sold_unbought = False
         if shell is not None:
             add_to_shell(game, corp, shell, train.id)
-        self.passed = not self.own_actions(game, round_, corp)
+        # trains over a limit are discarded first; the step stays open and is asked again after the discards,
+        # when a shell they emptied may take another train (rules-1828.md, "After the discards")
+        self.passed = False if round_.crowded(game) else not self.own_actions(game, round_, corp)
 
     def _contribution(self, game: Game, corp: Any, train: Any, price: int, shell: str | None = None) -> int:
         """What the president must pay towards `price`, or why they may not."""
