@@ -823,3 +823,14 @@ def test_after_the_discards_a_system_may_buy_again_into_the_shell_they_emptied()
     game = session.game
     assert game.corporations["IC-MC"].cash == cash - 178
     assert "5-0" in [t.id for t in game.corporations["IC-MC"].trains]
+
+
+def test_a_purchase_that_left_no_shell_room_ends_the_train_step_after_the_discards() -> None:
+    """Bot game camp1828_ensure_good_privates_3p_5756497 (first 561 actions): GT-MC, the round's last
+    corporation, buys the first 6-train into MC; before it took its place GT held three trains and MC two,
+    at the Red limit of two, so no shell had room and the step ended with the purchase. After GT-MC's and
+    B&O-PRR's discards the stock round begins (1003 acts), although a discard emptied room in a shell."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_3p_5756497_561.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == [1003]
+    assert type(session.game.round).__name__ != "OperatingRound1828"
