@@ -75,6 +75,10 @@ class OperatingRound(Round):
     def _crowded(self, game: Game) -> bool:
         return any(s.crowded_now(game) for s in self._discarders())
 
+    def crowded(self, game: Game) -> bool:
+        """Some corporation holds trains over its limit and must discard before the turn goes on."""
+        return self._crowded(game)
+
     def skip_steps(self, game: Game) -> None:
         if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
             return

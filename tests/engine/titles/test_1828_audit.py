@@ -147,6 +147,26 @@ def test_purple_withdraws_unstarted_corporations_leaving_blocking_tokens() -> No
         assert "B" in tokens and sym not in tokens, (sym, home, tokens)
 
 
+def test_a_withdrawn_corporations_share_stays_in_its_holders_hands() -> None:
+    # A founding private's share of a corporation nobody starts (camp1828_base_3p_5301595: 1001's PRR 10%
+    # from the auction) is kept when the corporation withdraws at Purple: it is still his, worth nothing.
+    session = recorded(MARKET, 690)
+    game = session.game
+    holder = game.players[0]
+    nyc = game.corporations["NYC"]
+    assert not nyc.ipoed
+    nyc.shares[1].owner = holder.id  # as a private hands it out in the auction
+    value = game.rules.player_value(game, holder)
+    game.phase_index = next(i for i, p in enumerate(game.defn.phases) if p.name == "Purple")
+    game.rules.stock_round(game)
+    assert "NYC" not in game.corporations
+    digest = game.digest({"id": 0, "type": "pass"})
+    assert digest["players"][str(holder.id)]["shares"]["NYC"] == 10
+    assert "NYC" not in digest["corporations"]
+    assert all("NYC" not in p["shares"] for pid, p in digest["players"].items() if pid != str(holder.id))
+    assert game.rules.player_value(game, holder) == value  # no price: it adds nothing
+
+
 # -- the market ------------------------------------------------------------------------------------------------
 def test_the_pool_may_hold_eighty_percent_and_no_more() -> None:
     acts = actions_of(MARKET)

@@ -850,3 +850,37 @@ def test_a_sale_names_whole_shares_and_keeps_back_at_most_part_of_the_certificat
     session.submit({"type": "sell_shares", "entity": 11241, "shares": ["MP_1", "MP_0"], "percent": 20})
     assert session.game.corporations["MP"].president == 684  # 684 now holds more than the 10% kept
     assert session.game.player(11241).cash == cash + 2 * price
+
+
+def test_after_the_discards_a_system_may_buy_again_into_the_shell_they_emptied() -> None:
+    """Bot game camp1828_ensure_good_privates_3p_3335116 (first 738 actions): IC-MC buys the first 6-train into
+    its IC shell; the Red phase lowers the limits, so MP-ERIE and IC-MC must discard. With no room left the
+    purchase seemed to end IC-MC's train step, but the step is asked again after the discards: IC-MC,
+    having discarded the 6 and a 3+D, buys MP-ERIE's 5-train for $178 into IC before MP-ERIE operates."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_3p_3335116_738.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == ["MP-ERIE"]
+    for move in ({"type": "discard_train", "entity": "MP-ERIE", "entity_type": "corporation", "train": "5-1"},
+                 {"type": "discard_train", "entity": "IC-MC", "entity_type": "system", "train": "6-0"},
+                 {"type": "discard_train", "entity": "IC-MC", "entity_type": "system", "train": "3+D-1"}):
+        session.submit(move)
+    game = session.game
+    assert game.acting() == ["IC-MC"]  # its train step goes on; MP-ERIE waits
+    assert {a["type"] for a in session.legal_actions("IC-MC")} >= {"buy_train", "pass"}
+    cash = game.corporations["IC-MC"].cash
+    session.submit({"type": "buy_train", "entity": "IC-MC", "entity_type": "system", "train": "5-0",
+                    "price": 178, "shell": "IC"})
+    game = session.game
+    assert game.corporations["IC-MC"].cash == cash - 178
+    assert "5-0" in [t.id for t in game.corporations["IC-MC"].trains]
+
+
+def test_a_purchase_that_left_no_shell_room_ends_the_train_step_after_the_discards() -> None:
+    """Bot game camp1828_ensure_good_privates_3p_5756497 (first 561 actions): GT-MC, the round's last
+    corporation, buys the first 6-train into MC; before it took its place GT held three trains and MC two,
+    at the Red limit of two, so no shell had room and the step ended with the purchase. After GT-MC's and
+    B&O-PRR's discards the stock round begins (1003 acts), although a discard emptied room in a shell."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_3p_5756497_561.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == [1003]
+    assert type(session.game.round).__name__ != "OperatingRound1828"

@@ -159,10 +159,18 @@ class Rules1828(TitleRules):
         return super().next_round(game, previous)
 
     def _remove_unparred(self, game: Game) -> None:
-        """Purple: corporations never started leave the game; their home slots get blocking tokens."""
+        """Purple: corporations never started leave the game; their home slots get blocking tokens. A share a
+        player holds already (a founding private's, from the auction) stays his: worthless, it cannot be sold,
+        and it still shows among his holdings (docs/rules-1828.md, *Purple: unstarted corporations withdraw*)."""
+        kept = state(game).withdrawn_shares
+        players = {p.id for p in game.players}
         for corp in list(game.corporations.values()):
             if corp.kind != "major" or corp.ipoed or corp.closed:
                 continue
+            for share in corp.shares:
+                if isinstance(share.owner, int) and share.owner in players:
+                    held = kept.setdefault(share.owner, {})
+                    held[corp.sym] = held.get(corp.sym, 0) + share.percent
             h = game.board.hex(corp.home)
             cities = [i for i, r in enumerate(h.reservations) if corp.sym in r]
             if corp.sym in h.tile_reservations:
@@ -500,6 +508,12 @@ class Rules1828(TitleRules):
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
         return [c for c in game.corporations.values() if c.kind == "major"]
+
+    def digest_player(self, game: Game, player: Player, entry: dict[str, Any]) -> dict[str, Any]:
+        """Shares of corporations withdrawn at Purple that the player kept are still among his holdings."""
+        for sym, pct in state(game).withdrawn_shares.get(player.id, {}).items():
+            entry["shares"][sym] = entry["shares"].get(sym, 0) + pct
+        return entry
 
     def digest_corporation(self, game: Game, corp: Corporation, entry: dict[str, Any]) -> dict[str, Any]:
         """While a merger runs, the two old corporations keep the presidents they had when it began."""

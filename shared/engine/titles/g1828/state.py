@@ -36,6 +36,8 @@ class State1828(TitleState):
     events_done: list[str] = field(default_factory=list)
     # minors taken out of play
     removed_minors: list[str] = field(default_factory=list)
+    # player id -> {corporation: percent}: certificates of corporations withdrawn at Purple that players kept
+    withdrawn_shares: dict[int, dict[str, int]] = field(default_factory=dict)
     # home hex -> the corporation whose home it was, left without its station
     loose_homes: dict[str, str] = field(default_factory=dict)
     # certificates a System holds that no one may buy from it

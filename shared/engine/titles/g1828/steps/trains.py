@@ -144,9 +144,29 @@ class BuyTrain1828(BuyTrain):
             game.pay(president, corp, price - corp.cash)
         super().buy_train(game, round_, action, trusted)
         self.sold_unbought = False
+        # whether the step outlives discards is judged before the new train takes its shell's place
+        goes_on = self.open_after_purchase(game, corp)
         if shell is not None:
             add_to_shell(game, corp, shell, train.id)
-        self.passed = not self.own_actions(game, round_, corp)
+        # trains over a limit are discarded first; a step still open is asked again after the discards, when
+        # a shell they emptied may take another train (rules-1828.md, "After the discards")
+        if round_.crowded(game):
+            self.passed = not goes_on
+        else:
+            self.passed = not self.own_actions(game, round_, corp)
+
+    def open_after_purchase(self, game: Game, corp: Any) -> bool:
+        """At a purchase that forces discards: the step stays open when a shell had room under the new limit
+        before the bought train was placed and the treasury can pay the cheapest train on offer (another
+        major's at $1), or when a System's shell is empty (rules-1828.md, "After the discards")."""
+        if not is_system(game, corp):
+            return game.rules.room_for_train(game, corp) and corp.cash >= self.cheapest(game, corp)
+        if any(not trains for trains in shells(game, corp).values()):
+            return True
+        others = any(c.trains for c in game.corporations.values() if c is not corp and c.kind == "major"
+                     and not c.closed)
+        least = 1 if others else self.cheapest(game, corp)
+        return bool(shells_with_room(game, corp)) and corp.cash >= least
 
     def _contribution(self, game: Game, corp: Any, train: Any, price: int, shell: str | None = None) -> int:
         """What the president must pay towards `price`, or why they may not."""
