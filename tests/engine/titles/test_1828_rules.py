@@ -884,3 +884,17 @@ def test_a_purchase_that_left_no_shell_room_ends_the_train_step_after_the_discar
     session = GameSession.from_record(record)
     assert session.game.acting() == [1003]
     assert type(session.game.round).__name__ != "OperatingRound1828"
+
+
+def test_after_the_discards_a_corporation_short_of_the_banks_price_may_buy_another_majors_train() -> None:
+    """docs/rules-1828.md, *After the discards*: NYH (people's game 23366) buys the 3+D that brings the new
+    phase and keeps $340, less than any train the bank sells; another major has trains, so its train step
+    stays open through NYC's discard and NYH buys NYC's 3-train for $280."""
+    session = recorded("1828/23366", 305)
+    game = session.game
+    nyh = game.corporations["NYH"]
+    assert [t.id for t in nyh.trains] == ["5-3", "3+D-0"] and nyh.cash == 340
+    session.submit({"type": "discard_train", "entity": "NYC", "entity_type": "corporation", "train": "3-7"})
+    assert game.acting() == ["NYH"]
+    session.submit({"type": "buy_train", "entity": "NYH", "entity_type": "corporation", "train": "3-8", "price": 280})
+    assert [t.id for t in nyh.trains] == ["5-3", "3+D-0", "3-8"] and nyh.cash == 60

@@ -159,13 +159,14 @@ class BuyTrain1828(BuyTrain):
         """At a purchase that forces discards: the step stays open when a shell had room under the new limit
         before the bought train was placed and the treasury can pay the cheapest train on offer (another
         major's at $1), or when a System's shell is empty (rules-1828.md, "After the discards")."""
-        if not is_system(game, corp):
-            return game.rules.room_for_train(game, corp) and corp.cash >= self.cheapest(game, corp)
-        if any(not trains for trains in shells(game, corp).values()):
-            return True
         others = any(c.trains for c in game.corporations.values() if c is not corp and c.kind == "major"
                      and not c.closed)
         least = 1 if others else self.cheapest(game, corp)
+        if not is_system(game, corp):
+            # 1828.Games 23366 index 306: NYH, $340 left after its 3+D, buys NYC's 3 for $280 once NYC discarded
+            return game.rules.room_for_train(game, corp) and corp.cash >= least
+        if any(not trains for trains in shells(game, corp).values()):
+            return True
         return bool(shells_with_room(game, corp)) and corp.cash >= least
 
     def _contribution(self, game: Game, corp: Any, train: Any, price: int, shell: str | None = None) -> int:
