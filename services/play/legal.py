@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import GameSession
+from shared.engine.legal import end_game_options
 from shared.engine.programs import program_options
 from shared.engine.ranges import annotate
 
@@ -18,8 +19,8 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
     Without `entity`: every entity the player controls (himself, the corporations he presides or acts for,
     his and their privates), ending the game and his standing orders (`Game.legal_actions_of`). With
     `entity`: that entity's moves (as before: a corporation's include the sales its president makes for
-    it), and a player's ending the game and standing orders. `orders=False` leaves the standing orders out (the turn email numbers the moves of the
-    turn; the orders come last in the REST list, so the numbers agree)."""
+    it), and a player's ending the game and standing orders. `orders=False` leaves those two out (the
+    turn email numbers the moves of the turn; they come last in the REST list, so the numbers agree)."""
     if session.finished:
         return []
     game = session.game
@@ -36,8 +37,8 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
         actions = [a for a in actions if session.controller(a.get("entity")) == player_id]
     if orders and isinstance(entity, int) and (player_id is None or entity == player_id) \
             and any(p.id == entity for p in game.players):
-        actions = actions + [{"type": "end_game", "entity": entity, "entity_type": "player"}] \
-            + program_options(game, entity)
+        ends = [a for a in end_game_options(game, entity) if a["entity"] == entity]
+        actions = actions + ends + program_options(game, entity)
     return annotate(game, actions)
 
 

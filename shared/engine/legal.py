@@ -48,17 +48,19 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
                 seen.add(key)
                 out.append(action)
     if orders and isinstance(player, int) and any(p.id == player for p in game.players):
-        # open to every player at any moment, like his standing orders: ending the game by agreement
-        # (`Game._process_end_game`); left out of the numbered moves of a turn (`orders=False`)
-        # (by the player, or by a corporation of his that is acting, as 18xx.games' button names it; never
-        # by a private)
-        enders = [player] + [e for e in game.acting() if e != player and e in game.corporations
-                             and game.controller(e) == player]
-        out += [{"type": "end_game", "entity": e, "entity_type": _entity_type(game, e)} for e in enders]
-        out += program_options(game, player)
+        # open at any moment, like his standing orders; left out of the numbered moves of a turn
+        out += end_game_options(game, player) + program_options(game, player)
     from .ranges import annotate
 
     return annotate(game, out)
+
+
+def end_game_options(game: Game, player: int) -> list[dict[str, Any]]:
+    """Ending the game by agreement (`Game._process_end_game`), open to every player at any moment: by the
+    player, or by a corporation of his that is acting, as 18xx.games' button names it; never by a private."""
+    enders = [player] + [e for e in game.acting() if e != player and e in game.corporations
+                         and game.controller(e) == player]
+    return [{"type": "end_game", "entity": e, "entity_type": _entity_type(game, e)} for e in enders]
 
 
 def dead_ends_of(game: Game, player: Any) -> list[dict[str, Any]]:

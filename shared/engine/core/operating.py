@@ -63,24 +63,21 @@ class OperatingRound(Round):
         return game.corporations[self.entities[self.index]]
 
     def active_step(self, game: Game) -> Step | None:
-        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
+        if not self.pending_homes and self.corp(game).closed and not self.crowded(game):
             return None  # a corporation that closed mid-turn does nothing more
         return super().active_step(game)
 
     def settle(self, game: Game) -> Step | None:
-        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
+        if not self.pending_homes and self.corp(game).closed and not self.crowded(game):
             return None
         return super().settle(game)
 
-    def _crowded(self, game: Game) -> bool:
-        return any(s.crowded_now(game) for s in self._discarders())
-
     def crowded(self, game: Game) -> bool:
         """Some corporation holds trains over its limit and must discard before the turn goes on."""
-        return self._crowded(game)
+        return any(s.crowded_now(game) for s in self._discarders())
 
     def skip_steps(self, game: Game) -> None:
-        if not self.pending_homes and self.corp(game).closed and not self._crowded(game):
+        if not self.pending_homes and self.corp(game).closed and not self.crowded(game):
             return
         super().skip_steps(game)
 

@@ -170,25 +170,23 @@ class Round:
         """Every concrete move `entity` may make now in this round's steps: those of the step `actions_for`
         asks (the first one with something for it). A round that opens moves beside its steps (it overrides
         `actions_for`) overrides this too, so both answers stay one."""
-        if self.done or entity != self.current_entity(game):
-            return []
-        for step in self.steps:
-            if step.passed:
-                continue
-            if step.actions(game, self, entity):
-                return step.options(game, self, entity, kinds)
-        return []
+        step = self.asked_step(game, entity)
+        return step.options(game, self, entity, kinds) if step is not None else []
 
     def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The moves of the step `options` asks that lead where the game can only be taken back from
         (`Step.dead_end_options`). Only a round with such a step asks (a round that overrides `options` asks
         its steps in its own way, so its steps may not be asked about every entity)."""
-        if self.done or not any(step.dead_ends for step in self.steps) or entity != self.current_entity(game):
+        if not any(step.dead_ends for step in self.steps):
             return []
-        for step in self.steps:
-            if not step.passed and step.actions(game, self, entity):
-                return step.dead_end_options(game, self, entity)
-        return []
+        step = self.asked_step(game, entity)
+        return step.dead_end_options(game, self, entity) if step is not None else []
+
+    def asked_step(self, game: Game, entity: Any) -> Step | None:
+        """The step whose moves `entity` is offered now: the first one not passed with something for it."""
+        if self.done or entity != self.current_entity(game):
+            return None
+        return next((step for step in self.steps if not step.passed and step.actions(game, self, entity)), None)
 
     def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The concrete moves this round's own `process` takes from `entity` beside its steps' (each with its

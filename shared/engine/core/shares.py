@@ -25,6 +25,11 @@ class Bundle:
         return any(s.president for s in self.shares)
 
 
+def share_unit(corp: Corporation) -> int:
+    """The smallest certificate of a corporation: every sale is a whole number of these."""
+    return min(s.percent for s in corp.shares)
+
+
 def parse_bundle(corporations: dict[str, Corporation], share_ids: object, percent: object) -> Bundle:
     if not isinstance(share_ids, list) or not share_ids or not all(isinstance(s, str) for s in share_ids):
         raise MalformedAction("'shares' must be a non-empty list of share ids like 'LNWR_3'", "shares_shape")
@@ -50,7 +55,7 @@ def parse_bundle(corporations: dict[str, Corporation], share_ids: object, percen
         raise MalformedAction(f"percent {percent!r} does not fit shares totalling {total}%", "shares_percent")
     if percent < total and not any(s.president for s in shares):
         raise MalformedAction("a partial bundle must contain the president's certificate", "shares_percent")
-    unit = min(s.percent for s in corp.shares)
+    unit = share_unit(corp)
     if percent % unit:
         raise MalformedAction(f"percent {percent} is not a whole number of {corp.sym}'s {unit}% shares",
                               "shares_percent")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EngineError, IllegalAction, MalformedAction
 from ..model import POOL, Corporation, Player, Share
 from .rounds import Round, Step
-from .shares import Bundle, parse_bundle
+from .shares import Bundle, parse_bundle, share_unit
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -374,7 +374,7 @@ class BuySellParShares(Step):
         than the seller keeps. A sale that leaves the seller the largest holder keeps him president, so it
         is one of his ordinary certificates and offered as that."""
         president = next(s for s in held if s.president)
-        unit = min(s.percent for s in corp.shares)
+        unit = share_unit(corp)
         total_held = sum(s.percent for s in held)
         others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
         out = []

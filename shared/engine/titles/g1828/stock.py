@@ -143,16 +143,20 @@ class BuySellParShares1828(BuySellParShares):
         (an unstarted one has no share price to form a System with)."""
         if round_.bought():
             return []
-        offered = {o["choice"] for o in self.offer_start_merger(game, round_, entity)}
         corps = [c for c in game.corporations.values() if c.kind == "major"]
         out = []
         for c in corps:
-            partners = [o for o in corps if merge_candidate(game, round_, entity, c, o)]
-            if c.sym in offered or not partners:
-                continue
             start = {"type": "choose", "entity": entity, "choice": c.sym}
-            whys = [f"with {o.sym}: {merger_failure(game, [start, merge_move(c.sym, o.sym)])}" for o in partners]
-            out.append(dead_end({"choice": c.sym}, f"no partner completes a merger of {c.sym} ({'; '.join(whys)})"))
+            whys = []
+            for other in (o for o in corps if merge_candidate(game, round_, entity, c, o)):
+                why = merger_failure(game, [start, merge_move(c.sym, other.sym)])
+                if why is None:  # a partner completes it: offered (`offer_start_merger`)
+                    break
+                whys.append(f"with {other.sym}: {why}")
+            else:
+                if whys:
+                    out.append(dead_end({"choice": c.sym},
+                                        f"no partner completes a merger of {c.sym} ({'; '.join(whys)})"))
         return out
 
     def offer_failed_merge(self, game: Game, round_: Any, entity: int) -> list[dict[str, Any]]:
