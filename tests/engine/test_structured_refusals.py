@@ -3,7 +3,13 @@ sentence a person reads stays what it was."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "titles"))
+from test_1828_fidelity import recorded  # noqa: E402  (a session replayed up to an action of a public game)
 
 from shared.engine import EngineError, GameSession, IllegalAction, MalformedAction
 from shared.engine.titledata import TITLE_DIRS, title_directory
@@ -69,21 +75,6 @@ def test_the_catalogue_accepts_what_a_title_plays_and_knows_aliases() -> None:
     assert check_setup("1825", ["unit_2"], 5, option_players=False).title == "1825"  # an import's reading
 
 
-def _recorded(name: str, upto: int) -> GameSession:
-    import json
-    from pathlib import Path
-
-    from shared.engine.session import final_active_flags
-
-    record = json.loads((Path(__file__).resolve().parents[1] / "fixtures" / "conformance" / f"{name}.json").read_text())
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"].get("optional_rules") or [], record.get("id", 0))
-    flags = final_active_flags(record["actions"])
-    for i, action in enumerate(record["actions"][:upto]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-    return session
-
-
 @pytest.mark.parametrize(("name", "upto", "entity", "city"), [
     ("1825/1825_game_end_bank", 42, "LNWR", "S13-0-2"), ("1840/2player", 42, "4", "57-0-0"),
     ("1828/1828Games_game_end_stock_market", 133, "NW", "57-0-0"),
@@ -91,7 +82,7 @@ def _recorded(name: str, upto: int) -> GameSession:
 def test_a_station_naming_a_slot_the_city_lacks_is_refused(name: str, upto: int, entity: str, city: str) -> None:
     """A city's slots are interchangeable, so the engine picks the slot a station takes; but a move naming a
     slot the city does not have (negative, or past its last) names no move and is refused, nothing changed."""
-    session = _recorded(name, upto)
+    session = recorded(name, upto)
     offer = next(o for o in session.game.legal_actions(entity) if o["type"] == "place_token" and o["city"] == city)
     before = session.digest()
     for slot in (-1, -5, 5):
@@ -106,7 +97,7 @@ def test_a_station_naming_a_slot_the_city_lacks_is_refused(name: str, upto: int,
 def test_a_removal_naming_a_slot_the_city_lacks_is_refused() -> None:
     """1840's removal of a Stadtbahn token names the slot it empties; slot -1 once emptied the city's last
     slot (a Python index from the end) and -5 failed inside the engine."""
-    session = _recorded("1840/2player", 28)
+    session = recorded("1840/2player", 28)
     offer = next(o for o in session.game.legal_actions("4") if o["type"] == "remove_token")
     before = session.digest()
     for slot in (-1, -5, 9):
@@ -123,7 +114,7 @@ def test_a_run_stating_extra_revenue_or_a_subsidy_is_refused(name: str, upto: in
     """A run states its routes and the engine works out what they earn; the reference adds a stated
     `extra_revenue` to the revenue as it comes, so a client could pay itself more. A run stating an extra or
     a subsidy other than 0 is refused, nothing changed; the same run stating 0 is taken."""
-    session = _recorded(name, upto)
+    session = recorded(name, upto)
     acting = session.game.acting()[0]
     offer = next(o for o in session.game.legal_actions(acting) if o["type"] == "run_routes")
     run = {k: v for k, v in offer.items() if k not in ("min", "max", "step")}
