@@ -393,7 +393,8 @@ def children(pid: int) -> list[int]:
 class Profiler:
     """With RAILPOST_BENCH_PYSPY=DIR: py-spy samples the gateway's worker processes and the rules workers
     during one phase (collapsed stacks, `DIR/<phase>-<part>-<pid>.txt`; GIL holders only, unless
-    RAILPOST_BENCH_PYSPY_GIL=0: then every thread not idle, which weighs the threads' own work fairly); `bench/profiles/summarise.py`
+    RAILPOST_BENCH_PYSPY_GIL=0: then every thread not idle, which weighs the threads' own work fairly; with
+    RAILPOST_BENCH_PYSPY_IDLE=1 as well, idle threads too: where a thread waits); `bench/profiles/summarise.py`
     turns them into the summaries kept in `bench/profiles/`."""
 
     def __init__(self, stack: Stack, phase: str, seconds: float) -> None:
@@ -409,6 +410,7 @@ class Profiler:
             self.procs.append(subprocess.Popen(
                 [str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200", "-f", "raw",
                  *(["-g"] if os.environ.get("RAILPOST_BENCH_PYSPY_GIL", "1") == "1" else []),
+                 *(["--idle"] if os.environ.get("RAILPOST_BENCH_PYSPY_IDLE") == "1" else []),
                  "-o", f"{out}/{phase}-{part}-{pid}.txt"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def close(self) -> None:

@@ -26,7 +26,8 @@ KNOWN = ROOT / "tests" / "engine" / "conformance_known.json"
 def _cell(outcome: Outcome | None) -> str:
     if outcome is None:
         return "—"
-    return f"{outcome.matched} / {outcome.total}" + ("" if outcome.complete else " ✗")
+    excused = f" (+{outcome.excused} refused, taken back by the record)" if outcome.excused else ""
+    return f"{outcome.matched} / {outcome.total}{excused}" + ("" if outcome.complete else " ✗")
 
 
 def main(argv: list[str] | None = None) -> int:
