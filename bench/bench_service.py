@@ -42,6 +42,7 @@ ADMIN = "bench-admin"
 PHASE_SECONDS = float(os.environ.get("RAILPOST_BENCH_SECONDS", "15"))
 SHARDS = int(os.environ.get("RAILPOST_BENCH_SHARDS", "1"))
 THREADS = int(os.environ.get("RAILPOST_BENCH_WORKER_THREADS", "4"))
+DRIVERS = int(os.environ.get("RAILPOST_BENCH_DRIVERS", "64"))  # the flood's concurrent clients
 # two benches on one machine must not share a queue, a Redis DB or a port (each flushes its DB at start)
 QUEUE = os.environ.get("RAILPOST_BENCH_QUEUE", "railpost-bench")
 
@@ -502,7 +503,7 @@ def main() -> None:
                   meter=meter)
         flood = [Table(http, record) for _ in range(200)]
         settle(stack)
-        run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=64,
+        run_phase("flood", flood, script, rate=None, seconds=PHASE_SECONDS, threads=DRIVERS,
                   meter=meter)
         print("       " + tail.close(), flush=True)
         print(f"       machine: calibration loop {calibration_ms():.0f} ms of CPU", flush=True)
