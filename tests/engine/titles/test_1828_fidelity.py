@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from recorded_games import replayed  # tests/engine/titles: one replay-to-a-position helper
 
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
-from shared.engine.session import final_active_flags
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance"
 GEN = "generated/1828/"
@@ -19,13 +19,7 @@ FOUNDING = ["CPR", "GT", "IC", "MC", "MP", "NKP", "NW", "OSH"]
 
 def recorded(name: str, upto: int) -> GameSession:
     """A session replayed from a recorded game up to (not including) action `upto`."""
-    record = json.loads((CONFORMANCE / f"{name}.json").read_text())
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"])
-    flags = final_active_flags(record["actions"])
-    for i, action in enumerate(record["actions"][:upto]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-    return session
+    return replayed(CONFORMANCE / f"{name}.json", upto)
 
 
 def refused(session: GameSession, action: dict) -> str:

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from recorded_games import replayed  # tests/engine/titles: one replay-to-a-position helper
 
 from shared.engine import GameSession
 from shared.engine.errors import EngineError, IllegalAction
-from shared.engine.session import final_active_flags
 from shared.engine.titles.g1828 import coal
 from shared.engine.titles.g1828.steps.merger import merge_candidate
 from shared.engine.titles.g1828.steps.track import Track1828
@@ -22,13 +22,7 @@ PLAYERS = [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}, {"id": 3, "name": "C"
 
 def recorded(name: str, upto: int) -> GameSession:
     """A session replayed from a recorded game up to (not including) action `upto`."""
-    record = json.loads((CONFORMANCE / f"{name}.json").read_text())
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"])
-    flags = final_active_flags(record["actions"])
-    for i, action in enumerate(record["actions"][:upto]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-    return session
+    return replayed(CONFORMANCE / f"{name}.json", upto)
 
 
 def test_setup_removes_seven_minus_players_founding_privates() -> None:

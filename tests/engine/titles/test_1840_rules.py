@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from recorded_games import replayed  # tests/engine/titles: one replay-to-a-position helper
 
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
-from shared.engine.session import final_active_flags
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "1840" / "2player.json"
 
@@ -22,12 +22,7 @@ def record() -> dict[str, Any]:
 
 def session_at(index: int) -> GameSession:
     """The recorded game after its first `index` actions."""
-    rec = record()
-    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"], [], rec["id"])
-    flags = final_active_flags(rec["actions"])
-    for i, action in enumerate(rec["actions"][:index]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-    return session
+    return replayed(FIXTURE, index)
 
 
 def refused(session: GameSession, action: dict[str, Any]) -> IllegalAction:

@@ -10,21 +10,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from recorded_games import replayed  # tests/engine/titles: one replay-to-a-position helper
+
 from shared.engine import GameSession
-from shared.engine.session import final_active_flags
 
 GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "conformance" / "generated" / "1840"
 
 
 def session_at(name: str, index: int) -> GameSession:
     """The recorded game `name` after its first `index` actions."""
-    rec = json.loads((GENERATED / f"{name}.json").read_text())
-    session = GameSession.new(rec["title"], rec["players"], rec["settings"]["seed"],
-                              rec["settings"].get("optional_rules") or [], rec["id"])
-    flags = final_active_flags(rec["actions"])
-    for i, action in enumerate(rec["actions"][:index]):
-        session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
-    return session
+    return replayed(GENERATED / f"{name}.json", index)
 
 
 def buy(game: Any, major: str, train: str, price: int, variant: str) -> None:
