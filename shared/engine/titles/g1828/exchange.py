@@ -305,13 +305,14 @@ class Exchange:
         self.singles(IPO)
         discarded = self.count(DISCARD, m)
         stock = self.treasury()
-        if len(stock) < discarded:
-            # every discarded share of the starting corporation is owed a System share for the market; a
-            # treasury already handed out (a presidency taken from it gives one share more) cannot pay
-            # them, and the move that would complete such a merger is refused (docs/rules-1828.md
-            # *The System's shares run out*)
+        if discarded and not stock:
+            # every discarded share of the starting corporation is owed a System share for the market; the
+            # market takes what the treasury still holds, even short of the count (camp1828_ensure_good_
+            # privates_5p_6899070 index 904: one share for two), but a treasury already emptied (a
+            # presidency taken from it gives one share more) has nothing to give, and the move that would
+            # complete such a merger is refused (docs/rules-1828.md *The System's shares run out*)
             raise IllegalAction(
-                f"{system.sym} has {len(stock)} shares left for the {discarded} discarded shares of {m.sym}",
+                f"{system.sym} has no share left for the {discarded} discarded shares of {m.sym}",
                 rule="merger_shares_exhausted")
         for share in stock[:discarded]:
             self.move(share, POOL)
