@@ -802,6 +802,25 @@ def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
     assert session.game.acting() == [1002]  # the exchanges go on: 1002 picks again for his second pair
 
 
+def test_an_exchange_that_finds_the_system_treasury_empty_is_refused() -> None:
+    """docs/rules-1828.md *The System's shares run out*: every exchange of a player or the market takes its
+    System share from the treasury; a move after which the exchanges would find it empty is refused. Bot
+    game camp1828_base_5p_6367086 (first 1197 actions): GT merges with NW and 1003, keeping a GT share back,
+    is asked to trade it up or sell it. Either way the market's four pairs empty the treasury and its last
+    NW share finds nothing: the reference refuses both answers ("A share bundle must contain at least one
+    share", "undefined method to_bundle"); Railpost accepted the trade-up, the market going short."""
+    record = json.loads((CAMPAIGN / "camp1828_base_5p_6367086_1197.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == [1003] and session.game.round.merger is not None
+    before = session.digest()
+    for answer in ("Exchange ($-25)", "Sell ($42)"):
+        with pytest.raises(IllegalAction) as refused:
+            session.submit({"type": "choose", "entity": 1003, "entity_type": "player", "choice": answer})
+        assert refused.value.rule == "merger_shares_exhausted"
+        assert session.digest() == before  # nothing moved: the merger waits for an answer, or an undo
+    assert not [a for a in session.legal_actions(1003) if a["type"] == "choose"]
+
+
 def test_a_merger_whose_system_treasury_pays_only_part_of_the_discards_completes() -> None:
     """docs/rules-1828.md *The System's shares run out*: the market gets the System shares still in the
     treasury, as many as the discarded starting-corporation shares ask for, and the merger completes as long
