@@ -796,6 +796,47 @@ def test_a_merger_that_would_run_the_systems_shares_out_is_refused() -> None:
     assert session.game.acting() == [1002]  # the exchanges go on: 1002 picks again for his second pair
 
 
+def test_an_exchange_that_finds_the_system_treasury_empty_is_refused() -> None:
+    """docs/rules-1828.md *The System's shares run out*: every exchange of a player or the market takes its
+    System share from the treasury; a move after which the exchanges would find it empty is refused. Bot
+    game camp1828_base_5p_6367086 (first 1197 actions): GT merges with NW and 1003, keeping a GT share back,
+    is asked to trade it up or sell it. Either way the market's four pairs empty the treasury and its last
+    NW share finds nothing: the reference refuses both answers ("A share bundle must contain at least one
+    share", "undefined method to_bundle"); Railpost accepted the trade-up, the market going short."""
+    record = json.loads((CAMPAIGN / "camp1828_base_5p_6367086_1197.json").read_text())
+    session = GameSession.from_record(record)
+    assert session.game.acting() == [1003] and session.game.round.merger is not None
+    before = session.digest()
+    for answer in ("Exchange ($-25)", "Sell ($42)"):
+        with pytest.raises(IllegalAction) as refused:
+            session.submit({"type": "choose", "entity": 1003, "entity_type": "player", "choice": answer})
+        assert refused.value.rule == "merger_shares_exhausted"
+        assert session.digest() == before  # nothing moved: the merger waits for an answer, or an undo
+    assert not [a for a in session.legal_actions(1003) if a["type"] == "choose"]
+
+
+def test_a_merger_whose_system_treasury_pays_only_part_of_the_discards_completes() -> None:
+    """docs/rules-1828.md *The System's shares run out*: the market gets the System shares still in the
+    treasury, as many as the discarded starting-corporation shares ask for, and the merger completes as long
+    as at least one is left. Bot game camp1828_ensure_good_privates_5p_6899070 (first 904 actions): 1004
+    names NYH, which takes B&M as its partner. 1004 (B&M 50%) and 1005 (NYH 40%) exchange their pairs,
+    1003, 1001 and 1002 sell their singles (1003's is NYH's), 1004 sells his odd B&M share, and the market's
+    50% NYH and 30% B&M exchange until one System share is left for two discarded NYH shares.
+    The reference completes the merger with that one share in the market (NYH-B&M: 50% market, 10% treasury
+    after 1004's gift, $147); Railpost refused the merge."""
+    record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_5p_6899070_904.json").read_text())
+    session = GameSession.from_record(record)
+    session.submit({"type": "merge", "entity": "NYH", "entity_type": "corporation", "corporation": "B&M"})
+    game = session.game
+    assert "NYH" not in game.corporations and "B&M" not in game.corporations
+    digest = session.digest()
+    corp = digest["corporations"]["NYH-B&M"]
+    assert (corp["market_percent"], corp["treasury_percent"], corp["cash"], corp["president"]) == (50, 10, 147, 1004)
+    assert {p: digest["players"][p]["cash"] for p in digest["players"]} == {
+        "1004": 59, "1002": 50, "1005": 65, "1003": 230, "1001": 56}
+    assert game.acting() == [1004]  # the merger was his purchase: he may still pass or sell
+
+
 def test_sales_that_hand_the_presidency_over_are_offered() -> None:
     """docs/rules-1828.md, Stock round: with another player holding more than the seller would keep, the
     president's certificate is offered with any number of his ordinary shares, whole or all but half of it;

@@ -105,8 +105,17 @@ class Exchange:
         return self.shares_of(self.system.sym, self.system)
 
     def give_system(self, holder: Any, shares: list[Share]) -> None:
+        """Hand a player or the market the System shares of an exchange. The old treasuries' exchanges take
+        none (their shares simply stay in the System's treasury). An exchange that finds the treasury empty
+        cannot be made, and the move that leads the merger into it is refused (docs/rules-1828.md *The
+        System's shares run out*; camp1828_base_5p_6367086 after index 1197: the market's pairs outrun the
+        treasury once 1003 has traded his single GT share up)."""
         if holder == IPO:
-            return  # the old treasuries' shares simply stay in the System's treasury
+            return
+        if not shares:
+            who = self.game.player(holder).name if isinstance(holder, int) else "the market"
+            raise IllegalAction(f"{self.system.sym} has no share left for {who}'s exchange",
+                                rule="merger_shares_exhausted")
         pres = self.system.shares[0]
         previous = pres.owner
         for share in shares:
@@ -305,13 +314,14 @@ class Exchange:
         self.singles(IPO)
         discarded = self.count(DISCARD, m)
         stock = self.treasury()
-        if len(stock) < discarded:
-            # every discarded share of the starting corporation is owed a System share for the market; a
-            # treasury already handed out (a presidency taken from it gives one share more) cannot pay
-            # them, and the move that would complete such a merger is refused (docs/rules-1828.md
-            # *The System's shares run out*)
+        if discarded and not stock:
+            # every discarded share of the starting corporation is owed a System share for the market; the
+            # market takes what the treasury still holds, even short of the count (camp1828_ensure_good_
+            # privates_5p_6899070 index 904: one share for two), but a treasury already emptied (a
+            # presidency taken from it gives one share more) has nothing to give, and the move that would
+            # complete such a merger is refused (docs/rules-1828.md *The System's shares run out*)
             raise IllegalAction(
-                f"{system.sym} has {len(stock)} shares left for the {discarded} discarded shares of {m.sym}",
+                f"{system.sym} has no share left for the {discarded} discarded shares of {m.sym}",
                 rule="merger_shares_exhausted")
         for share in stock[:discarded]:
             self.move(share, POOL)
