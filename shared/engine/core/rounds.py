@@ -16,6 +16,12 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
+def dead_end(option: dict[str, Any], why: str) -> dict[str, Any]:
+    """A move the engine takes that leaves only an undo, with its reason, as `Step.dead_end_options` (and a
+    round with no steps) names it: one wording for every title."""
+    return {**option, "reason": f"{why}; it could only be taken back"}
+
+
 class Step:
     """One piece of a turn, and the one home of its rules: which action types are open now (`actions`), the
     concrete moves of each (`offers` -> `options`), why one is refused (`refusal`) and what it does

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.rounds import Round
+from ...core.rounds import Round, dead_end
 from ...core.shares import Bundle, parse_bundle
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
@@ -17,7 +17,6 @@ from .state import state
 from .steps.merger import (
     Merger,
     can_merge_any,
-    dead_end,
     merge_candidate,
     merge_move,
     merger_completes,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.rounds import dead_end
 from ...errors import IllegalAction
 from ...model import POOL
 from .company import company_round_order
@@ -114,9 +115,8 @@ class AcquisitionRound(TramTurnOffers, FlowRound):
         major = game.corporations[entity]
         if major.cash >= LINE_MIN_BID or len(rules_of(game).lines_of(game, major)) >= MAX_LINES:
             return []
-        why = (f"{major.sym} has {major.cash}, less than the opening bid of {LINE_MIN_BID}, so it could not open "
-               "the bidding; it could only be taken back")
-        return [{"corporation": sym, "reason": why} for sym in state(game).lines_offered]
+        why = f"{major.sym} has {major.cash}, less than the opening bid of {LINE_MIN_BID}, so it could not open the bidding"
+        return [dead_end({"corporation": sym}, why) for sym in state(game).lines_offered]
 
     def offer_bid(self, game: Game, entity: Any) -> list[Option]:
         """The lowest bid on the line being auctioned, if the major can pay it (the checks of `bid`)."""

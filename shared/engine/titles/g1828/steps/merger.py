@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ....core.rounds import Round, Step
+from ....core.rounds import Round, Step, dead_end
 from ....errors import IllegalAction, MalformedAction
 from ..exchange import Exchange, MergerState
 from ..state import state
@@ -248,7 +248,3 @@ def merger_failure(game: Game, moves: list[Option]) -> str | None:
         return "the System's president would end with fewer than three System shares, so the merger fails"
     return "the merger does not end"
 
-
-def dead_end(option: Option, why: str) -> Option:
-    """A move the engine takes that leaves only an undo, with its reason (`Step.dead_end_options`)."""
-    return {**option, "reason": f"{why}; it could only be taken back"}
