@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.conformance import Outcome, discover, first_diff, fixture_paths, load_trace
-from shared.engine.session import as_posted, final_active_flags
+from shared.engine.session import UndoWalk, as_posted, final_active_flags
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
@@ -117,7 +117,7 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
     server_id: dict[Any, int] = {}
     actions = record["actions"][:limit]
     survivors = final_active_flags(actions)
-    log = _UndoLog({a.get("id"): j for j, a in enumerate(actions)})
+    log = UndoWalk(actions)
     taken_back: set[int] = set()  # refused moves the record itself undoes later: never on the server
     stored = 0  # the server's version: the moves it accepted
     for index, action in enumerate(actions):
@@ -125,7 +125,7 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
         group = log.group(action)
         unsent = bool(group) and set(group) <= taken_back
         if unsent:
-            log.apply(action, index)  # it takes back (or gives back) only refused moves: nothing to send
+            log.apply(index, action)  # it takes back (or gives back) only refused moves: nothing to send
         else:
             if group and set(group) & taken_back:
                 return Outcome(index - len(taken_back), total, f"{where}: takes back refused and stored moves")
@@ -138,12 +138,12 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
                     # the record takes this move back later: refused here, the game carries on without it
                     # (live mode applies it trusted instead; docs/conformance.md, "Loading a record")
                     taken_back.add(index)
-                    log.apply(action, index)
+                    log.apply(index, action)
                     continue
                 return Outcome(index - len(taken_back), total, f"{where} answered {status}: {reason}")
             stored += 1
             server_id[action.get("id")] = stored
-            log.apply(action, index)
+            log.apply(index, action)
         _, state = call("GET", f"/games/{game_id}/state")
         if state.get("version") != stored:
             return Outcome(index - len(taken_back), total, f"{where}: state is at version {state.get('version')}")
@@ -161,44 +161,6 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
             return Outcome(total, total, f"result {state.get('result')} differs from the record's {record['result']}")
     return Outcome(len(actions) - len(taken_back), total if limit is None else len(actions),
                    excused=len(taken_back))
-
-
-class _UndoLog:
-    """The record's undo and redo walked as the engine walks them (`shared.engine.session._resolve`): which
-    record positions an undo takes back or a redo gives back, so the moves the server refused can be left
-    out of both."""
-
-    def __init__(self, position: dict[Any, int]) -> None:
-        self.position = position
-        self.live: list[int] = []
-        self.stack: list[list[int]] = []
-
-    def group(self, action: dict[str, Any]) -> list[int]:
-        kind = action.get("type")
-        if kind == "undo":
-            target = action.get("action_id")
-            if target is None:
-                return self.live[-1:]
-            after = -1 if target == 0 else self.position.get(target, -1)
-            return [j for j in self.live if j > after]
-        if kind == "redo":
-            return list(self.stack[-1]) if self.stack else []
-        return []
-
-    def apply(self, action: dict[str, Any], index: int) -> None:
-        kind = action.get("type")
-        if kind == "message":
-            return
-        if kind == "undo":
-            group = self.group(action)
-            del self.live[len(self.live) - len(group):]
-            self.stack.append(group)
-        elif kind == "redo":
-            if self.stack:
-                self.live.extend(self.stack.pop())
-        else:
-            self.live.append(index)
-            self.stack.clear()
 
 
 def _plain(digest: dict[str, Any], ignored: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -381,45 +381,58 @@ def final_active_flags(actions: list[dict[str, Any]]) -> list[bool]:
     return _resolve(actions)[0]
 
 
-def _resolve(actions: list[dict[str, Any]]) -> tuple[list[bool], list[list[int]]]:
-    """Walk undo/redo over the list: the final active flags and the final redo stack.
+class UndoWalk:
+    """Undo and redo walked one recorded action at a time. Undo always takes a suffix of the active actions
+    and redo gives back the last suffix taken (any new action empties the redo stack), so the active
+    positions stay one ordered list (`live`) cut and re-extended at its end. `group` says which positions an
+    action would take back or give back before `apply` does it (a REST replay leaves out moves its server
+    refused: bench/rest_conformance.py)."""
 
-    Undo always takes a suffix of the active actions and redo gives back the last suffix taken (any new
-    action empties the redo stack), so the active positions stay one ordered list cut and re-extended at
-    its end.
-    """
-    active = [False] * len(actions)
-    live: list[int] = []
-    position = {a.get("id"): j for j, a in enumerate(actions)}
-    stack: list[list[int]] = []
-    for i, action in enumerate(actions):
+    def __init__(self, actions: list[dict[str, Any]]) -> None:
+        self.position = {a.get("id"): j for j, a in enumerate(actions)}
+        self.live: list[int] = []
+        self.stack: list[list[int]] = []
+
+    def group(self, action: dict[str, Any]) -> list[int]:
+        """The positions an undo takes back or a redo gives back; [] for any other action."""
         kind = action.get("type")
-        if kind == "message":
-            continue
         if kind == "undo":
             target = action.get("action_id")
             if target is None:
-                cut = max(len(live) - 1, 0)
-            elif target == 0:
-                cut = 0
-            else:
-                pos = position.get(target, -1)
-                cut = len(live)
-                while cut > 0 and live[cut - 1] > pos:
-                    cut -= 1
-            group = live[cut:]
-            del live[cut:]
-            for j in group:
-                active[j] = False
-            stack.append(group)
+                return self.live[-1:]
+            after = -1 if target == 0 else self.position.get(target, -1)
+            cut = len(self.live)
+            while cut > 0 and self.live[cut - 1] > after:
+                cut -= 1
+            return self.live[cut:]
+        if kind == "redo":
+            return list(self.stack[-1]) if self.stack else []
+        return []
+
+    def apply(self, index: int, action: dict[str, Any]) -> list[int]:
+        """Walk action `index`; returns the positions it took back (undo) or gave back (redo)."""
+        kind = action.get("type")
+        if kind == "message":
+            return []
+        group = self.group(action)
+        if kind == "undo":
+            del self.live[len(self.live) - len(group):]
+            self.stack.append(group)
         elif kind == "redo":
-            if stack:
-                group = stack.pop()
-                for j in group:
-                    active[j] = True
-                live.extend(group)
+            if self.stack:
+                self.live.extend(self.stack.pop())
         else:
-            active[i] = True
-            live.append(i)
-            stack.clear()
-    return active, stack
+            self.live.append(index)
+            self.stack.clear()
+        return group
+
+
+def _resolve(actions: list[dict[str, Any]]) -> tuple[list[bool], list[list[int]]]:
+    """Walk undo/redo over the list (`UndoWalk`): the final active flags and the final redo stack."""
+    walk = UndoWalk(actions)
+    for i, action in enumerate(actions):
+        walk.apply(i, action)
+    active = [False] * len(actions)
+    for j in walk.live:
+        active[j] = True
+    return active, walk.stack
