@@ -71,7 +71,11 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
 
 
 class PostgresRecorder(SqlRecorder):
-    _lock_suffix = " FOR UPDATE"
+    # The game row's writer lock. NO KEY UPDATE, not UPDATE: a receipt queued for the game checks its foreign
+    # key with a KEY SHARE lock on this row, which FOR UPDATE would make wait until the applying transaction
+    # commits (a player's move, chat or refused retry held up behind another's). Writers still exclude
+    # each other, and nothing changes a game's key.
+    _lock_suffix = " FOR NO KEY UPDATE"
     _numbers_in_transaction = False
 
     def __init__(self, conninfo: str, max_size: int = 8, timeout: float = 30.0) -> None:
