@@ -24,8 +24,9 @@ RECENT_CHECKPOINTS = 8
 # 2: stock rounds keep each player's latest turn for standing orders; 3: the board keeps its title's route
 # rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`;
 # 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition;
-# 6: 1828's too (State1828), and the game keeps no untyped `extra` dict
-SNAPSHOT_FORMAT = 6
+# 6: 1828's too (State1828), and the game keeps no untyped `extra` dict; 7: the log in pickled chunks
+SNAPSHOT_FORMAT = 7
+ENTRY_CHUNK = 200  # log entries per pickled chunk of a snapshot (`GameSession.__getstate__`)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class GameSession:
     state: Game | None = None
     _checkpoints: dict[int, bytes] = field(default_factory=dict, repr=False)
     _active_count: int = 0
+    _chunks: dict[int, bytes] = field(default_factory=dict, repr=False, compare=False)
 
     # -- construction -------------------------------------------------------------------------------------
     @classmethod
@@ -245,6 +247,7 @@ class GameSession:
             group = [i for i in active if i > pos]
         for i in group:
             self.entries[i].active = False
+            self._chunks.pop(i // ENTRY_CHUNK, None)
         self._active_count -= len(group)
         self.redo_stack.append(group)
         self.entries.append(_Entry(action, active=False))
@@ -256,6 +259,7 @@ class GameSession:
         group = self.redo_stack.pop()
         for i in group:
             self.entries[i].active = True
+            self._chunks.pop(i // ENTRY_CHUNK, None)
         self._active_count += len(group)
         self.entries.append(_Entry(action, active=False))
         self._rebuild()
@@ -349,6 +353,29 @@ class GameSession:
         return record
 
     # -- snapshots ----------------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """A snapshot must not cost more as the game grows, yet it carries the whole log (undo reaches back
+        anywhere without reading the store). So the log is pickled in chunks of ENTRY_CHUNK entries as plain
+        (action, active) pairs, and a full chunk stays pickled in `_chunks` until an undo or redo flips an
+        entry in it: each snapshot pickles only the entries since the last full chunk, and copies the rest
+        as bytes. Logged actions are never changed once recorded; only their `active` flag is."""
+        full = len(self.entries) // ENTRY_CHUNK
+        for k in range(full):
+            if k not in self._chunks:
+                part = self.entries[k * ENTRY_CHUNK:(k + 1) * ENTRY_CHUNK]
+                self._chunks[k] = pickle.dumps([(e.action, e.active) for e in part], pickle.HIGHEST_PROTOCOL)
+        state = dict(self.__dict__)
+        state["entries"] = ([self._chunks[k] for k in range(full)],
+                            [(e.action, e.active) for e in self.entries[full * ENTRY_CHUNK:]])
+        state["_chunks"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        chunks, tail = state["entries"]
+        entries = [_Entry(action, active) for blob in chunks for action, active in pickle.loads(blob)]
+        entries += [_Entry(action, active) for action, active in tail]
+        self.__dict__.update(state, entries=entries, _chunks=dict(enumerate(chunks)))
+
     def snapshot(self) -> bytes:
         return pickle.dumps((SNAPSHOT_FORMAT, self), pickle.HIGHEST_PROTOCOL)
 

@@ -1,0 +1,176 @@
+"""Per-move cost of the rules worker's whole path against game length: store and engine, not the engine alone.
+
+`bench_length` times the engine's part of a live move. What else a move costs grows with the game only if
+the store's reads do: the queued receipt is looked up among every receipt of the game, the game row carries a
+read model, the events table holds every earlier event. This bench stores games of the 2,477-action 1825
+Units 1+2+3 record at action 100, 1,000 and its last stretch (as `bench_service_curve` seeds them: events,
+receipts, the newest snapshot and the read model, worked out by a local replay), then applies the record's
+next `WINDOW` actions to each game in this process exactly as the worker does (`queue_command`, as the
+gateway stores a receipt, then `apply_pending`), against PostgreSQL. Per move it reports this thread's CPU
+for the whole path, the engine's share of it (the session's `submit`), the rest (store and service code),
+and PostgreSQL's CPU per move (its backends' CPU over the window, from /proc). The median move's cost is what
+must stay flat; the engine's own cost per move depends on what the move is (a route run costs more than a
+pass), which differs between the windows, so its p99 is printed but not compared. Needs PostgreSQL
+(`RAILPOST_BENCH_PG`); `RAILPOST_LENGTH_GAMES` games per point (default 8)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import statistics
+import time
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from bench.bench_length import GAME, POINTS, WINDOW
+from bench.bench_service import PG_ADMIN, load_text, scripted_actions
+from bench.bench_service_curve import Seeder
+from services.config import Config
+from services.play.apply import apply_pending, read_model
+from services.play.commands import body_hash
+from services.play.sessions import SessionCache
+from shared.engine import GameSession
+from shared.eventstore import migrate, open_recorder
+from shared.eventstore.records import NewGame
+from shared.eventstore.sql import SqlRecorder
+
+GAMES = int(os.environ.get("RAILPOST_LENGTH_GAMES", "8"))
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def scratch_database() -> Any:
+    name = f"railpost_len_{secrets.token_hex(4)}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        url = PG_ADMIN.rsplit("/", 1)[0] + "/" + name
+        migrate(url)
+        yield name, url
+    finally:
+        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def backend_cpu(name: str) -> float:
+    """CPU seconds used so far by the database's backends (user + system, from /proc)."""
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,))]
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+def template_game(rec: SqlRecorder, record: dict[str, Any]) -> int:
+    """One started game of the record's table, which the seeder clones."""
+    for player in record["players"]:
+        rec.create_player(player["name"], None, player["id"])
+    settings = record["settings"]
+    game = rec.create_game(NewGame(record["title"], settings["optional_rules"], settings["seed"],
+                                   len(record["players"])), {})
+    for seat, player in enumerate(record["players"]):
+        rec.join(game.id, player["id"], player["name"], f"length-{game.id}-{seat}")
+    fresh = GameSession.new(record["title"], record["players"], settings["seed"], settings["optional_rules"])
+    rec.start(game.id, read_model(fresh), {})
+    return game.id
+
+
+class EngineClock:
+    """This thread's CPU inside `GameSession.submit`, summed: the engine's share of a move."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self._real = GameSession.submit
+
+    def __enter__(self) -> EngineClock:
+        clock, real = self, self._real
+
+        def timed(session: GameSession, action: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return real(session, action, *args, **kwargs)
+            finally:
+                clock.spent += time.thread_time() - started
+
+        GameSession.submit = timed  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        GameSession.submit = self._real  # type: ignore[method-assign]
+
+
+def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: list[tuple[int, dict[str, Any]]]
+            ) -> dict[str, float]:
+    config = Config(snapshot_every=int(os.environ.get("SNAPSHOT_EVERY", Config().snapshot_every)))
+    sessions = SessionCache(rec, len(games) + 4)
+    for game_id, _ in games:  # warm: the window measures hot sessions, as a busy worker has them
+        game = rec.get_game(game_id)
+        assert game is not None
+        with sessions.use(game):
+            pass
+    whole: list[float] = []
+    engine: list[float] = []
+    pg_before = backend_cpu(name)
+    with EngineClock() as clock:
+        for step in range(WINDOW):
+            for game_id, version in games:
+                sender, action = script[version + step]
+                expected = version + step
+                body = {"action": action, "expected_version": expected}
+                in_engine = clock.spent
+                started = time.thread_time()
+                rec.queue_command(game_id, f"p{sender}:len-{expected}", body_hash(body), expected, sender, action)
+                settled = apply_pending(rec, sessions, config, game_id)
+                whole.append(time.thread_time() - started)
+                engine.append(clock.spent - in_engine)
+                assert settled == 1
+    pg = (backend_cpu(name) - pg_before) / len(whole)
+    with psycopg.connect(PG_ADMIN.rsplit("/", 1)[0] + "/" + name) as conn:
+        refused = conn.execute("SELECT count(*) FROM receipts WHERE status <> 'applied'").fetchone()[0]
+    assert refused == 0, f"{refused} moves were refused: the seeded games are not where the record is"
+    rest = sorted(w - e for w, e in zip(whole, engine, strict=True))
+    whole.sort()
+    engine.sort()
+    p99 = max(0, int(len(whole) * 0.99) - 1)
+    return {"p50": statistics.median(whole) * 1000, "p99": whole[p99] * 1000,
+            "engine_p50": statistics.median(engine) * 1000, "engine_p99": engine[p99] * 1000,
+            "rest_p50": statistics.median(rest) * 1000, "rest_p99": rest[p99] * 1000, "pg": pg * 1000}
+
+
+def main() -> None:
+    record = json.loads(GAME.read_text())
+    total = len(record["actions"])
+    points = [p for p in POINTS if p + WINDOW <= total] + [total - WINDOW]
+    script = scripted_actions(record)
+    seeder = Seeder(record, script)
+    print(f"{GAME.name} ({total} actions): the worker's path per move (receipt stored, command applied), "
+          f"{GAMES} games per point, {WINDOW} moves each; CPU ms of this thread, PostgreSQL's CPU per move")
+    print(f"{'at action':>10} {'p50':>7} {'p99':>7} {'engine p50':>10} {'engine p99':>10} {'rest p50':>8} "
+          f"{'rest p99':>8} {'pg/move':>7}  load")
+    with scratch_database() as (name, url):
+        rec = open_recorder(url, pool_size=2)
+        try:
+            template = template_game(rec, record)
+            for start in points:
+                games = seeder.seed(url, template, [start] * GAMES, tokens=False)
+                row = measure(rec, name, games, script)
+                print(f"{start:10d} {row['p50']:7.3f} {row['p99']:7.3f} {row['engine_p50']:10.3f} "
+                      f"{row['engine_p99']:10.3f} {row['rest_p50']:8.3f} {row['rest_p99']:8.3f} "
+                      f"{row['pg']:7.3f}  {load_text()}", flush=True)
+        finally:
+            rec.close()
+    missing = [p for p in POINTS if p + WINDOW > total]
+    if missing:
+        print(f"(no record in the corpus reaches action {', '.join(map(str, missing))}: its last stretch stands in)")
+
+
+if __name__ == "__main__":
+    main()
