@@ -8,7 +8,9 @@ receipts, the newest snapshot and the read model, worked out by a local replay),
 next `WINDOW` actions to each game in this process exactly as the worker does (`queue_command`, as the
 gateway stores a receipt, then `apply_pending`), against PostgreSQL. Per move it reports this thread's CPU
 for the whole path, the engine's share of it (the session's `submit`), the rest (store and service code),
-and PostgreSQL's CPU per move (its backends' CPU over the window, from /proc). The median move's cost is what
+and PostgreSQL's CPU per move (its backends' CPU over the window, from /proc); and, before the window, the
+slowest of the games' cold loads (wall ms: the newest snapshot read and restored, the events after it caught
+up), as a worker pays it for a game it has not cached. The median move's cost is what
 must stay flat; the engine's own cost per move depends on what the move is (a route run costs more than a
 pass), which differs between the windows, so its p99 is printed but not compared. Needs PostgreSQL
 (`RAILPOST_BENCH_PG`); `RAILPOST_LENGTH_GAMES` games per point (default 8)."""
@@ -111,11 +113,13 @@ def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: l
             ) -> dict[str, float]:
     config = Config(snapshot_every=int(os.environ.get("SNAPSHOT_EVERY", Config().snapshot_every)))
     sessions = SessionCache(rec, len(games) + 4)
+    cold: list[float] = []
     for game_id, _ in games:  # warm: the window measures hot sessions, as a busy worker has them
         game = rec.get_game(game_id)
         assert game is not None
+        started = time.perf_counter()  # a cold game: its newest snapshot read and restored, then caught up
         with sessions.use(game):
-            pass
+            cold.append(time.perf_counter() - started)
     whole: list[float] = []
     engine: list[float] = []
     pg_before = backend_cpu(name)
@@ -142,7 +146,8 @@ def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: l
     p99 = max(0, int(len(whole) * 0.99) - 1)
     return {"p50": statistics.median(whole) * 1000, "p99": whole[p99] * 1000,
             "engine_p50": statistics.median(engine) * 1000, "engine_p99": engine[p99] * 1000,
-            "rest_p50": statistics.median(rest) * 1000, "rest_p99": rest[p99] * 1000, "pg": pg * 1000}
+            "rest_p50": statistics.median(rest) * 1000, "rest_p99": rest[p99] * 1000, "pg": pg * 1000,
+            "cold": max(cold) * 1000}
 
 
 def main() -> None:
@@ -154,7 +159,7 @@ def main() -> None:
     print(f"{GAME.name} ({total} actions): the worker's path per move (receipt stored, command applied), "
           f"{GAMES} games per point, {WINDOW} moves each; CPU ms of this thread, PostgreSQL's CPU per move")
     print(f"{'at action':>10} {'p50':>7} {'p99':>7} {'engine p50':>10} {'engine p99':>10} {'rest p50':>8} "
-          f"{'rest p99':>8} {'pg/move':>7}  load")
+          f"{'rest p99':>8} {'pg/move':>7} {'cold max':>8}  load")
     with scratch_database() as (name, url):
         rec = open_recorder(url, pool_size=2)
         try:
@@ -164,7 +169,7 @@ def main() -> None:
                 row = measure(rec, name, games, script)
                 print(f"{start:10d} {row['p50']:7.3f} {row['p99']:7.3f} {row['engine_p50']:10.3f} "
                       f"{row['engine_p99']:10.3f} {row['rest_p50']:8.3f} {row['rest_p99']:8.3f} "
-                      f"{row['pg']:7.3f}  {load_text()}", flush=True)
+                      f"{row['pg']:7.3f} {row['cold']:8.1f}  {load_text()}", flush=True)
         finally:
             rec.close()
     missing = [p for p in POINTS if p + WINDOW > total]
