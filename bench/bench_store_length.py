@@ -3,13 +3,15 @@
 `bench_length` times the engine's part of a live move. What else a move costs grows with the game only if
 the store's reads do: the queued receipt is looked up among every receipt of the game, the game row carries a
 read model, the events table holds every earlier event. This bench stores games of the 2,477-action 1825
-Units 1+2+3 record at action 100, 1,000 and its last stretch (as `bench_service_curve` seeds them: events,
+Units 1+2+3 record at action 100, 1,000 and its last stretch, and that last stretch again at action 5,000 of
+a copy with chat lines after its first moves (`bench_length.chatty`: the same moves after a history twice
+as long) (as `bench_service_curve` seeds them: events,
 receipts, the newest snapshot and the read model, worked out by a local replay), then applies the record's
 next `WINDOW` actions to each game in this process exactly as the worker does (`queue_command`, as the
 gateway stores a receipt, then `apply_pending`), against PostgreSQL. Per move it reports this thread's CPU
 for the whole path, the engine's share of it (the session's `submit`), the rest (store and service code),
 and PostgreSQL's CPU per move (its backends' CPU over the window, from /proc); and, before the window, the
-slowest of the games' cold loads (wall ms: the newest snapshot read and restored, the events after it caught
+median and slowest of the games' cold loads (wall ms: the newest snapshot read and restored, the events after it caught
 up), as a worker pays it for a game it has not cached. The median move's cost is what
 must stay flat; the engine's own cost per move depends on what the move is (a route run costs more than a
 pass), which differs between the windows, so its p99 is printed but not compared. Needs PostgreSQL
@@ -27,7 +29,7 @@ from typing import Any
 
 import psycopg
 
-from bench.bench_length import GAME, POINTS, WINDOW
+from bench.bench_length import GAME, POINTS, WINDOW, plan_points
 from bench.bench_service import PG_ADMIN, load_text, scripted_actions
 from bench.bench_service_curve import Seeder
 from services.config import Config
@@ -147,34 +149,34 @@ def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: l
     return {"p50": statistics.median(whole) * 1000, "p99": whole[p99] * 1000,
             "engine_p50": statistics.median(engine) * 1000, "engine_p99": engine[p99] * 1000,
             "rest_p50": statistics.median(rest) * 1000, "rest_p99": rest[p99] * 1000, "pg": pg * 1000,
-            "cold": max(cold) * 1000}
+            "cold": statistics.median(cold) * 1000, "cold_max": max(cold) * 1000}
 
 
 def main() -> None:
     record = json.loads(GAME.read_text())
     total = len(record["actions"])
-    points = [p for p in POINTS if p + WINDOW <= total] + [total - WINDOW]
-    script = scripted_actions(record)
-    seeder = Seeder(record, script)
     print(f"{GAME.name} ({total} actions): the worker's path per move (receipt stored, command applied), "
-          f"{GAMES} games per point, {WINDOW} moves each; CPU ms of this thread, PostgreSQL's CPU per move")
-    print(f"{'at action':>10} {'p50':>7} {'p99':>7} {'engine p50':>10} {'engine p99':>10} {'rest p50':>8} "
-          f"{'rest p99':>8} {'pg/move':>7} {'cold max':>8}  load")
+          f"{GAMES} games per point, {WINDOW} moves each; CPU ms of this thread, PostgreSQL's CPU per move; "
+          f"'+chat': the last stretch again after chat lines that bring it to action {POINTS[-1]}")
+    print(f"{'at action':>16} {'p50':>7} {'p99':>7} {'engine p50':>10} {'engine p99':>10} {'rest p50':>8} "
+          f"{'rest p99':>8} {'pg/move':>7} {'cold p50/max':>13}  load")
+    seeders: dict[int, tuple[Seeder, list[tuple[int, dict[str, Any]]]]] = {}
     with scratch_database() as (name, url):
         rec = open_recorder(url, pool_size=2)
         try:
             template = template_game(rec, record)
-            for start in points:
+            for label, game, start in plan_points(record):
+                if id(game) not in seeders:
+                    script = scripted_actions(game)
+                    seeders[id(game)] = (Seeder(game, script), script)
+                seeder, script = seeders[id(game)]
                 games = seeder.seed(url, template, [start] * GAMES, tokens=False)
                 row = measure(rec, name, games, script)
-                print(f"{start:10d} {row['p50']:7.3f} {row['p99']:7.3f} {row['engine_p50']:10.3f} "
+                print(f"{label:>16} {row['p50']:7.3f} {row['p99']:7.3f} {row['engine_p50']:10.3f} "
                       f"{row['engine_p99']:10.3f} {row['rest_p50']:8.3f} {row['rest_p99']:8.3f} "
-                      f"{row['pg']:7.3f} {row['cold']:8.1f}  {load_text()}", flush=True)
+                      f"{row['pg']:7.3f} {row['cold']:6.1f}/{row['cold_max']:6.1f}  {load_text()}", flush=True)
         finally:
             rec.close()
-    missing = [p for p in POINTS if p + WINDOW > total]
-    if missing:
-        print(f"(no record in the corpus reaches action {', '.join(map(str, missing))}: its last stretch stands in)")
 
 
 if __name__ == "__main__":
