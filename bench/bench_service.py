@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import secrets
 import shutil
 import signal
@@ -494,7 +495,8 @@ def main() -> None:
         tail = OutboxTail(stack.url)
         # a fresh stack pays one-off costs (connections, title data, first queries per process): play them
         # off first, on games of their own, and report them apart from the measured phases
-        print(f"       machine: calibration loop {calibration_ms():.0f} ms of CPU", flush=True)
+        print(f"       machine: calibration loop {calibration_ms():.0f} ms of CPU | Python {platform.python_version()} "
+              f"at {sys.executable} (an unoptimised build is ~1.8x slower: docs/performance.md)", flush=True)
         run_phase("warmup", [Table(http, record) for _ in range(20)], script, rate=100, seconds=3, threads=20,
                   meter=meter)
         paced = [Table(http, record) for _ in range(20)]
