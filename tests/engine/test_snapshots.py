@@ -53,3 +53,16 @@ def test_a_snapshot_reuses_the_log_it_pickled_before() -> None:
     again = GameSession.restore(restored.snapshot())
     assert all(restored._chunks[k] is blob for k, blob in before.items())
     _same(again, restored)
+
+
+def test_a_long_live_game_keeps_few_checkpoints_and_still_undoes_far_back() -> None:
+    """Checkpoints thin out with distance: a live game of 1,500 actions kept one per 32 actions (45 of 20 KB
+    each, in memory and in every snapshot); now a handful per doubling of the distance. An undo of 1,100
+    actions still folds from one of them to the right position."""
+    record = json.loads(RECORD.read_text())
+    session = GameSession.from_record(record, live=True, limit=1500)
+    assert 8 < len(session._checkpoints) <= 18
+    session.submit({"type": "undo", "action_id": record["actions"][399]["id"]})
+    _same_position = GameSession.from_record(record, limit=400)
+    assert session.game.digest({}) == _same_position.game.digest({})
+    assert GameSession.restore(session.snapshot()).game.digest({}) == _same_position.game.digest({})
