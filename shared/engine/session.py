@@ -18,9 +18,7 @@ from .game import Game
 from .programs import run_programs
 from .records import META_TYPES, RANGE_HINTS, meta_entity, record_action, record_title
 
-CHECKPOINT_EVERY = 16
-SPARSE_CHECKPOINT_EVERY = 32  # ... thinned to at least this spacing once they are RECENT_CHECKPOINTS behind,
-RECENT_CHECKPOINTS = 8  # and further back to a spacing of half their distance (`_thin_checkpoints`)
+CHECKPOINT_EVERY = 16  # ... then thinned to a spacing of up to half their distance (`_thin_checkpoints`)
 # 2: stock rounds keep each player's latest turn for standing orders; 3: the board keeps its title's route
 # rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`;
 # 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition;
@@ -300,12 +298,13 @@ class GameSession:
 
     def _thin_checkpoints(self, newest: int) -> None:
         """Dense near the newest action, sparser the further back: an undo of d actions folds again from a
-        checkpoint at most about d/2 before its target, and a game keeps O(log n) checkpoints (20 KB each in
-        1825) instead of one per SPARSE_CHECKPOINT_EVERY actions, which made a 2,400-action game's session
-        and every one of its snapshots carry 1.7 MB of them. The spacing at a distance is a power of two, so
-        a checkpoint dropped once would be dropped at any later point too: thinning never needs one back."""
-        for count in [c for c in self._checkpoints if newest - c > RECENT_CHECKPOINTS * CHECKPOINT_EVERY]:
-            spacing = SPARSE_CHECKPOINT_EVERY
+        checkpoint at most about d/2 before its target (at most CHECKPOINT_EVERY for the last few dozen), and
+        a game keeps O(log n) checkpoints (20 KB each in 1825) instead of one per 32 actions, which made a
+        2,400-action game's session and every one of its snapshots carry 1.5 MB of them. The spacing at a
+        distance is a power of two times CHECKPOINT_EVERY, so a checkpoint dropped once would be dropped at
+        any later point too: thinning never needs one back."""
+        for count in list(self._checkpoints):
+            spacing = CHECKPOINT_EVERY
             while spacing * 4 <= newest - count:
                 spacing *= 2
             if count % spacing:

@@ -56,7 +56,7 @@ def test_a_snapshot_reuses_the_log_it_pickled_before() -> None:
 
 
 def test_a_long_live_game_keeps_few_checkpoints_and_still_undoes_far_back() -> None:
-    """Checkpoints thin out with distance: a live game of 1,500 actions kept one per 32 actions (45 of 20 KB
+    """Checkpoints thin out with distance: a live game of 1,500 actions kept one per 32 actions (49 of 20 KB
     each, in memory and in every snapshot); now a handful per doubling of the distance. An undo of 1,100
     actions still folds from one of them to the right position."""
     record = json.loads(RECORD.read_text())
