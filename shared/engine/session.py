@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,13 @@ CHECKPOINT_EVERY = 16  # ... then thinned to a spacing of up to half their dista
 # 6: 1828's too (State1828), and the game keeps no untyped `extra` dict; 7: the log in pickled chunks
 SNAPSHOT_FORMAT = 7
 ENTRY_CHUNK = 200  # log entries per pickled chunk of a snapshot (`GameSession.__getstate__`)
+
+
+def _indices(values: Iterable[int]) -> array[int]:
+    """A checkpoint's key, the log positions of the actions folded into it, as 4-byte integers: a tuple
+    holds a Python int per position past 256 (36 bytes each), which made the keys a third of a long game's
+    session (26,880 positions over 14 checkpoints at action 2,417: 945 KB against 105 KB)."""
+    return array("i", values)
 
 
 @dataclass
@@ -267,7 +275,7 @@ class GameSession:
         redo is a `load` (Game.loading), as the reference reloads the game; restoring after a refusal is not."""
         active = [i for i, e in enumerate(self.entries) if e.active]
         # checkpoints are keyed by the number of active actions folded; valid only while that prefix holds
-        prefix_key = tuple(active)
+        prefix_key = _indices(active)
         state: Game | None = None
         start = 0
         for count in sorted(self._checkpoints, reverse=True):
@@ -292,7 +300,7 @@ class GameSession:
         # a running count keeps this O(1) per action; the prefix key is built only when one is due
         if self._active_count % CHECKPOINT_EVERY or getattr(self.state, "watched", False):
             return  # a watched state differs from its rebuild (Game.watched): never fold on from it
-        active = tuple(i for i, e in enumerate(self.entries) if e.active)
+        active = _indices(i for i, e in enumerate(self.entries) if e.active)
         self._checkpoints[len(active)] = (active, pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL))  # type: ignore[assignment]
         self._thin_checkpoints(len(active))
 
