@@ -148,6 +148,19 @@ def _cpu_seconds(stat: str) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
+def database_cpu(db: str) -> float:
+    """CPU seconds used so far by the PostgreSQL backends connected to database `db`."""
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        backends = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (db,))]
+    total = 0.0
+    for pid in backends:
+        try:
+            total += _cpu_seconds(Path(f"/proc/{pid}/stat").read_text())
+        except OSError:
+            continue  # a backend that ended between the query and the read
+    return total
+
+
 class CpuMeter:
     """CPU seconds used so far by the client, the gateway and worker process trees, the PostgreSQL backends
     of the bench database and Redis."""
@@ -176,16 +189,13 @@ class CpuMeter:
                 todo += [child for child, parent in parents.items() if parent == pid]
             return total
 
-        with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-            backends = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
-                                                   (self.stack.db,))]
         info = self.redis.info("cpu")
         own = os.times()
         return {
             "client": own.user + own.system,
             "gateway": tree(self.stack.procs[0].pid),
             "workers": sum(tree(p.pid) for p in self.stack.procs[1:]),
-            "postgres": sum(cpu.get(pid, 0.0) for pid in backends),
+            "postgres": database_cpu(self.stack.db),
             "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
         }
 

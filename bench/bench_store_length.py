@@ -30,7 +30,7 @@ from typing import Any
 import psycopg
 
 from bench.bench_length import GAME, POINTS, WINDOW, plan_points
-from bench.bench_service import PG_ADMIN, load_text, scripted_actions
+from bench.bench_service import PG_ADMIN, database_cpu, load_text, scripted_actions
 from bench.bench_service_curve import Seeder
 from services.config import Config
 from services.play.apply import apply_pending, read_model
@@ -42,7 +42,6 @@ from shared.eventstore.records import NewGame
 from shared.eventstore.sql import SqlRecorder
 
 GAMES = int(os.environ.get("RAILPOST_LENGTH_GAMES", "8"))
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 @contextmanager
@@ -57,20 +56,6 @@ def scratch_database() -> Any:
     finally:
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def backend_cpu(name: str) -> float:
-    """CPU seconds used so far by the database's backends (user + system, from /proc)."""
-    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
-        pids = [r[0] for r in conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (name,))]
-    total = 0
-    for pid in pids:
-        try:
-            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / TICK
 
 
 def template_game(rec: SqlRecorder, record: dict[str, Any]) -> int:
@@ -113,7 +98,7 @@ class EngineClock:
 
 def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: list[tuple[int, dict[str, Any]]]
             ) -> dict[str, float]:
-    config = Config(snapshot_every=int(os.environ.get("SNAPSHOT_EVERY", Config().snapshot_every)))
+    config = Config.from_env()  # as the worker reads it (SNAPSHOT_EVERY and the rest)
     sessions = SessionCache(rec, len(games) + 4)
     cold: list[float] = []
     for game_id, _ in games:  # warm: the window measures hot sessions, as a busy worker has them
@@ -124,7 +109,7 @@ def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: l
             cold.append(time.perf_counter() - started)
     whole: list[float] = []
     engine: list[float] = []
-    pg_before = backend_cpu(name)
+    pg_before = database_cpu(name)
     with EngineClock() as clock:
         for step in range(WINDOW):
             for game_id, version in games:
@@ -138,7 +123,7 @@ def measure(rec: SqlRecorder, name: str, games: list[tuple[int, int]], script: l
                 whole.append(time.thread_time() - started)
                 engine.append(clock.spent - in_engine)
                 assert settled == 1
-    pg = (backend_cpu(name) - pg_before) / len(whole)
+    pg = (database_cpu(name) - pg_before) / len(whole)
     with psycopg.connect(PG_ADMIN.rsplit("/", 1)[0] + "/" + name) as conn:
         refused = conn.execute("SELECT count(*) FROM receipts WHERE status <> 'applied'").fetchone()[0]
     assert refused == 0, f"{refused} moves were refused: the seeded games are not where the record is"
