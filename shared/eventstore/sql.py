@@ -54,7 +54,8 @@ class Cursor(Protocol):
 
 # A queued receipt, spelled as the partial indexes' predicate (migrations 0001, 0008), never as a parameter:
 # a prepared statement's generic plan cannot prove `status = $1` implies the index predicate, and PostgreSQL
-# then scans every receipt of the game (thousands in a long game) instead of the queued one or two.
+# then reads every receipt of the game, or of the whole table (tests/service/test_store_locks_and_plans.py),
+# instead of the queued one or two.
 QUEUED_ONLY = f"status = '{QUEUED}'"
 
 
