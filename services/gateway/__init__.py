@@ -22,7 +22,7 @@ from services.gateway import (
     titles,
 )
 from services.gateway import web as page
-from services.gateway.http import guard_path_ids
+from services.gateway.http import JsonProvider, guard_path_ids
 from services.gateway.runtime import Runtime
 from services.logs import setup_logging
 from services.notifier import api as notifier_api
@@ -38,6 +38,7 @@ def create_app(config: Config | None = None) -> Flask:
     config = config or Config.from_env()
     setup_logging(config.log_level)
     app = Flask(__name__)
+    app.json = JsonProvider(app)
     app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, JSON_SORT_KEYS=False)
     recorder = open_recorder(config.database_url, pool_size=config.db_pool_size, timeout=config.db_timeout)
     signals = make_signals(config.redis_url, config.celery_queue)
@@ -60,9 +61,10 @@ def create_app(config: Config | None = None) -> Flask:
 
     @app.after_request
     def _access_log(response: Response) -> Response:
-        elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        log.info("request", extra={"method": request.method, "path": request.path,
-                                   "status": response.status_code, "ms": round(elapsed, 2)})
+        if log.isEnabledFor(logging.INFO):  # the line's fields cost more than the check
+            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+            log.info("request", extra={"method": request.method, "path": request.path,
+                                       "status": response.status_code, "ms": round(elapsed, 2)})
         return response
 
     return app

@@ -7,7 +7,9 @@ import math
 from functools import cache
 from typing import Any
 
+import orjson
 from flask import request
+from flask.json.provider import DefaultJSONProvider
 from marshmallow import Schema
 
 from services.gateway.errors import ApiError
@@ -16,6 +18,7 @@ from services.gateway.schemas import MAX_ID
 from shared.eventstore.records import Game
 
 MAX_DEPTH = 64  # deeper JSON is refused before anything recursive (marshmallow, the engine, dumps) sees it
+MAX_INT = 2**63 - 1  # past 64 bits an integer would not come back from the store as written (shared/jsontext.py)
 
 
 @cache
@@ -37,29 +40,53 @@ def _no_constant(name: str) -> Any:
 
 def parse_json(raw: bytes) -> Any:
     """Strict JSON: no NaN/Infinity, no number that overflows a double (1e400 would become inf), no nesting
-    deeper than MAX_DEPTH. Each of these otherwise surfaced as a 500 further in."""
+    deeper than MAX_DEPTH, no integer past 64 bits. Each of these otherwise surfaced as a 500 further in, or
+    (the integer) came back from the store as a float."""
     try:
         body = json.loads(raw, parse_float=_finite, parse_constant=_no_constant)
     except RecursionError:
         raise ApiError(400, "malformed_json", f"the JSON is nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, out-of-range numbers, >4300-digit ints
         raise ApiError(400, "malformed_json", f"the request body is not valid JSON: {err}") from None
-    if _depth(body) > MAX_DEPTH:
-        raise ApiError(400, "malformed_json", f"the JSON is nested deeper than {MAX_DEPTH} levels")
+    _check_shape(body)
     return body
 
 
-def _depth(value: Any) -> int:
-    """Nesting depth without recursion (the value may be thousands of levels deep)."""
-    deepest, stack = 0, [(value, 1)]
+def _check_shape(value: Any) -> None:
+    """Nesting depth, integer range and valid Unicode, without recursion (the value may be thousands of
+    levels deep): what the store could not write and read back as it came (shared/jsontext.py)."""
+    stack: list[tuple[Any, int, tuple[str, ...]]] = [(value, 1, ())]
     while stack:
-        item, depth = stack.pop()
+        item, depth, path = stack.pop()
         if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
-                return deepest
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
+            if depth > MAX_DEPTH:
+                raise ApiError(400, "malformed_json", f"the JSON is nested deeper than {MAX_DEPTH} levels")
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in pairs:
+                if isinstance(key, str) and not _unicode(key):
+                    raise ApiError(400, "malformed_json", f"a key in {_where(path)} is not valid Unicode "
+                                   "(a lone surrogate such as \\ud800)")
+                stack.append((child, depth + 1, (*path, str(key))))
+        elif isinstance(item, int) and not -MAX_INT <= item <= MAX_INT:
+            raise ApiError(400, "number_out_of_range",
+                           f"{_where(path)} is out of range: an integer may have at most 64 bits")
+        elif isinstance(item, str) and not _unicode(item):
+            raise ApiError(400, "malformed_json",
+                           f"{_where(path)} is not valid Unicode (a lone surrogate such as \\ud800)")
+
+
+def _where(path: tuple[str, ...]) -> str:
+    return ".".join(path) or "the body"
+
+
+def _unicode(text: str) -> bool:
+    if text.isascii():
+        return True
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def json_body() -> Any:
@@ -75,8 +102,22 @@ def load(schema: type[Schema], data: Any) -> dict[str, Any]:
     return _instance(schema).load(data)
 
 
+QUERY_CACHE = 256  # distinct (schema, query string) pairs remembered per process
+_queries: dict[tuple[type[Schema], bytes], dict[str, Any]] = {}
+
+
 def query(schema: type[Schema]) -> dict[str, Any]:
-    return _instance(schema).load(request.args.to_dict())
+    """The query string, validated. Most recur verbatim (every move's `?wait=10`), and a valid one always
+    loads the same: its loaded form is remembered by the raw string (bounded; a refusal is not), so
+    marshmallow reads each distinct query once per process: it was a thirtieth of the gateway's CPU per move."""
+    key = (schema, request.query_string)
+    loaded = _queries.get(key)
+    if loaded is None:
+        loaded = _instance(schema).load(request.args.to_dict())
+        if len(_queries) >= QUERY_CACHE:
+            _queries.clear()  # crude but thread-safe bound
+        _queries[key] = loaded
+    return dict(loaded)
 
 
 def check_id(name: str, value: int) -> int:
@@ -106,3 +147,20 @@ def game_or_404(game_id: int) -> Game:
 
 def game_url(game_id: int) -> str:
     return f"{rt().config.public_url}/games/{game_id}"
+
+
+class JsonProvider(DefaultJSONProvider):
+    """Flask's responses written by orjson (shared/jsontext.py says why), with Flask's sorted keys; dates,
+    dataclasses and anything else orjson would spell its own way go to Flask's own `default`, and an indented
+    (debug) response or an integer past 64 bits to Flask's own writer."""
+
+    _OPTIONS = (orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
+                | orjson.OPT_PASSTHROUGH_DATACLASS)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if not kwargs.get("indent"):
+            try:
+                return orjson.dumps(obj, default=self.default, option=self._OPTIONS).decode()
+            except TypeError:
+                pass
+        return super().dumps(obj, **kwargs)

@@ -23,7 +23,7 @@ from services.play.signals import SettleSignals
 from shared.engine import EngineError, GameSession, MalformedAction
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
-from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Receipt
+from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt
 from shared.eventstore.sql import GameTx
 
 log = logging.getLogger("railpost.apply")
@@ -120,6 +120,7 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             action, sender = {**action, "user": receipt.player_id}, None
         if action.get("type") in META_TYPES and receipt.player_id is not None and "user" not in action:
             action = {**action, "user": receipt.player_id}  # the record names who clicked undo or chatted
+        before = turn_of(tx.game, session)  # whose turn it was: the stored read model is not read
         try:
             stored = session.submit(action)
         except EngineError as err:
@@ -140,7 +141,7 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
         result = session.result if session.finished else None
         tx.update_game(version=version, state=state, status=FINISHED if session.finished else None, result=result)
         tx.settle(receipt, APPLIED, new_version=version, http_status=200)
-        _announce(tx, session, stored, receipt, state, version)
+        _announce(tx, session, stored, receipt, state, version, before)
         if version % config.snapshot_every == 0:
             tx.save_snapshot(version, session.snapshot())
     return version
@@ -189,8 +190,14 @@ def _refuse(tx: GameTx, receipt: Receipt, refusal: Refusal) -> Refusal:
     return refusal
 
 
+def turn_of(game: Game, session: GameSession) -> TurnChanged:
+    """`TurnChanged.of_state(read_model(session))` without the digest."""
+    return TurnChanged.of_state(game.id, game.title,
+                                {**session.turn_fields(), "acting_players": session.acting_players()})
+
+
 def _announce(tx: GameTx, session: GameSession, stored: dict[str, Any], receipt: Receipt,
-              state: dict[str, Any], version: int) -> None:
+              state: dict[str, Any], version: int, before: TurnChanged) -> None:
     game = tx.game
     if stored.get("type") == "message":
         text = str(stored.get("message", ""))
@@ -200,7 +207,7 @@ def _announce(tx: GameTx, session: GameSession, stored: dict[str, Any], receipt:
         tx.emit(GameFinished(game.id, game.title, session.result), version)
         return
     turn = TurnChanged.of_state(game.id, game.title, state)
-    if turn != TurnChanged.of_state(game.id, game.title, game.state or {}) or stored.get("type") in ("undo", "redo"):
+    if turn != before or stored.get("type") in ("undo", "redo"):
         tx.emit(turn, version)
 
 

@@ -12,11 +12,11 @@ from services.play.dispatch import Dispatcher
 from services.play.signals import RECHECK_SECONDS, SettleSignals, Watch
 from shared.eventstore import Receipt, SqlRecorder
 from shared.eventstore.records import QUEUED, SETTLED_FIELDS
-from shared.eventstore.sql import dumps
+from shared.jsontext import canonical
 
 
 def body_hash(body: dict[str, Any]) -> str:
-    return hashlib.sha256(dumps(body).encode()).hexdigest()
+    return hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
 def submit(recorder: SqlRecorder, dispatcher: Dispatcher, game_id: int, command_id: str,

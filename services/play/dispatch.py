@@ -5,7 +5,6 @@ sweep, which re-publishes receipts still queued after `sweep_after_seconds`."""
 from __future__ import annotations
 
 import base64
-import json
 import logging
 import os
 import queue
@@ -20,6 +19,7 @@ from services.play.apply import apply_pending
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
 from shared.eventstore import SqlRecorder
+from shared.jsontext import dumps, dumps_bytes
 
 log = logging.getLogger("railpost.dispatch")
 APPLY_TASK = "railpost.apply"
@@ -57,8 +57,8 @@ def doorbell_message(task: str, args: list[Any], queue_name: str, origin: str) -
     result), so the message is fixed apart from its ids and arguments; a test checks it field for field
     against what `send_task` writes, so a Celery or kombu upgrade that changes the format fails there."""
     task_id = str(uuid.uuid4())
-    body = json.dumps([args, {}, _EMBED]).encode()
-    return json.dumps({
+    body = dumps_bytes([args, {}, _EMBED])
+    return dumps({
         "body": base64.b64encode(body).decode(),
         "content-encoding": "utf-8",
         "content-type": "application/json",

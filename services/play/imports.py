@@ -22,7 +22,7 @@ from services.tokens import hash_token, new_token
 from shared.engine import GameSession
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, Conflict, NewEvent, NewGame, SqlRecorder
 from shared.eventstore.records import ACTIVE, FINISHED, Game, ImportKey
-from shared.eventstore.sql import dumps
+from shared.jsontext import canonical
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Imported:
 
 
 def body_hash(record: dict[str, Any]) -> str:
-    return hashlib.sha256(dumps(record).encode()).hexdigest()
+    return hashlib.sha256(canonical(record).encode()).hexdigest()
 
 
 def remap_players(record: dict[str, Any], ids: dict[int, int]) -> dict[str, Any]:

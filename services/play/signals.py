@@ -19,7 +19,6 @@ subscriber reconnecting) costs latency, never correctness.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
@@ -28,6 +27,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
+
+from shared.jsontext import dumps_bytes, loads
 
 log = logging.getLogger("railpost.signals")
 RECHECK_SECONDS = 0.5
@@ -122,7 +123,7 @@ class RedisSignals(LocalSignals):
         publish on some other channel of the Redis server."""
         channel = reply_to if reply_to and reply_to.startswith(self._channel + ":") else self._channel
         try:
-            self._redis().publish(channel, json.dumps([game_id, list(outcomes)]))
+            self._redis().publish(channel, dumps_bytes([game_id, list(outcomes)]))
         except Exception:
             log.warning("settle announcement failed", exc_info=True, extra={"game_id": game_id})
 
@@ -160,7 +161,7 @@ class RedisSignals(LocalSignals):
                     message = pubsub.get_message(timeout=1.0)
                     if message is None or message.get("type") != "message":
                         continue
-                    game_id, outcomes = json.loads(message["data"])
+                    game_id, outcomes = loads(message["data"])
                     self._wake(int(game_id), outcomes)
             except Exception:
                 self._ready.clear()

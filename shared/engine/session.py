@@ -344,6 +344,12 @@ class GameSession:
     def acting_players(self) -> list[int]:
         return self.game.acting_players()
 
+    def turn_fields(self) -> dict[str, Any]:
+        """The digest's fields that say whose turn it is, without building the rest of the digest: the
+        service compares them before and after each move to tell a player it is his turn."""
+        game = self.game
+        return {"round": game.round.kind, "turn": game.turn, "phase": game.phase.name, "acting": game.acting()}
+
     def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
         return self.game.legal_actions(entity)
 

@@ -17,12 +17,12 @@ N+1, and a position once seen never changes. Two ways to get there, chosen per b
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any, Protocol
 
+from ..jsontext import dumps, loads
 from .errors import Conflict, NotFound
 from .outbox import GameFinished, GameStarted, OutboxEvent, TurnChanged
 from .records import (
@@ -59,19 +59,20 @@ class Cursor(Protocol):
 QUEUED_ONLY = f"status = '{QUEUED}'"
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
 def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    return None if text is None else loads(text)
+
+
+# The game row without its read model (`state`, a few kilobytes of JSON): what a writer locks it for.
+GAME_HEAD = "id, title, options, seed, seat_count, status, visibility, version, created_at, result"
 
 
 def _game(row: Row) -> Game:
     return Game(
         id=row["id"], title=row["title"], options=_loads(row["options"]) or [], seed=row["seed"],
         seat_count=row["seat_count"], status=row["status"], visibility=row["visibility"],
-        version=row["version"], created_at=row["created_at"], state=_loads(row["state"]),
+        version=row["version"], created_at=row["created_at"],
+        state=_loads(row["state"]) if "state" in row.keys() else None,
         result=_loads(row["result"]),
     )
 
@@ -280,8 +281,11 @@ class SqlRecorder:
         assert row is not None, f"counter {name} missing: run the migrations"
         return int(row["value"])
 
-    def _lock_game(self, cur: Cursor, game_id: int) -> Game:
-        row = self._one(cur, "SELECT * FROM games WHERE id = %s" + self._lock_suffix, (game_id,))
+    def _lock_game(self, cur: Cursor, game_id: int, read_model: bool = True) -> Game:
+        """The game row, locked for writing; without `read_model` its `state` is left unread (None): a game
+        transaction replaces it, and reading and parsing it was a twentieth of the worker's path per move."""
+        columns = "*" if read_model else GAME_HEAD
+        row = self._one(cur, f"SELECT {columns} FROM games WHERE id = %s" + self._lock_suffix, (game_id,))
         if row is None:
             raise NotFound(f"game {game_id} does not exist")
         return _game(row)
@@ -582,7 +586,7 @@ class SqlRecorder:
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
         """Lock one game for writing; everything done through the yielded GameTx commits together."""
         with self._tx(write=True) as cur:
-            tx = GameTx(self, cur, self._lock_game(cur, game_id))
+            tx = GameTx(self, cur, self._lock_game(cur, game_id, read_model=False))
             yield tx
             tx._flush()
 

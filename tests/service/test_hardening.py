@@ -129,6 +129,26 @@ def test_the_nine_inputs_that_were_500s(call: Call) -> None:
     assert state["version"] == len(record["actions"]) and state["status"] == "finished"
 
 
+def test_an_action_the_store_could_not_keep_as_sent_is_refused_naming_where(call: Call) -> None:
+    """An integer past 64 bits or a lone surrogate inside an action would not come back from the store as it
+    was sent (shared/jsontext.py): refused at the door, naming where, and nothing is queued."""
+    ann = player(call)
+    record = record_1840()
+    status, imported = call("POST", "/games/import", ann["token"], json=record)
+    game_id, seat = imported["game"]["id"], imported["seats"][0]["token"]
+    for key, raw, field in (
+        ("big", b'{"action": {"type": "message", "message": "x", "n": 123456789012345678901234567890}, '
+                b'"expected_version": 0}', "action.n"),
+        ("surrogate", b'{"action": {"type": "message", "message": "\\ud800"}, "expected_version": 0}',
+         "action.message"),
+    ):
+        status, body = call("POST", f"/games/{game_id}/actions", seat, data=raw,
+                            headers={"Idempotency-Key": key, "Content-Type": "application/json"})
+        assert status == 400 and field in body["message"], (key, body)
+        status, _ = call("GET", f"/games/{game_id}/receipts/{key}", seat)
+        assert status == 404, key  # nothing was queued
+
+
 def test_other_edges_of_the_inputs(call: Call) -> None:
     for raw in (b'{"name": NaN}', b'{"name": "a", "id": ' + b"9" * 5000 + b"}", b'{"name": "\\u0000"}',
                 b"\xff\xfe", b'{"name": "x", "id": 1.5e308, "z": -1e999}'):
