@@ -54,29 +54,35 @@ def parse_json(raw: bytes) -> Any:
 
 def _check_shape(value: Any) -> None:
     """Nesting depth, integer range and valid Unicode, without recursion (the value may be thousands of
-    levels deep): what the store could not write and read back as it came (shared/jsontext.py)."""
-    stack: list[tuple[Any, int, tuple[str, ...]]] = [(value, 1, ())]
+    levels deep): what the store could not write and read back as it came (shared/jsontext.py). Each entry
+    keeps its key and its parent's entry, so the path an answer names is spelled only when one is refused."""
+    stack: list[tuple[Any, int, Any, Any]] = [(value, 1, None, None)]
     while stack:
-        item, depth, path = stack.pop()
+        entry = stack.pop()
+        item, depth = entry[0], entry[1]
         if isinstance(item, dict | list):
             if depth > MAX_DEPTH:
                 raise ApiError(400, "malformed_json", f"the JSON is nested deeper than {MAX_DEPTH} levels")
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             for key, child in pairs:
                 if isinstance(key, str) and not _unicode(key):
-                    raise ApiError(400, "malformed_json", f"a key in {_where(path)} is not valid Unicode "
+                    raise ApiError(400, "malformed_json", f"a key in {_where(entry)} is not valid Unicode "
                                    "(a lone surrogate such as \\ud800)")
-                stack.append((child, depth + 1, (*path, str(key))))
+                stack.append((child, depth + 1, key, entry))
         elif isinstance(item, int) and not -MAX_INT <= item <= MAX_INT:
             raise ApiError(400, "number_out_of_range",
-                           f"{_where(path)} is out of range: an integer may have at most 64 bits")
+                           f"{_where(entry)} is out of range: an integer may have at most 64 bits")
         elif isinstance(item, str) and not _unicode(item):
             raise ApiError(400, "malformed_json",
-                           f"{_where(path)} is not valid Unicode (a lone surrogate such as \\ud800)")
+                           f"{_where(entry)} is not valid Unicode (a lone surrogate such as \\ud800)")
 
 
-def _where(path: tuple[str, ...]) -> str:
-    return ".".join(path) or "the body"
+def _where(entry: tuple[Any, int, Any, Any]) -> str:
+    keys: list[str] = []
+    while entry[3] is not None:
+        keys.append(str(entry[2]))
+        entry = entry[3]
+    return ".".join(reversed(keys)) or "the body"
 
 
 def _unicode(text: str) -> bool:
