@@ -24,6 +24,14 @@ class Runtime:
     seat_tokens: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (see auth._seat)
     seat_checked: dict[str, float] = field(default_factory=dict)  # token hash -> when it was last looked up
 
+    def close(self) -> None:
+        """Stop what the app started (the dispatcher's thread or broker client, the settle listener, the
+        store's pool), for an app that ends before its process: a pool left open keeps reconnecting to a
+        database that may be gone."""
+        self.dispatcher.close()
+        self.signals.close()
+        self.recorder.close()
+
 
 def rt() -> Runtime:
     return current_app.extensions["railpost"]

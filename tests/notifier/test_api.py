@@ -111,9 +111,12 @@ def test_gateway_serves_the_notifier_api(db_url, recorder) -> None:
 
     table = seat_game(recorder, ["Ann", "Bob"])
     app = create_app(Config(database_url=db_url, admin_token=ADMIN))
-    client = app.test_client()
-    r = client.put("/notifier/subscriptions/default", headers=_auth(table.tokens["Ann"]),
-                   json={"channel": "email", "email": "ann@x.test"})
-    assert r.status_code == 200, r.json
-    doc = client.get("/openapi.json").json
-    assert "/notifier/deliveries" in doc["paths"] and "NotifierDelivery" in doc["components"]["schemas"]
+    try:
+        client = app.test_client()
+        r = client.put("/notifier/subscriptions/default", headers=_auth(table.tokens["Ann"]),
+                       json={"channel": "email", "email": "ann@x.test"})
+        assert r.status_code == 200, r.json
+        doc = client.get("/openapi.json").json
+        assert "/notifier/deliveries" in doc["paths"] and "NotifierDelivery" in doc["components"]["schemas"]
+    finally:
+        app.extensions["railpost"].close()  # its pool would outlive the database the fixture drops
