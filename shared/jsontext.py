@@ -29,7 +29,7 @@ def dumps_bytes(value: Any) -> bytes:
     try:
         return orjson.dumps(value, option=_OPTIONS)
     except TypeError:  # orjson.JSONEncodeError: an integer past 64 bits, a lone surrogate, a type only `json` writes
-        return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+        return canonical(value).encode()  # `json`'s own compact, sorted, ASCII spelling
 
 
 def dumps(value: Any) -> str:

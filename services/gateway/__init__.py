@@ -39,7 +39,7 @@ def create_app(config: Config | None = None) -> Flask:
     setup_logging(config.log_level)
     app = Flask(__name__)
     app.json = JsonProvider(app)
-    app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes, JSON_SORT_KEYS=False)
+    app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes)
     recorder = open_recorder(config.database_url, pool_size=config.db_pool_size, timeout=config.db_timeout)
     signals = make_signals(config.redis_url, config.celery_queue)
     app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config, signals),
