@@ -1,9 +1,11 @@
 """Applying queued commands: the one place where the engine's verdict becomes stored events.
 
-Each command is settled in its own transaction holding the game's lock: read the oldest queued receipt,
+Each command is settled in its own transaction (`settle_transaction`): read the oldest queued receipt,
 check version and control, let the engine validate, then store event, receipt outcome, read model,
 snapshot and outbox rows together. A second delivery finds nothing queued and does nothing, which is what
-makes at-least-once delivery exactly-once in effect.
+makes at-least-once delivery exactly-once in effect. On PostgreSQL the transaction locks nothing while the
+engine decides: its write is refused if another applier settled a command of the game since the read
+(`shared/eventstore/guarded.py`), and the loop reads again.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
 from shared.engine import EngineError, GameSession, MalformedAction
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder
+from shared.eventstore.errors import Conflict
+from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
 from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt
-from shared.eventstore.sql import GameTx
 
 log = logging.getLogger("railpost.apply")
 META_TYPES = frozenset({"undo", "redo", "message"})
+MAX_CONFLICTS = 20  # each one is another writer's progress; past this, the task fails and Celery retries it
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,9 @@ _CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
 
 
 def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
-    """(absent seat, the seat the table chose to move for it this turn), read from the clock log inside the
-    game's own transaction (same connection, same snapshot; no second pool, no lock of its own)."""
+    """(absent seat, the seat the table chose to move for it this turn), read from the clock log on the
+    game transaction's own connection (no second pool). The clock log has its own concurrency rule
+    (services/play/clock_store.py), so the game row's lock never covered it."""
     from services.play.timekeeping import Table
 
     return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))]).stand_in
@@ -69,10 +74,11 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
     its own task published after its commit, so no extra empty transaction is needed per task."""
     settled = 0
     more = True
+    conflicts = 0
     while more:
         started = time.perf_counter()
         try:
-            with recorder.game_transaction(game_id) as tx:
+            with sessions.hold(game_id), recorder.settle_transaction(game_id) as tx:
                 receipt = tx.next_queued()
                 if receipt is None:
                     return settled
@@ -81,6 +87,15 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
                 outcome = _settle(tx, receipt, sessions, config)
                 if config.test_sleep_before_commit:
                     time.sleep(config.test_sleep_before_commit)
+        except Conflict as exc:
+            # another applier (another host's worker, a re-published doorbell) settled a command of this
+            # game after it was read: nothing was stored, this session is ahead of the store; read again
+            sessions.forget(game_id)
+            conflicts += 1
+            if exc.code != "game_changed" or conflicts > MAX_CONFLICTS:
+                raise
+            log.info("settled elsewhere first; reading again", extra={"game_id": game_id})
+            continue
         except BaseException:
             sessions.forget(game_id)
             raise

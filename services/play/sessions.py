@@ -82,6 +82,14 @@ class SessionCache:
             return self._locks.setdefault(game_id, threading.RLock())
 
     @contextmanager
+    def hold(self, game_id: int) -> Iterator[None]:
+        """The game's session lock, for a caller about to read the game and then `use` its session: this
+        process's appliers of one game then take turns from their read on, rather than racing to a write
+        of which the store would keep only the first (services/play/apply.py)."""
+        with self._lock(game_id):
+            yield
+
+    @contextmanager
     def use(self, game: Game) -> Iterator[GameSession]:
         """The session at exactly `game.version`, held exclusively while the caller uses it."""
         with self._lock(game.id):

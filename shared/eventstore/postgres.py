@@ -16,7 +16,11 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
-from .sql import Cursor, GameTx, SqlRecorder
+from .errors import Conflict, NotFound
+from .gametx import GameTx
+from .guarded import READ, GuardedTx
+from .rows import Cursor
+from .sql import SqlRecorder
 
 COMBINED_PARAMETERS = 20_000  # beyond this (an import's events) the writes go one statement each: 65,535 is the limit
 # One key for the numbering transactions, in the advisory-lock space of this database.
@@ -141,6 +145,21 @@ class PostgresRecorder(SqlRecorder):
             tx = GameTx(self, cur, self._lock_game(cur, game_id, read_model=False))
             yield tx
             tx._write()
+
+    @contextmanager
+    def settle_transaction(self, game_id: int) -> Iterator[GameTx]:
+        """Optimistic (`guarded.py`): one read, then one guarded write, on one autocommit connection."""
+        with self._pool.connection() as conn:
+            cur = conn.cursor()
+            rows = self._all(cur, READ, (game_id,))
+            if not rows:
+                raise NotFound(f"game {game_id} does not exist")
+            tx = GuardedTx(self, cur, rows)
+            yield tx
+            try:
+                tx._write()
+            except psycopg.errors.SerializationFailure as exc:
+                raise Conflict(exc.diag.message_primary or str(exc), "game_changed") from None
 
     def number_pending(self) -> int:
         """One numbering transaction, sent as one pipeline (one round trip). Correct only because the

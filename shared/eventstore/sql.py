@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
-from typing import Any, Protocol
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any
 
-from ..jsontext import dumps, loads
+from ..jsontext import dumps
 from .errors import Conflict, NotFound
-from .outbox import GameFinished, GameStarted, OutboxEvent, TurnChanged
+from .gametx import GameTx
+from .outbox import GameFinished, GameStarted, TurnChanged
 from .records import (
     ACTIVE,
     OPEN,
     QUEUED,
-    SETTLED_FIELDS,
     Game,
     ImportKey,
     NewEvent,
@@ -42,184 +42,17 @@ from .records import (
     StoredEvent,
     StoredImport,
 )
-from .upcasting import upcast
-
-Row = Any  # a mapping-like row (psycopg dict_row or sqlite3.Row)
-INSERT_ROWS = 500  # rows per multi-row INSERT (an import's thousands of events stay far below 65,535 parameters)
-
-
-class Cursor(Protocol):
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
-
-
-# A queued receipt, spelled as the partial indexes' predicate (migrations 0001, 0008), never as a parameter:
-# a prepared statement's generic plan cannot prove `status = $1` implies the index predicate, and PostgreSQL
-# then reads every receipt of the game, or of the whole table (tests/service/test_store_locks_and_plans.py),
-# instead of the queued one or two.
-QUEUED_ONLY = f"status = '{QUEUED}'"
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else loads(text)
-
-
-# The game row without its read model (`state`, a few kilobytes of JSON): what a writer locks it for.
-GAME_HEAD = "id, title, options, seed, seat_count, status, visibility, version, created_at, result"
-
-
-def _game(row: Row) -> Game:
-    return Game(
-        id=row["id"], title=row["title"], options=_loads(row["options"]) or [], seed=row["seed"],
-        seat_count=row["seat_count"], status=row["status"], visibility=row["visibility"],
-        version=row["version"], created_at=row["created_at"],
-        state=_loads(row["state"]) if "state" in row.keys() else None,
-        result=_loads(row["result"]),
-    )
-
-
-def _seat(row: Row) -> Seat:
-    return Seat(row["game_id"], row["seat_index"], row["player_id"], row["name"], row["token_hash"])
-
-
-def _receipt(row: Row) -> Receipt:
-    return Receipt(
-        game_id=row["game_id"], command_id=row["command_id"], body_hash=row["body_hash"],
-        status=row["status"], expected_version=row["expected_version"], player_id=row["player_id"],
-        action=_loads(row["action"]), created_at=row["created_at"], new_version=row["new_version"],
-        reason=row["reason"], rule=row["rule"], http_status=row["http_status"], settled_at=row["settled_at"],
-        valid=_loads(row["valid"]),
-    )
-
-
-def _event(row: Row) -> StoredEvent:
-    version, data = upcast(row["type"], row["type_version"], _loads(row["data"]))
-    return StoredEvent(
-        game_id=row["game_id"], version=row["version"], position=row["position"], type=row["type"],
-        type_version=version, data=data, command_id=row["command_id"], created_at=row["created_at"],
-    )
-
-
-class GameTx:
-    """One writer's transaction on one locked game. Writes (receipt, game row, snapshot) and the events and
-    outbox rows are buffered and sent together at the very end, so the counter lock is held for the shortest
-    time and the writes cost one round trip where the backend pipelines."""
-
-    def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game) -> None:
-        self._rec = recorder
-        self._cur = cur
-        self.game = game
-        self._events: list[tuple[int, NewEvent]] = []
-        self._outbox: list[tuple[int | None, str, dict[str, Any]]] = []
-        self._writes: list[tuple[str, Sequence[Any]]] = []
-        self.more_queued = False
-        self.settled: dict[str, dict[str, Any]] = {}  # command id -> fields settled in this transaction
-
-    def next_queued(self) -> Receipt | None:
-        """The oldest queued command; `more_queued` then tells whether another one was queued behind it."""
-        rows = self._rec._all(
-            self._cur,
-            f"SELECT * FROM receipts WHERE game_id = %s AND {QUEUED_ONLY} "
-            "ORDER BY expected_version, created_at LIMIT 2",
-            (self.game.id,),
-        )
-        self.more_queued = len(rows) > 1
-        self.reads_done()
-        return _receipt(rows[0]) if rows else None
-
-    def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Rows of another table read inside this locked transaction (the clock log's stand-in, asked by
-        services/play/apply.py only for a seat moving an entity it does not control): the same connection
-        and snapshot, so the answer is consistent with the game row and costs no second pool."""
-        return self._rec._all(self._cur, sql, params)
-
-    def reads_done(self) -> None:
-        """Hook: a backend that pipelines the transaction settles the reads here (PostgreSQL)."""
-
-    def append(self, version: int, event: NewEvent) -> None:
-        expected = self.game.version + len(self._events) + 1
-        if version != expected:
-            raise Conflict(f"event version {version} is not the next version {expected}", "stale_version")
-        self._events.append((version, event))
-
-    def outbox(self, kind: str, payload: dict[str, Any], version: int | None = None) -> None:
-        self._outbox.append((version, kind, payload))
-
-    def emit(self, event: OutboxEvent, version: int | None = None) -> None:
-        """A typed outbox record (shared/eventstore/outbox.py is the contract readers parse back)."""
-        self.outbox(event.kind.value, event.payload(), version)
-
-    def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
-               rule: str | None = None, http_status: int | None = None, valid: Any = None) -> dict[str, Any]:
-        """Settle a queued receipt; returns the fields stored (they are final once the transaction commits)."""
-        settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
-                   "http_status": http_status, "settled_at": time.time(), "valid": valid}
-        assert settled.keys() == SETTLED_FIELDS  # what a waiting caller is told is what is stored
-        self._later(
-            "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "
-            "settled_at = %s, valid = %s WHERE game_id = %s AND command_id = %s AND status = %s",
-            (*list(settled.values())[:-1], None if valid is None else dumps(valid), receipt.game_id,
-             receipt.command_id, QUEUED),
-        )
-        self.settled[receipt.command_id] = settled
-        return settled
-
-    def update_game(self, *, version: int | None = None, state: dict[str, Any] | None = None,
-                    status: str | None = None, result: dict[str, Any] | None = None) -> None:
-        self._later(
-            "UPDATE games SET version = COALESCE(%s, version), state = COALESCE(%s, state), "
-            "status = COALESCE(%s, status), result = COALESCE(%s, result), updated_at = %s WHERE id = %s",
-            (version, None if state is None else dumps(state), status, None if result is None else dumps(result),
-             time.time(), self.game.id),
-        )
-
-    def save_snapshot(self, version: int, blob: bytes) -> None:
-        """Store the fold at `version` and drop the game's older snapshots: only the newest is ever read
-        (`latest_snapshot`; the log itself is the history), so a game keeps one snapshot, not one per
-        SNAPSHOT_EVERY events (tens of kilobytes each)."""
-        self._later(
-            "INSERT INTO snapshots (game_id, version, data, created_at) VALUES (%s, %s, %s, %s)",
-            (self.game.id, version, blob, time.time()),
-        )
-        self._later("DELETE FROM snapshots WHERE game_id = %s AND version < %s", (self.game.id, version))
-
-    def _later(self, sql: str, params: Sequence[Any]) -> None:
-        self._writes.append((sql, params))
-
-    def _flush(self) -> None:
-        with self._rec._pipeline(self._cur):
-            self._write()
-
-    def _write(self) -> None:
-        """Run the buffered writes, then insert the events and outbox rows, in order, so no statement waits on
-        another's result: on PostgreSQL the whole tail of the transaction is one statement (`_send_writes`).
-        Rows get their positions here from the counter rows (bumped, then read back inside each INSERT) where
-        the backend numbers in the writing transaction, else they are left NULL for `number_pending`."""
-        statements = list(self._writes)
-        now = time.time()
-        in_tx = self._rec._numbers_in_transaction
-        for name, table, rows in (
-            ("event_position", "events (game_id, version, position, command_id, type, type_version, data, "
-             "created_at)", [(self.game.id, version, ev.command_id, ev.type, ev.type_version, dumps(ev.data), now)
-                             for version, ev in self._events]),
-            ("outbox_position", "outbox (game_id, version, position, kind, payload, created_at)",
-             [(self.game.id, version, kind, dumps(payload), now) for version, kind, payload in self._outbox]),
-        ):
-            if not rows:
-                continue
-            holes = ", ".join(["%s"] * (len(rows[0]) - 2))
-            if not in_tx:
-                # one INSERT per INSERT_ROWS of a table's rows: its VALUES are inserted (and given ids) in order
-                for start in range(0, len(rows), INSERT_ROWS):
-                    chunk = rows[start:start + INSERT_ROWS]
-                    values = ", ".join([f"(%s, %s, NULL, {holes})"] * len(chunk))
-                    statements.append((f"INSERT INTO {table} VALUES {values}", [v for row in chunk for v in row]))
-                continue
-            statements.append(("UPDATE counters SET value = value + %s WHERE name = %s", (len(rows), name)))
-            sql = (f"INSERT INTO {table} VALUES (%s, %s, (SELECT value FROM counters WHERE name = '{name}') - %s, "
-                   f"{holes})")
-            for offset, row in enumerate(rows):
-                statements.append((sql, (row[0], row[1], len(rows) - 1 - offset, *row[2:])))
-        self._rec._send_writes(self._cur, statements)
+from .rows import (
+    GAME_HEAD,
+    QUEUED_ONLY,
+    Cursor,
+    Row,
+    event_of,
+    game_of,
+    loads_or_none,
+    receipt_of,
+    seat_of,
+)
 
 
 class SqlRecorder:
@@ -288,7 +121,7 @@ class SqlRecorder:
         row = self._one(cur, f"SELECT {columns} FROM games WHERE id = %s" + self._lock_suffix, (game_id,))
         if row is None:
             raise NotFound(f"game {game_id} does not exist")
-        return _game(row)
+        return game_of(row)
 
     # -- players -----------------------------------------------------------------------------------------
     def create_player(self, name: str, token_hash: str | None, player_id: int | None = None) -> Player:
@@ -334,7 +167,7 @@ class SqlRecorder:
              None if state is None else dumps(state), None if result is None else dumps(result), now, now,
              *([new.invite_hash] if invite else [])),
         )
-        return _game(row)
+        return game_of(row)
 
     def create_game(self, new: NewGame, payload: dict[str, Any]) -> Game:
         with self._tx(write=True) as cur:
@@ -353,7 +186,7 @@ class SqlRecorder:
     def get_game(self, game_id: int) -> Game | None:
         with self._tx() as cur:
             row = self._one(cur, "SELECT * FROM games WHERE id = %s", (game_id,))
-        return None if row is None else _game(row)
+        return None if row is None else game_of(row)
 
     def list_games(self, *, status: str | None = None, title: str | None = None, player_id: int | None = None,
                    limit: int = 50, offset: int = 0) -> list[Game]:
@@ -371,7 +204,7 @@ class SqlRecorder:
         sql += " ORDER BY id DESC LIMIT %s OFFSET %s"
         params += [limit, offset]
         with self._tx() as cur:
-            return [_game(r) for r in self._all(cur, sql, params)]
+            return [game_of(r) for r in self._all(cur, sql, params)]
 
     def join(self, game_id: int, player_id: int, name: str, token_hash: str, seat_index: int | None = None) -> Seat:
         try:
@@ -406,13 +239,13 @@ class SqlRecorder:
 
     def seats(self, game_id: int) -> list[Seat]:
         with self._tx() as cur:
-            return [_seat(r) for r in self._all(
+            return [seat_of(r) for r in self._all(
                 cur, "SELECT * FROM seats WHERE game_id = %s ORDER BY seat_index", (game_id,))]
 
     def seat_by_token(self, token_hash: str) -> Seat | None:
         with self._tx() as cur:
             row = self._one(cur, "SELECT * FROM seats WHERE token_hash = %s", (token_hash,))
-        return None if row is None else _seat(row)
+        return None if row is None else seat_of(row)
 
     def start(self, game_id: int, state: dict[str, Any], payload: dict[str, Any]) -> Game:
         with self._tx(write=True) as cur:
@@ -441,7 +274,7 @@ class SqlRecorder:
     def find_import(self, caller: str, key: str) -> StoredImport | None:
         with self._tx() as cur:
             row = self._one(cur, "SELECT * FROM imports WHERE caller = %s AND idempotency_key = %s", (caller, key))
-        return None if row is None else StoredImport(row["body_hash"], row["game_id"], _loads(row["secrets"]))
+        return None if row is None else StoredImport(row["body_hash"], row["game_id"], loads_or_none(row["secrets"]))
 
     def import_game(self, new: NewGame, seats: Sequence[tuple[Any, ...]], events: Sequence[NewEvent],
                     state: dict[str, Any], result: dict[str, Any] | None, snapshot: bytes | None,
@@ -537,7 +370,7 @@ class SqlRecorder:
                 row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
                                 (game_id, command_id))
                 if row is not None:
-                    return self._same_body(_receipt(row), body_hash), False
+                    return self._same_body(receipt_of(row), body_hash), False
                 game = self._one(cur, "SELECT status, version FROM games WHERE id = %s", (game_id,))
                 if game is None:
                     raise NotFound(f"game {game_id} does not exist")
@@ -573,14 +406,21 @@ class SqlRecorder:
         with self._tx() as cur:
             row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
                             (game_id, command_id))
-        return None if row is None else _receipt(row)
+        return None if row is None else receipt_of(row)
 
     def stale_receipts(self, older_than: float, limit: int = 500) -> list[Receipt]:
         """Receipts queued before `older_than` (epoch seconds): candidates for re-publishing."""
         with self._tx() as cur:
-            return [_receipt(r) for r in self._all(
+            return [receipt_of(r) for r in self._all(
                 cur, f"SELECT * FROM receipts WHERE {QUEUED_ONLY} AND created_at < %s ORDER BY created_at LIMIT %s",
                 (older_than, limit))]
+
+    def settle_transaction(self, game_id: int) -> AbstractContextManager[GameTx]:
+        """The rules worker's transaction (services/play/apply.py): the game and its queued commands are
+        read, one is settled, and everything commits together, or `Conflict(code="game_changed")` says another
+        writer changed the game first and nothing was stored. Here the locking `game_transaction`, which
+        never conflicts; PostgreSQL settles optimistically instead (`postgres.py`)."""
+        return self.game_transaction(game_id)
 
     @contextmanager
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
@@ -598,13 +438,13 @@ class SqlRecorder:
             sql += " LIMIT %s"
             params.append(limit)
         with self._tx() as cur:
-            return [_event(r) for r in self._all(cur, sql, params)]
+            return [event_of(r) for r in self._all(cur, sql, params)]
 
     def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         """The global log after a position: a tail read, so everything committed so far is numbered first."""
         self.number_pending()
         with self._tx() as cur:
-            return [_event(r) for r in self._all(
+            return [event_of(r) for r in self._all(
                 cur, "SELECT * FROM events WHERE position > %s ORDER BY position LIMIT %s", (after_position, limit))]
 
     def read_outbox(self, after_position: int = 0, limit: int = 1000) -> list[OutboxItem]:
@@ -613,7 +453,7 @@ class SqlRecorder:
         with self._tx() as cur:
             rows = self._all(cur, "SELECT * FROM outbox WHERE position > %s ORDER BY position LIMIT %s",
                              (after_position, limit))
-        return [OutboxItem(r["position"], r["game_id"], r["version"], r["kind"], _loads(r["payload"]),
+        return [OutboxItem(r["position"], r["game_id"], r["version"], r["kind"], loads_or_none(r["payload"]),
                            r["created_at"]) for r in rows]
 
     def latest_snapshot(self, game_id: int) -> Snapshot | None:

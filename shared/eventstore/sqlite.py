@@ -8,7 +8,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .sql import Cursor, SqlRecorder
+from .rows import Cursor
+from .sql import SqlRecorder
 
 
 class SqliteRecorder(SqlRecorder):

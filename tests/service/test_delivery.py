@@ -42,10 +42,14 @@ def test_duplicate_deliveries_and_retries_give_one_event(gateway: LiveServer, wo
     assert [e["command_id"] for e in events][0] == f"p{first['entity']}:{key}"  # keys live in their caller's scope
 
 
-def _in_transaction(dbname: str) -> bool:
+def _deciding(dbname: str) -> bool:
+    """Whether a rules worker has read a game to settle its command and not yet written: its connection's
+    last statement is the settle read (shared/eventstore/guarded.py), its transaction unwritten."""
+    from shared.eventstore.guarded import READ
+
     with psycopg.connect(ADMIN_DSN(dbname), autocommit=True) as conn:
-        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND state = "
-                           "'idle in transaction'", (dbname,)).fetchone()
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND state = 'idle' "
+                           "AND query = %s", (dbname, READ.replace("%s", "$1"))).fetchone()
     return bool(row and row[0])
 
 
@@ -70,15 +74,15 @@ def test_worker_killed_mid_task_applies_exactly_once(gateway: LiveServer, servic
                          headers={"Authorization": f"Bearer {tokens[first['entity']]}", "Idempotency-Key": "kill-1"})
         assert reply.status_code == 202
         dbname = config.database_url.rsplit("/", 1)[1]
-        wait_until(lambda: _in_transaction(dbname), timeout=30)
+        wait_until(lambda: _deciding(dbname), timeout=30)
         slow.kill()
     finally:
         slow.kill()
-    wait_until(lambda: not _in_transaction(dbname), timeout=10)
+    wait_until(lambda: not _deciding(dbname), timeout=10)
     kill = f"p{first['entity']}:kill-1"  # the seat's key, named in full by the operator
     receipt = api.call("GET", f"/games/{game_id}/receipts/{kill}", ADMIN_TOKEN).json()
-    # nothing of the killed transaction survived; the session worker's sweep (it re-publishes receipts queued
-    # longer than 2 s) may already be waiting on the game's lock and apply it the moment the lock goes
+    # nothing of the killed worker's decision was stored; the session worker's sweep (it re-publishes receipts
+    # queued longer than 2 s) may already have applied it
     if receipt["status"] == "queued":
         assert api.call("GET", f"/games/{game_id}/state").json()["version"] == 0
     else:

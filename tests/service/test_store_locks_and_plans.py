@@ -75,8 +75,10 @@ def test_queue_reads_probe_the_queued_indexes_in_a_generic_plan(pg_url: str, pg:
     monkeypatch.setattr(SqlRecorder, "_exec", spy)
     with pg.game_transaction(game_id) as tx:
         assert tx.next_queued() is None
+    with pg.settle_transaction(game_id) as tx:  # the rules worker's read: the game and its queue in one
+        assert tx.next_queued() is None
     assert pg.stale_receipts(0.0) == []
-    assert len(sent) == 2
+    assert len(sent) == 3
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("SET plan_cache_mode = force_generic_plan")
         for n, (sql, params) in enumerate(sent):

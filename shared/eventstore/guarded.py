@@ -1,0 +1,87 @@
+"""The rules worker's transaction on PostgreSQL, settled optimistically: two statements, no lock held.
+
+A locking transaction cost five round trips per command (BEGIN, the game row's lock, the queued commands,
+the writes, COMMIT), each paid in client CPU, server CPU and latency, while the lock it held was almost
+never contended: a game's commands go to one queue, served by one process, whose threads already serialise
+on the game's session. Here the game and its two oldest queued commands are one read; the writes are one
+autocommit statement that checks, in the same statement, that nothing changed since the read:
+
+- the game row is updated only `WHERE version = <read version>` (a refusal, which leaves the row alone,
+  locks it under the same condition), and the receipt only while it is still queued;
+- the statement's last clause, `railpost_guard` (migration 0009), raises `serialization_failure` unless
+  each of those found its one row, which undoes the whole statement.
+
+A writer that got there first holds the row until it commits; the guarded statement waits for it, then
+re-reads the row (READ COMMITTED), so it sees the new version, finds no row, and stores nothing. The caller
+gets `Conflict(code="game_changed")`, drops its session (which is ahead of the store) and reads again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .gametx import GameTx
+from .records import QUEUED, Game, Receipt
+from .rows import GAME_HEAD, QUEUED_ONLY, Cursor, Row, game_of, loads_or_none
+
+if TYPE_CHECKING:
+    from .sql import SqlRecorder
+
+MAX_PARAMETERS = 65_535  # one statement's limit in PostgreSQL's protocol
+
+# The game's head and its two oldest queued commands (none: one row of NULLs), in one index probe each.
+READ = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_HEAD.split(", ")) + ", q.command_id, q.body_hash, "
+        "q.expected_version, q.player_id, q.action, q.created_at AS queued_at FROM games AS g "
+        "LEFT JOIN LATERAL (SELECT command_id, body_hash, expected_version, player_id, action, created_at "
+        f"FROM receipts WHERE game_id = g.id AND {QUEUED_ONLY} ORDER BY expected_version, created_at LIMIT 2) "
+        "AS q ON true WHERE g.id = %s")
+LOCK = "SELECT 1 FROM games WHERE id = %s AND version = %s FOR NO KEY UPDATE"
+
+
+class GuardedTx(GameTx):
+    """A GameTx whose reads were made before it began and whose writes are refused if they are stale."""
+
+    def __init__(self, recorder: SqlRecorder, cur: Cursor, rows: Sequence[Row]) -> None:
+        super().__init__(recorder, cur, _head(rows[0]))
+        self._queued = [_queued(self.game.id, r) for r in rows if r["command_id"] is not None]
+        self._guarded: list[int] = []  # indexes of the writes that must each find exactly one row
+
+    def next_queued(self) -> Receipt | None:
+        self.more_queued = len(self._queued) > 1
+        return self._queued[0] if self._queued else None
+
+    def settle(self, receipt: Receipt, status: str, **fields: Any) -> dict[str, Any]:
+        settled = super().settle(receipt, status, **fields)
+        self._guarded.append(len(self._writes) - 1)
+        return settled
+
+    def update_game(self, **fields: Any) -> None:
+        super().update_game(**fields)
+        self._guarded.append(len(self._writes) - 1)
+
+    def _write(self) -> None:
+        statements = self._statements()
+        if not statements:
+            return  # nothing was queued: nothing to store
+        if not any(sql.startswith("UPDATE games") for sql, _ in self._writes):
+            statements.insert(0, (LOCK, (self.game.id, self.game.version)))
+            self._guarded = [0] + [i + 1 for i in self._guarded]
+        parts = [f"w{i} AS ({sql}{'' if sql.startswith('SELECT') else ' RETURNING 1'})"
+                 for i, (sql, _params) in enumerate(statements)]
+        check = " AND ".join(f"(SELECT count(*) FROM w{i}) = 1" for i in self._guarded) or "true"
+        params = [value for _sql, values in statements for value in values]
+        params.append(f"game {self.game.id} changed after version {self.game.version} was read")
+        if len(params) > MAX_PARAMETERS:
+            raise ValueError(f"a settle of {len(params)} parameters cannot be one statement")
+        self._rec._exec(self._cur, f"WITH {', '.join(parts)} SELECT railpost_guard({check}, %s)", params)
+
+
+def _head(row: Row) -> Game:
+    return game_of({c: row[c] for c in GAME_HEAD.split(", ")})
+
+
+def _queued(game_id: int, row: Row) -> Receipt:
+    return Receipt(game_id=game_id, command_id=row["command_id"], body_hash=row["body_hash"], status=QUEUED,
+                   expected_version=row["expected_version"], player_id=row["player_id"],
+                   action=loads_or_none(row["action"]), created_at=row["queued_at"])
