@@ -78,7 +78,7 @@ def _await(recorder: SqlRecorder, game_id: int, command_id: str, deadline: float
         left = deadline - time.monotonic()
         if left <= 0:
             break
-        if watch.event.wait(min(left, RECHECK_SECONDS)) and watch.outcome is not None:
+        if watch.wait(min(left, RECHECK_SECONDS)) and watch.outcome is not None:
             fields = {k: v for k, v in watch.outcome.items() if k in SETTLED_FIELDS}
             return dataclasses.replace(receipt, **fields)
         receipt = recorder.get_receipt(game_id, command_id)

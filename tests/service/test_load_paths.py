@@ -62,6 +62,26 @@ def test_an_announcement_wakes_the_waiter_with_the_stored_outcome() -> None:
     assert store.reads == 1  # the announcement answered; no second read
 
 
+def test_a_watch_fires_once_for_its_one_waiter_and_stays_fired() -> None:
+    """The waiter may wait in several slices (it rechecks the store between them) and must see the
+    announcement whichever slice it lands in; an announcement repeated (redelivered doorbell) is harmless;
+    a watch nobody announced times out."""
+    signals = LocalSignals()
+    with signals.watch(1, "a") as quiet:
+        started = time.monotonic()
+        assert not quiet.wait(0.05)
+        assert time.monotonic() - started >= 0.04
+    with signals.watch(1, "k") as watch:
+        woke: list[bool] = []
+        waiter = threading.Thread(target=lambda: woke.append(watch.wait(5.0)))
+        waiter.start()
+        signals.announce(1, [_settled("k")])
+        signals.announce(1, [_settled("k")])  # the same outcome twice
+        waiter.join(5)
+        assert woke == [True] and watch.outcome is not None and watch.outcome["command_id"] == "k"
+        assert watch.wait(0.0) and watch.wait(0.0)  # still fired on the next slice
+
+
 def test_without_an_announcement_the_waiter_still_finds_the_outcome_in_the_store() -> None:
     signals, store = LocalSignals(), _Store()
 
@@ -92,12 +112,12 @@ def test_an_outcome_sent_to_a_reply_channel_reaches_only_that_gateway_process(re
             own = a.reply_channel()
             assert own is not None and own != b.reply_channel()
             worker.announce(1, [_settled("k1")], own)
-            assert heard_a.event.wait(2.0) and heard_a.outcome and heard_a.outcome["command_id"] == "k1"
-            assert not heard_b.event.wait(0.3)
+            assert heard_a.wait(2.0) and heard_a.outcome and heard_a.outcome["command_id"] == "k1"
+            assert not heard_b.wait(0.3)
         for reply_to in (None, "railpost:settled:elsewhere"):
             with a.watch(2, "k2") as heard_a, b.watch(2, "k2") as heard_b:
                 worker.announce(2, [_settled("k2")], reply_to)
-                assert heard_a.event.wait(2.0) and heard_b.event.wait(2.0)
+                assert heard_a.wait(2.0) and heard_b.wait(2.0)
     finally:
         for signals in (a, b, worker):
             signals.close()
