@@ -8,8 +8,9 @@ up to a version of its own, and the read model at that version), so 1,000 games 
 the game, not all at its first stock round, and 10,000 take seconds to store. Each stage then replays the
 record's next actions through the HTTP API exactly as `bench_service` does (expected version,
 Idempotency-Key, `?wait=`), at a few offered rates and flat out. The machine's load average is printed
-beside every figure. `RAILPOST_CURVE_WORKERS` (default `1,2,4`), `RAILPOST_CURVE_RATES` (`100,300`),
-`RAILPOST_CURVE_SECONDS` (5), `RAILPOST_CURVE_ACTIVE` (1000), `RAILPOST_CURVE_STORED` (10000),
+beside every figure, and before each worker count the CPU of a fixed loop (`calibration_ms`): on a shared
+host the same code's cost drifts with the machine, and this says by how much. `RAILPOST_CURVE_WORKERS`
+(default `1,2,4`), `RAILPOST_CURVE_RATES` (`100,300`), `RAILPOST_CURVE_SECONDS` (5), `RAILPOST_CURVE_ACTIVE` (1000), `RAILPOST_CURVE_STORED` (10000),
 `RAILPOST_CURVE_PLOT` (a PNG path: the curve drawn with matplotlib) change the run.
 """
 
@@ -38,6 +39,7 @@ from bench.bench_service import (
     CpuMeter,
     Stack,
     Table,
+    calibration_ms,
     load_text,
     pct,
     run_phase,
@@ -199,7 +201,8 @@ def curve(stack: Stack, tables: list[SeededTable], script: list, label: str, met
         took = warm_all(stack, [int(t.path.rsplit("/", 1)[1]) for t in tables])
         print(f"       [{label}] {shards} worker process(es): {len(tables)} sessions built in {took:.1f}s; "
               f"worker RSS {' + '.join(f'{r:.0f}' for r in worker_rss(stack))} MiB "
-              f"(idle {' + '.join(f'{r:.0f}' for r in idle)}) | load {load_text()}", flush=True)
+              f"(idle {' + '.join(f'{r:.0f}' for r in idle)}) | calibration loop {calibration_ms():.0f} ms | "
+              f"load {load_text()}", flush=True)
         for rate in [*RATES, None]:
             name = f"{shards}w " + (f"{rate:.0f}/s" if rate else "flood")
             figures = run_phase(name, tables, script, rate=rate, seconds=SECONDS,
