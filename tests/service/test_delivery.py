@@ -42,14 +42,19 @@ def test_duplicate_deliveries_and_retries_give_one_event(gateway: LiveServer, wo
     assert [e["command_id"] for e in events][0] == f"p{first['entity']}:{key}"  # keys live in their caller's scope
 
 
+SLOW_WORKER = "railpost-slow-worker"  # the killed worker's connections name themselves (libpq's PGAPPNAME)
+
+
 def _deciding(dbname: str) -> bool:
-    """Whether a rules worker has read a game to settle its command and not yet written: its connection's
-    last statement is the settle read (shared/eventstore/guarded.py), its transaction unwritten."""
+    """Whether the slow worker has read the game to settle its command and not yet written: a connection of
+    that worker (other workers' pools may also have the read as their last statement) whose last statement
+    is the settle read (shared/eventstore/guarded.py), idle while it sleeps before writing."""
     from shared.eventstore.guarded import READ
 
     with psycopg.connect(ADMIN_DSN(dbname), autocommit=True) as conn:
-        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND state = 'idle' "
-                           "AND query = %s", (dbname, READ.replace("%s", "$1"))).fetchone()
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s "
+                           "AND state = 'idle' AND query = %s",
+                           (dbname, SLOW_WORKER, READ.replace("%s", "$1"))).fetchone()
     return bool(row and row[0])
 
 
@@ -68,7 +73,7 @@ def test_worker_killed_mid_task_applies_exactly_once(gateway: LiveServer, servic
     record = load_record()
     game_id, tokens = api.seated_game(record)
     first = as_submitted(record["actions"][0])
-    slow = WorkerProcess(config, concurrency=1, RAILPOST_TEST_SLEEP_BEFORE_COMMIT="30")
+    slow = WorkerProcess(config, concurrency=1, RAILPOST_TEST_SLEEP_BEFORE_COMMIT="30", PGAPPNAME=SLOW_WORKER)
     try:
         reply = app.post(f"/games/{game_id}/actions", json={"action": first, "expected_version": 0},
                          headers={"Authorization": f"Bearer {tokens[first['entity']]}", "Idempotency-Key": "kill-1"})
