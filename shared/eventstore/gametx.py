@@ -42,16 +42,12 @@ class GameTx:
             (self.game.id,),
         )
         self.more_queued = len(rows) > 1
-        self.reads_done()
         return receipt_of(rows[0]) if rows else None
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Rows of another table read on this transaction's connection (the clock log's stand-in, asked by
         services/play/apply.py only for a seat moving an entity it does not control): no second pool."""
         return self._rec._all(self._cur, sql, params)
-
-    def reads_done(self) -> None:
-        """Hook: a backend that pipelines the transaction settles the reads here (PostgreSQL)."""
 
     def append(self, version: int, event: NewEvent) -> None:
         expected = self.game.version + len(self._events) + 1

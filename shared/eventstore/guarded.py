@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 MAX_PARAMETERS = 65_535  # one statement's limit in PostgreSQL's protocol
 
 # The game's head and its two oldest queued commands (none: one row of NULLs), in one index probe each.
-READ = ("SELECT " + ", ".join(f"g.{c}" for c in GAME_HEAD.split(", ")) + ", q.command_id, q.body_hash, "
+HEAD = tuple(GAME_HEAD.split(", "))
+READ = ("SELECT " + ", ".join(f"g.{c}" for c in HEAD) + ", q.command_id, q.body_hash, "
         "q.expected_version, q.player_id, q.action, q.created_at AS queued_at FROM games AS g "
         "LEFT JOIN LATERAL (SELECT command_id, body_hash, expected_version, player_id, action, created_at "
         f"FROM receipts WHERE game_id = g.id AND {QUEUED_ONLY} ORDER BY expected_version, created_at LIMIT 2) "
@@ -46,6 +47,7 @@ class GuardedTx(GameTx):
         super().__init__(recorder, cur, _head(rows[0]))
         self._queued = [_queued(self.game.id, r) for r in rows if r["command_id"] is not None]
         self._guarded: list[int] = []  # indexes of the writes that must each find exactly one row
+        self._updates_game = False  # else the write locks the row at the version read (`LOCK`)
 
     def next_queued(self) -> Receipt | None:
         self.more_queued = len(self._queued) > 1
@@ -59,26 +61,36 @@ class GuardedTx(GameTx):
     def update_game(self, **fields: Any) -> None:
         super().update_game(**fields)
         self._guarded.append(len(self._writes) - 1)
+        self._updates_game = True
 
     def _write(self) -> None:
         statements = self._statements()
         if not statements:
             return  # nothing was queued: nothing to store
-        if not any(sql.startswith("UPDATE games") for sql, _ in self._writes):
+        guarded = self._guarded
+        if not self._updates_game:
             statements.insert(0, (LOCK, (self.game.id, self.game.version)))
-            self._guarded = [0] + [i + 1 for i in self._guarded]
-        parts = [f"w{i} AS ({sql}{'' if sql.startswith('SELECT') else ' RETURNING 1'})"
-                 for i, (sql, _params) in enumerate(statements)]
-        check = " AND ".join(f"(SELECT count(*) FROM w{i}) = 1" for i in self._guarded) or "true"
-        params = [value for _sql, values in statements for value in values]
-        params.append(f"game {self.game.id} changed after version {self.game.version} was read")
+            guarded = [0] + [i + 1 for i in guarded]
+        check = " AND ".join(f"(SELECT count(*) FROM w{i}) = 1" for i in guarded) or "true"
+        sql, params = one_statement(statements, f"SELECT railpost_guard({check}, %s)",
+                                    [f"game {self.game.id} changed after version {self.game.version} was read"])
         if len(params) > MAX_PARAMETERS:
             raise ValueError(f"a settle of {len(params)} parameters cannot be one statement")
-        self._rec._exec(self._cur, f"WITH {', '.join(parts)} SELECT railpost_guard({check}, %s)", params)
+        self._rec._exec(self._cur, sql, params)
+
+
+def one_statement(statements: Sequence[tuple[str, Sequence[Any]]], final: str = "SELECT 1",
+                  final_params: Sequence[Any] = ()) -> tuple[str, list[Any]]:
+    """Several statements as one, each a CTE `w<i>` (data-modifying ones return a row per row they touched,
+    so `final` can count them), then `final`: PostgreSQL runs each exactly once, on one snapshot."""
+    parts = [f"w{i} AS ({sql}{'' if sql.startswith('SELECT') else ' RETURNING 1'})"
+             for i, (sql, _params) in enumerate(statements)]
+    params = [value for _sql, values in statements for value in values]
+    return f"WITH {', '.join(parts)} {final}", [*params, *final_params]
 
 
 def _head(row: Row) -> Game:
-    return game_of({c: row[c] for c in GAME_HEAD.split(", ")})
+    return game_of({c: row[c] for c in HEAD})
 
 
 def _queued(game_id: int, row: Row) -> Receipt:

@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from .errors import Conflict, NotFound
 from .gametx import GameTx
-from .guarded import READ, GuardedTx
+from .guarded import READ, GuardedTx, one_statement
 from .rows import Cursor
 from .sql import SqlRecorder
 
@@ -184,9 +184,7 @@ class PostgresRecorder(SqlRecorder):
             for sql, params in statements:
                 self._exec(cur, sql, params)
             return
-        parts = [f"w{i} AS ({sql} RETURNING 1)" for i, (sql, _params) in enumerate(statements)]
-        self._exec(cur, "WITH " + ", ".join(parts) + " SELECT 1",
-                   [value for _sql, params in statements for value in params])
+        self._exec(cur, *one_statement(statements))
 
     def _pipeline(self, cur: Cursor) -> Any:
         return cur.connection.pipeline()  # type: ignore[attr-defined]

@@ -11,9 +11,10 @@ import psycopg
 import pytest
 
 from services.config import Config
-from services.play.apply import apply_pending
+from services.play.apply import apply_pending, read_model
 from services.play.sessions import SessionCache
 from shared.eventstore import Conflict, SqlRecorder, open_recorder
+from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused
 from shared.eventstore.records import APPLIED, QUEUED, REFUSED
 
@@ -35,13 +36,13 @@ def counts(url: str, game_id: int) -> tuple[int, int]:
     return int(events[0]), int(outbox[0])
 
 
-def apply_one(tx: object, n: int) -> None:
-    receipt = tx.next_queued()  # type: ignore[attr-defined]
+def apply_one(tx: GameTx, n: int) -> None:
+    receipt = tx.next_queued()
     assert receipt is not None
-    tx.append(n, action_event(n, receipt.command_id))  # type: ignore[attr-defined]
-    tx.update_game(version=n, state={**STATE, "turn": n})  # type: ignore[attr-defined]
-    tx.settle(receipt, APPLIED, new_version=n, http_status=200)  # type: ignore[attr-defined]
-    tx.outbox("turn", {"n": n}, n)  # type: ignore[attr-defined]
+    tx.append(n, action_event(n, receipt.command_id))
+    tx.update_game(version=n, state={**STATE, "turn": n})
+    tx.settle(receipt, APPLIED, new_version=n, http_status=200)
+    tx.outbox("turn", {"n": n}, n)
 
 
 def test_the_read_is_the_game_head_and_its_oldest_queued_command(pg_url: str, pg: SqlRecorder) -> None:
@@ -87,11 +88,11 @@ def test_a_refusal_is_stored_once(pg_url: str, pg: SqlRecorder) -> None:
     pg.queue_command(game_id, "a", "h", 0, 1, {"type": "pass"})
     before = counts(pg_url, game_id)
 
-    def refuse(tx: object) -> None:
-        receipt = tx.next_queued()  # type: ignore[attr-defined]
+    def refuse(tx: GameTx) -> None:
+        receipt = tx.next_queued()
         assert receipt is not None
-        tx.settle(receipt, REFUSED, reason="no", rule="r", http_status=422)  # type: ignore[attr-defined]
-        tx.emit(ActionRefused(game_id, "1825", 1, "a", "no", "r"), 0)  # type: ignore[attr-defined]
+        tx.settle(receipt, REFUSED, reason="no", rule="r", http_status=422)
+        tx.emit(ActionRefused(game_id, "1825", 1, "a", "no", "r"), 0)
 
     with pytest.raises(Conflict):
         with pg.settle_transaction(game_id) as late:
@@ -154,7 +155,6 @@ def test_the_guarded_write_waits_for_a_writer_holding_the_row_then_stands_down(p
 def test_apply_pending_reads_again_after_losing_a_race(pg_url: str, pg: SqlRecorder) -> None:
     """Two appliers (two processes' caches) take the same command; the slow one loses, drops its session,
     reads again, finds nothing queued, and the game holds the command once."""
-    from services.play.apply import read_model
     from shared.engine import GameSession
 
     game_id = started_game(pg)
@@ -174,11 +174,11 @@ def test_apply_pending_reads_again_after_losing_a_race(pg_url: str, pg: SqlRecor
     events = pg.read_events(game_id)
     assert [e.version for e in events] == [1] and events[0].command_id == "a"
     game = pg.get_game(game_id)
-    assert game is not None and game.version == 1 and game.state == read_model_at(pg, game_id, read_model)
+    assert game is not None and game.version == 1 and game.state == read_model_at(pg, game_id)
 
 
-def read_model_at(pg: SqlRecorder, game_id: int, read_model: object) -> object:
+def read_model_at(pg: SqlRecorder, game_id: int) -> dict[str, object]:
     game = pg.get_game(game_id)
     assert game is not None
     with SessionCache(pg).use(game) as session:
-        return read_model(session, pg.read_events(game_id)[-1].data["action"])  # type: ignore[operator]
+        return read_model(session, pg.read_events(game_id)[-1].data["action"])
