@@ -15,6 +15,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,22 +66,29 @@ def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
                   signals: SettleSignals | None = None,
-                  reply: tuple[str, str | None] = ("", None)) -> int:
+                  reply: tuple[str, str | None] = ("", None), known: tuple[Receipt, str] | None = None) -> int:
     """Settle every queued command of one game, oldest expected version first. Returns how many settled.
 
     Each settled command is announced on `signals` after its commit, waking the gateway's long-poll (the
     command named in `reply` on that reply channel, any other on the shared one). The
     loop stops as soon as the last transaction saw no other queued command: one queued after that read has
-    its own task published after its commit, so no extra empty transaction is needed per task."""
+    its own task published after its commit, so no extra empty transaction is needed per task.
+
+    `known` is the queued receipt as the doorbell carried it (with its action's stored text): for a game
+    whose session and head this process holds, the command is settled without reading the game first, and
+    the store refuses the write unless all of it is still so (`SqlRecorder.settle_known`); the loop then
+    reads as usual. The doorbell's receipt is settled alone: any other queued command has its own."""
     settled = 0
     more = True
     conflicts = 0
     while more:
         started = time.perf_counter()
+        hint, known = known, None  # at most once: after a lost race the loop reads
         try:
-            with sessions.hold(game_id), recorder.settle_transaction(game_id) as tx:
+            with sessions.hold(game_id), _settling(recorder, sessions, game_id, hint) as tx:
                 receipt = tx.next_queued()
                 if receipt is None:
+                    sessions.remember(tx.head)
                     return settled
                 more = tx.more_queued
                 QUEUE_LATENCY.observe(max(0.0, time.time() - receipt.created_at))
@@ -95,10 +103,12 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
             if exc.code != "game_changed" or conflicts > MAX_CONFLICTS:
                 raise
             log.info("settled elsewhere first; reading again", extra={"game_id": game_id})
+            more = True  # the command may still be queued (the game moved on under it, or it was misstated)
             continue
         except BaseException:
             sessions.forget(game_id)
             raise
+        sessions.remember(tx.head)
         if signals is not None:
             signals.announce(game_id, [{"command_id": c, **fields} for c, fields in tx.settled.items()],
                              reply[1] if receipt.command_id == reply[0] else None)
@@ -115,6 +125,16 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
             log.info("applied", extra={"game_id": game_id, "command_id": receipt.command_id, "version": outcome,
                                        "apply_ms": round(elapsed * 1000, 2)})
     return settled
+
+
+def _settling(recorder: SqlRecorder, sessions: SessionCache, game_id: int,
+              known: tuple[Receipt, str] | None) -> AbstractContextManager[GameTx]:
+    """The settle transaction: without its read when the doorbell carried the receipt and this process
+    remembers the game's head (called under the game's session lock, so the head is this process's latest)."""
+    head = sessions.head(game_id) if known is not None else None
+    if head is None or known is None:
+        return recorder.settle_transaction(game_id)
+    return recorder.settle_known(head, *known)
 
 
 def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config) -> int | Refusal:

@@ -25,7 +25,7 @@ def submit(recorder: SqlRecorder, dispatcher: Dispatcher, game_id: int, command_
                                               player_id, body["action"])
     if created:
         ACTIONS_ACCEPTED.inc()
-        dispatcher.publish(game_id, command_id, reply_to)
+        dispatcher.publish(game_id, command_id, reply_to, receipt)
     return receipt, created
 
 

@@ -18,8 +18,9 @@ from services.config import Config
 from services.play.apply import apply_pending
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
-from shared.eventstore import SqlRecorder
-from shared.jsontext import dumps, dumps_bytes
+from shared.eventstore import Receipt, SqlRecorder
+from shared.eventstore.records import QUEUED
+from shared.jsontext import dumps, dumps_bytes, loads
 
 log = logging.getLogger("railpost.dispatch")
 APPLY_TASK = "railpost.apply"
@@ -28,9 +29,11 @@ WARM_TASK = "railpost.warm"
 
 
 class Dispatcher(Protocol):
-    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
+                queued: Receipt | None = None) -> None:
         """Ring the game's doorbell once `command_id` has committed; `reply_to` names the channel of the
-        process waiting for its outcome (see `services.play.signals`)."""
+        process waiting for its outcome (see `services.play.signals`); `queued` is the receipt as it was
+        stored, which a worker holding the game hot settles without reading it (`services.play.apply`)."""
 
     def warm(self, game_id: int) -> None:
         """A hint that commands for this game will follow (it just started): build its session now, where
@@ -42,6 +45,26 @@ class Dispatcher(Protocol):
 def stale_games(recorder: SqlRecorder, config: Config) -> dict[int, str]:
     """One command id per game with receipts queued too long (one task drains a game's whole queue)."""
     return {r.game_id: r.command_id for r in recorder.stale_receipts(time.time() - config.sweep_after_seconds)}
+
+
+def doorbell_receipt(receipt: Receipt) -> list[Any]:
+    """The queued receipt as a doorbell carries it: the action as the store spelled it (`dumps`), so the
+    worker's write can require the stored text to be exactly that (shared/eventstore/guarded.py)."""
+    return [receipt.expected_version, receipt.player_id, receipt.body_hash, receipt.created_at,
+            dumps(receipt.action)]
+
+
+def queued_receipt(game_id: int, command_id: str, fields: Any) -> tuple[Receipt, str] | None:
+    """A doorbell's receipt back, with its action's stored text; None when it is not one (an older or
+    foreign doorbell): the worker then reads the game's queue, as for a doorbell without one."""
+    try:
+        version, player_id, digest, created_at, text = fields
+        if not (isinstance(version, int) and isinstance(player_id, int | None) and isinstance(digest, str)
+                and isinstance(created_at, int | float) and isinstance(text, str)):
+            return None
+        return Receipt(game_id, command_id, digest, QUEUED, version, player_id, loads(text), float(created_at)), text
+    except (TypeError, ValueError):
+        return None
 
 
 _EMBED = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
@@ -100,9 +123,12 @@ class CeleryDispatcher:
                                                 socket_connect_timeout=5)
         return self._client
 
-    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
+                queued: Receipt | None = None) -> None:
         queue_name = self._config.queue_for(game_id)
-        args: list[Any] = [game_id, command_id] + ([reply_to] if reply_to else [])
+        args: list[Any] = [game_id, command_id] + ([reply_to] if reply_to or queued else [])
+        if queued is not None:
+            args.append(doorbell_receipt(queued))
         if not self._direct:
             self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
@@ -140,8 +166,9 @@ class InProcessDispatcher:
         self._thread = threading.Thread(target=self._run, name="railpost-rules", daemon=True)
         self._thread.start()
 
-    def publish(self, game_id: int, command_id: str, reply_to: str | None = None) -> None:
-        self._queue.put(game_id)
+    def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
+                queued: Receipt | None = None) -> None:
+        self._queue.put(game_id)  # one thread applies: it reads the queue, no race to guard against
 
     def warm(self, game_id: int) -> None:
         pass  # the embedded thread builds a session on first use

@@ -74,6 +74,7 @@ class SessionCache:
         self._recorder = recorder
         self._size = size
         self._entries: OrderedDict[int, GameSession] = OrderedDict()
+        self._heads: dict[int, Game] = {}  # the game row's head as this process last settled it
         self._locks: dict[int, threading.RLock] = {}
         self._guard = threading.Lock()
 
@@ -106,6 +107,7 @@ class SessionCache:
                 while len(self._entries) > self._size:
                     old, _ = self._entries.popitem(last=False)
                     self._locks.pop(old, None)
+                    self._heads.pop(old, None)
                     HEAP.dropped()
             if built:
                 HEAP.built()
@@ -114,8 +116,21 @@ class SessionCache:
     def forget(self, game_id: int) -> None:
         """Drop a session whose in-memory state may be ahead of what was committed."""
         with self._guard:
+            self._heads.pop(game_id, None)
             if self._entries.pop(game_id, None) is not None:
                 HEAP.dropped()
+
+    def remember(self, head: Game) -> None:
+        """The game row's head as a settle just committed it, for the next command of a game whose session is
+        cached (`head`): the worker then need not read it (services/play/apply.py)."""
+        with self._guard:
+            if head.id in self._entries:
+                self._heads[head.id] = head
+
+    def head(self, game_id: int) -> Game | None:
+        """The head remembered for a cached session: a belief, which the store checks when it writes."""
+        with self._guard:
+            return self._heads.get(game_id) if game_id in self._entries else None
 
     def _load(self, game: Game) -> GameSession:
         snapshot = self._recorder.latest_snapshot(game.id)

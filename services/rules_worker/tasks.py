@@ -3,6 +3,7 @@ are opened lazily after the prefork pool forks (connections must not cross a for
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
@@ -12,7 +13,7 @@ from celery import current_app, shared_task
 from services.config import Config
 from services.logs import setup_logging
 from services.play.apply import apply_pending
-from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, stale_games
+from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, queued_receipt, stale_games
 from services.play.scheduler import TICK_TASK as CLOCK_TICK_TASK
 from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
@@ -42,22 +43,27 @@ def runtime() -> tuple[SqlRecorder, SessionCache, Config, SettleSignals]:
 
 @shared_task(name=APPLY_TASK, acks_late=True, reject_on_worker_lost=True, autoretry_for=(OSError,),
              retry_backoff=True, max_retries=5)
-def apply_commands(game_id: int, command_id: str, reply_to: str | None = None) -> int:
+def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, queued: object = None) -> int:
     """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery.
-    `command_id`'s outcome is announced on `reply_to` when the submitting gateway named one."""
+    `command_id`'s outcome is announced on `reply_to` when the submitting gateway named one; `queued` is its
+    receipt as stored (`dispatch.doorbell_receipt`), settled without a read when this process holds the game."""
     recorder, sessions, config, signals = runtime()
-    return apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to))
+    known = queued_receipt(game_id, command_id, queued) if queued is not None else None
+    return apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
 
 
 @shared_task(name=WARM_TASK)
 def warm(game_id: int) -> int:
     """Build (or catch up) the session of a game that just started, so its first command finds it hot."""
     recorder, sessions, _, _ = runtime()
-    game = recorder.get_game(game_id)
-    if game is None or game.status != ACTIVE:
-        return 0
-    with sessions.use(game) as session:
-        return session.version
+    with sessions.hold(game_id):  # no settle of this process moves the game between the read and `remember`
+        game = recorder.get_game(game_id)
+        if game is None or game.status != ACTIVE:
+            return 0
+        with sessions.use(game) as session:
+            version = session.version
+        sessions.remember(dataclasses.replace(game, state=None))  # its first command then needs no read either
+    return version
 
 
 @shared_task(name=SWEEP_TASK, acks_late=True)

@@ -3,6 +3,7 @@ caller decides, then sent together at the end."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,7 @@ class GameTx:
         self._writes: list[tuple[str, Sequence[Any]]] = []
         self.more_queued = False
         self.settled: dict[str, dict[str, Any]] = {}  # command id -> fields settled in this transaction
+        self.head = game  # the game row's head once this transaction commits (`update_game` moves it)
 
     def next_queued(self) -> Receipt | None:
         """The oldest queued command; `more_queued` then tells whether another one was queued behind it."""
@@ -81,6 +83,9 @@ class GameTx:
                     status: str | None = None, result: dict[str, Any] | None = None) -> None:
         """Change the game row read at `game.version`; it is still at that version, as the row is locked
         (or, in an optimistic transaction, the write is refused when it is not)."""
+        self.head = dataclasses.replace(
+            self.head, version=self.head.version if version is None else version, status=status or self.head.status,
+            result=self.head.result if result is None else result, state=None)
         self._later(
             "UPDATE games SET version = COALESCE(%s, version), state = COALESCE(%s, state), "
             "status = COALESCE(%s, status), result = COALESCE(%s, result), updated_at = %s "

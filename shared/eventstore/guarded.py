@@ -14,6 +14,13 @@ autocommit statement that checks, in the same statement, that nothing changed si
 A writer that got there first holds the row until it commits; the guarded statement waits for it, then
 re-reads the row (READ COMMITTED), so it sees the new version, finds no row, and stores nothing. The caller
 gets `Conflict(code="game_changed")`, drops its session (which is ahead of the store) and reads again.
+
+A command whose game the worker already holds hot can skip the read (a `GuardedTx` with `known_action`): the gateway's
+doorbell carries the queued receipt as it stored it, and the worker knows the game's head from its own last
+settle. Nothing of that is trusted for the write. The same statement also requires that the receipt is still
+queued with exactly that action, version, player and body hash (a doorbell that says otherwise stores
+nothing), that no older command of the game is queued (the store's order, not delivery's, decides), and
+that the game row still has the version and status remembered; else the applier reads, as above.
 """
 
 from __future__ import annotations
@@ -37,17 +44,30 @@ READ = ("SELECT " + ", ".join(f"g.{c}" for c in HEAD) + ", q.command_id, q.body_
         "LEFT JOIN LATERAL (SELECT command_id, body_hash, expected_version, player_id, action, created_at "
         f"FROM receipts WHERE game_id = g.id AND {QUEUED_ONLY} ORDER BY expected_version, created_at LIMIT 2) "
         "AS q ON true WHERE g.id = %s")
-LOCK = "SELECT 1 FROM games WHERE id = %s AND version = %s FOR NO KEY UPDATE"
+LOCK = "SELECT 1 FROM games WHERE id = %s AND version = %s AND status = %s FOR NO KEY UPDATE"
+# What a doorbell said of its receipt must be what is stored, and no older command of the game may be queued.
+KNOWN_RECEIPT = (" AND expected_version = %s AND player_id IS NOT DISTINCT FROM %s AND body_hash = %s AND action = %s"
+                 " AND NOT EXISTS (SELECT 1 FROM receipts AS older WHERE older.game_id = %s AND older."
+                 f"{QUEUED_ONLY} AND older.expected_version < %s)")
 
 
 class GuardedTx(GameTx):
-    """A GameTx whose reads were made before it began and whose writes are refused if they are stale."""
+    """A GameTx whose reads were made before it began (or were known without reading) and whose writes are
+    refused if they are stale."""
 
-    def __init__(self, recorder: SqlRecorder, cur: Cursor, rows: Sequence[Row]) -> None:
-        super().__init__(recorder, cur, _head(rows[0]))
-        self._queued = [_queued(self.game.id, r) for r in rows if r["command_id"] is not None]
+    def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game, queued: Sequence[Receipt],
+                 known_action: str | None = None) -> None:
+        super().__init__(recorder, cur, game)
+        self._queued = list(queued)
         self._guarded: list[int] = []  # indexes of the writes that must each find exactly one row
         self._updates_game = False  # else the write locks the row at the version read (`LOCK`)
+        self._known = known_action  # the action's stored text, when the receipt came with the doorbell
+
+    @classmethod
+    def from_read(cls, recorder: SqlRecorder, cur: Cursor, rows: Sequence[Row]) -> GuardedTx:
+        """On the rows `READ` returned: the game's head and its oldest queued commands, as they are stored."""
+        game = _head(rows[0])
+        return cls(recorder, cur, game, [_queued(game.id, r) for r in rows if r["command_id"] is not None])
 
     def next_queued(self) -> Receipt | None:
         self.more_queued = len(self._queued) > 1
@@ -55,11 +75,18 @@ class GuardedTx(GameTx):
 
     def settle(self, receipt: Receipt, status: str, **fields: Any) -> dict[str, Any]:
         settled = super().settle(receipt, status, **fields)
+        if self._known is not None:
+            sql, params = self._writes[-1]
+            self._writes[-1] = (sql + KNOWN_RECEIPT, (*params, receipt.expected_version, receipt.player_id,
+                                                      receipt.body_hash, self._known, self.game.id,
+                                                      receipt.expected_version))
         self._guarded.append(len(self._writes) - 1)
         return settled
 
     def update_game(self, **fields: Any) -> None:
         super().update_game(**fields)
+        sql, params = self._writes[-1]
+        self._writes[-1] = (sql + " AND status = %s", (*params, self.game.status))  # as read (or remembered)
         self._guarded.append(len(self._writes) - 1)
         self._updates_game = True
 
@@ -69,11 +96,12 @@ class GuardedTx(GameTx):
             return  # nothing was queued: nothing to store
         guarded = self._guarded
         if not self._updates_game:
-            statements.insert(0, (LOCK, (self.game.id, self.game.version)))
+            statements.insert(0, (LOCK, (self.game.id, self.game.version, self.game.status)))
             guarded = [0] + [i + 1 for i in guarded]
         check = " AND ".join(f"(SELECT count(*) FROM w{i}) = 1" for i in guarded) or "true"
-        sql, params = one_statement(statements, f"SELECT railpost_guard({check}, %s)",
-                                    [f"game {self.game.id} changed after version {self.game.version} was read"])
+        said = (f"game {self.game.id} changed after version {self.game.version} was read" if self._known is None
+                else f"game {self.game.id} or its queued command is not as known at version {self.game.version}")
+        sql, params = one_statement(statements, f"SELECT railpost_guard({check}, %s)", [said])
         if len(params) > MAX_PARAMETERS:
             raise ValueError(f"a settle of {len(params)} parameters cannot be one statement")
         self._rec._exec(self._cur, sql, params)

@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 from .errors import Conflict, NotFound
 from .gametx import GameTx
 from .guarded import READ, GuardedTx, one_statement
+from .records import Game, Receipt
 from .rows import Cursor
 from .sql import SqlRecorder
 
@@ -154,12 +155,21 @@ class PostgresRecorder(SqlRecorder):
             rows = self._all(cur, READ, (game_id,))
             if not rows:
                 raise NotFound(f"game {game_id} does not exist")
-            tx = GuardedTx(self, cur, rows)
-            yield tx
-            try:
-                tx._write()
-            except psycopg.errors.SerializationFailure as exc:
-                raise Conflict(exc.diag.message_primary or str(exc), "game_changed") from None
+            yield from self._guarded(GuardedTx.from_read(self, cur, rows))
+
+    @contextmanager
+    def settle_known(self, game: Game, receipt: Receipt, action_text: str) -> Iterator[GameTx]:
+        """Optimistic and without the read: one guarded write that also checks what was known (`guarded.py`)."""
+        with self._pool.connection() as conn:
+            yield from self._guarded(GuardedTx(self, conn.cursor(), game, [receipt], action_text))
+
+    @staticmethod
+    def _guarded(tx: GuardedTx) -> Iterator[GameTx]:
+        yield tx
+        try:
+            tx._write()
+        except psycopg.errors.SerializationFailure as exc:
+            raise Conflict(exc.diag.message_primary or str(exc), "game_changed") from None
 
     def number_pending(self) -> int:
         """One numbering transaction, sent as one pipeline (one round trip). Correct only because the

@@ -422,6 +422,13 @@ class SqlRecorder:
         never conflicts; PostgreSQL settles optimistically instead (`postgres.py`)."""
         return self.game_transaction(game_id)
 
+    def settle_known(self, game: Game, receipt: Receipt, action_text: str) -> AbstractContextManager[GameTx]:
+        """`settle_transaction` for a caller that already holds the game's head (its own last settle) and the
+        queued receipt (the doorbell carried it, `action_text` as stored): a backend may then skip the read
+        and check both in its write (PostgreSQL, `guarded.py`). Here it reads as usual, and the receipt it
+        settles is the oldest queued one, whatever was known."""
+        return self.settle_transaction(game.id)
+
     @contextmanager
     def game_transaction(self, game_id: int) -> Iterator[GameTx]:
         """Lock one game for writing; everything done through the yielded GameTx commits together."""

@@ -13,7 +13,9 @@ from typing import Any
 import redis
 
 from services.config import Config
-from services.play.dispatch import APPLY_TASK, CeleryDispatcher
+from services.play.dispatch import APPLY_TASK, CeleryDispatcher, doorbell_receipt
+from shared.eventstore import Receipt
+from shared.eventstore.records import QUEUED
 
 VARIABLE = ("id", "root_id", "correlation_id", "delivery_tag", "origin", "reply_to")
 
@@ -34,9 +36,15 @@ def test_doorbell_matches_send_task(service_config: Config) -> None:
     dispatcher = CeleryDispatcher(config)
     try:
         queue = config.queue_for(7)
-        for args in ([7, "cmd-1"], [7, "cmd-1", "railpost:settled:q:host:1:ab"]):  # with and without reply_to
+        receipt = Receipt(7, "cmd-1", "ab" * 32, QUEUED, 4, 3, {"type": "pass", "entity": "B1"}, 1765000000.5)
+        for given, args in (  # without and with reply_to, and with the stored receipt (and with or without reply_to)
+                ((7, "cmd-1"), [7, "cmd-1"]),
+                ((7, "cmd-1", "railpost:settled:q:host:1:ab"), [7, "cmd-1", "railpost:settled:q:host:1:ab"]),
+                ((7, "cmd-1", "railpost:settled:q:host:1:ab", receipt),
+                 [7, "cmd-1", "railpost:settled:q:host:1:ab", doorbell_receipt(receipt)]),
+                ((7, "cmd-1", None, receipt), [7, "cmd-1", None, doorbell_receipt(receipt)])):
             client.delete(queue)
-            dispatcher.publish(*args)  # type: ignore[arg-type]
+            dispatcher.publish(*given)  # type: ignore[arg-type]
             dispatcher._celery.send_task(APPLY_TASK, args=args, queue=queue)
             stored = client.lrange(queue, 0, -1)  # newest first: send_task's, then the doorbell
             assert len(stored) == 2
