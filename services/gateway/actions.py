@@ -17,16 +17,17 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
-from services.gateway.auth import Principal, require_seat, seat_in
+from services.gateway.auth import Principal, known_seat_of, remember_seat, require_seat, seat_in, seat_token
 from services.gateway.clock_api import guard_undo
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
 from services.metrics import ACTIONS_REFUSED
-from services.play.commands import submit_and_wait, wait_for
+from services.play.commands import body_hash, ring_and_wait, submit_and_wait, wait_for
+from services.tokens import hash_token
 from shared.eventstore import Conflict, Receipt
-from shared.eventstore.records import APPLIED, QUEUED, REFUSED
+from shared.eventstore.records import APPLIED, QUEUED, REFUSED, seat_command_id
 
 bp = Blueprint("actions", __name__)
 _RECEIPT = ReceiptOut()
@@ -34,8 +35,8 @@ _RECEIPT = ReceiptOut()
 
 def scoped(who: Principal, key: str) -> str:
     """The stored command id: the caller's Idempotency-Key inside the caller's own namespace (`admin:` or
-    `p<player id>:`), so one caller's key never answers another caller's receipt."""
-    return f"admin:{key}" if who.admin else f"p{who.seat.player_id}:{key}"  # type: ignore[union-attr]
+    `p<player id>:`, `seat_command_id`), so one caller's key never answers another caller's receipt."""
+    return f"admin:{key}" if who.admin else seat_command_id(who.seat.player_id, key)  # type: ignore[union-attr]
 
 
 def client_key(command_id: str) -> str:
@@ -64,6 +65,10 @@ def _wait_seconds() -> float:
 def post_action(game_id: int) -> ResponseReturnValue:
     key = request.headers.get("Idempotency-Key", "").strip()
     body = load(ActionIn, json_body())
+    queued = _queued_by_seat(game_id, key, body)
+    if queued is not None:
+        receipt = ring_and_wait(rt().recorder, rt().dispatcher, rt().signals, queued, _wait_seconds())
+        return receipt_view(receipt), _status(receipt, True), {"Location": f"{game_url(game_id)}/receipts/{key}"}
     who = seat_in(game_id)
     if not key or len(key) > 200:
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
@@ -84,6 +89,28 @@ def post_action(game_id: int) -> ResponseReturnValue:
         raise
     headers = {"Location": f"{game_url(game_id)}/receipts/{key}"}
     return receipt_view(receipt), _status(receipt, created), headers
+
+
+def _queued_by_seat(game_id: int, key: str, body: dict[str, Any]) -> Receipt | None:
+    """A seat's move whose token the gateway must look up again (most play-by-mail moves: they come further
+    apart than the seat cache trusts a token) is queued in the same statement as the lookup
+    (`SqlRecorder.queue_as_seat`). Only the plain case: a valid key and wait, a seat of this game, not an
+    undo or redo (those ask for consent first), a new command. Anything else returns None and takes the
+    general path below, which answers it in its usual order (404, 401/403, then 400); a seat the statement
+    found is remembered, so that path does not look it up again."""
+    token = seat_token()
+    if (token is None or not key or len(key) > 200 or known_seat_of(game_id) is not None
+            or body["action"].get("type") in ("undo", "redo")):
+        return None
+    try:
+        _wait_seconds()
+    except ApiError:
+        return None
+    digest = hash_token(token)
+    seat, receipt = rt().recorder.queue_as_seat(game_id, digest, key, body_hash(body), body["expected_version"],
+                                                body["action"])
+    remember_seat(digest, seat)
+    return receipt
 
 
 def _status(receipt: Receipt, created: bool) -> int:

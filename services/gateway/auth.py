@@ -75,19 +75,37 @@ def _seat(digest: str) -> Seat | None:
     """Seat by token hash, remembered for the process (bounded). A seat changes hands only by a hand-over
     (services/play/handover.py), so a remembered seat is looked up again after SEAT_RECHECK_SECONDS: a
     handed-over token stops working in every process within that time (at once in the one that did it)."""
-    cache, checked = rt().seat_tokens, rt().seat_checked
-    seat = cache.get(digest)
-    if seat is None or time.monotonic() - checked.get(digest, 0.0) > SEAT_RECHECK_SECONDS:
+    seat = rt().seat_tokens.get(digest)
+    if seat is None or time.monotonic() - rt().seat_checked.get(digest, 0.0) > SEAT_RECHECK_SECONDS:
         seat = rt().recorder.seat_by_token(digest)
-        if seat is None:
-            cache.pop(digest, None)
-        else:
-            if len(cache) >= SEAT_CACHE_SIZE:
-                cache.clear()  # crude but thread-safe bound; refills from the store
-                checked.clear()
-            cache[digest] = seat
-            checked[digest] = time.monotonic()
+        remember_seat(digest, seat)
     return seat
+
+
+def remember_seat(digest: str, seat: Seat | None) -> None:
+    """What the store just said of a seat token (None: no seat has it any more), remembered as `_seat` does."""
+    cache, checked = rt().seat_tokens, rt().seat_checked
+    if seat is None:
+        cache.pop(digest, None)
+        return
+    if len(cache) >= SEAT_CACHE_SIZE:
+        cache.clear()  # crude but thread-safe bound; refills from the store
+        checked.clear()
+    cache[digest] = seat
+    checked[digest] = time.monotonic()
+
+
+def seat_token() -> str | None:
+    """The bearer token when it can only be a seat's or a player's (not a sign-in link, not the operator's):
+    the kind a seat lookup may be folded into a statement for (services/gateway/actions.py)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or signin.looks_like(token):
+        return None
+    admin = rt().config.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return None
+    return token
 
 
 def known_seat_of(game_id: int) -> Principal | None:

@@ -24,9 +24,30 @@ def submit(recorder: SqlRecorder, dispatcher: Dispatcher, game_id: int, command_
     receipt, created = recorder.queue_command(game_id, command_id, body_hash(body), body["expected_version"],
                                               player_id, body["action"])
     if created:
-        ACTIONS_ACCEPTED.inc()
-        dispatcher.publish(game_id, command_id, reply_to, receipt)
+        _ring(dispatcher, receipt, reply_to)
     return receipt, created
+
+
+def _ring(dispatcher: Dispatcher, receipt: Receipt, reply_to: str | None) -> None:
+    """A command just queued (committed): count it and ring its game's doorbell."""
+    ACTIONS_ACCEPTED.inc()
+    dispatcher.publish(receipt.game_id, receipt.command_id, reply_to, receipt)
+
+
+def ring_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: SettleSignals | None, receipt: Receipt,
+                  seconds: float) -> Receipt:
+    """For a command the caller has just queued itself (`SqlRecorder.queue_as_seat`): ring the doorbell and
+    wait up to `seconds` for the outcome, as `submit_and_wait` does. The watch is registered before the
+    doorbell rings, so the doorbell's own settle cannot slip by; only a settle by another command's task in
+    the moment between the commit and the watch could, and the wait re-reads the receipt within
+    RECHECK_SECONDS."""
+    if signals is None or not seconds:
+        _ring(dispatcher, receipt, None)
+        return (wait_for(recorder, receipt.game_id, receipt.command_id, seconds) if seconds else None) or receipt
+    deadline = time.monotonic() + seconds
+    with signals.watch(receipt.game_id, receipt.command_id) as watch:
+        _ring(dispatcher, receipt, signals.reply_channel())
+        return _await(recorder, receipt.game_id, receipt.command_id, deadline, watch, receipt) or receipt
 
 
 def submit_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: SettleSignals | None, game_id: int,

@@ -8,6 +8,7 @@ write path, held through each commit's WAL flush, would put every game's commits
 from __future__ import annotations
 
 import select
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -16,11 +17,12 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
+from ..jsontext import dumps
 from .errors import Conflict, NotFound
 from .gametx import GameTx
 from .guarded import READ, GuardedTx, one_statement
-from .records import Game, Receipt
-from .rows import Cursor
+from .records import ACTIVE, QUEUED, SEAT_COMMAND_ID, Game, Receipt, Seat
+from .rows import Cursor, seat_of
 from .sql import SqlRecorder
 
 COMBINED_PARAMETERS = 20_000  # beyond this (an import's events) the writes go one statement each: 65,535 is the limit
@@ -47,6 +49,16 @@ NUMBER_PENDING = "WITH " + ",".join((
                  join="t.game_id = ev_pending.game_id AND t.version = ev_pending.version"),
     _PART.format(t="ob", table="outbox", key="id", counter="outbox_position", join="t.id = ob_pending.id"),
 )) + "\nSELECT (SELECT count(*) FROM ev_done) + (SELECT count(*) FROM ob_done) AS numbered"
+
+
+# The token's seat and, for a seat of the game named, its command queued (see `SqlRecorder.queue_as_seat`).
+QUEUE_AS_SEAT = (
+    "WITH s AS (SELECT game_id, seat_index, player_id, name, token_hash FROM seats WHERE token_hash = %s), "
+    "q AS (INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, player_id, action, "
+    f"created_at) SELECT g.id, {SEAT_COMMAND_ID}, %s, %s, %s, s.player_id, %s, %s FROM games AS g JOIN s "
+    "ON s.game_id = g.id WHERE g.id = %s AND g.status = %s AND g.version = %s "
+    "ON CONFLICT DO NOTHING RETURNING command_id) "
+    "SELECT s.*, (SELECT command_id FROM q) AS queued FROM s")
 
 
 def _read_committed(conn: psycopg.Connection[Any]) -> None:
@@ -146,6 +158,22 @@ class PostgresRecorder(SqlRecorder):
             tx = GameTx(self, cur, self._lock_game(cur, game_id, read_model=False))
             yield tx
             tx._write()
+
+    def queue_as_seat(self, game_id: int, token_hash: str, key: str, body_hash: str, expected_version: int,
+                      action: dict[str, Any]) -> tuple[Seat | None, Receipt | None]:
+        """One statement: the token's seat, and the command inserted only for a seat of this game, exactly
+        as `queue_command`'s usual case inserts it (the game active at `expected_version`, nothing on either
+        unique key)."""
+        now = time.time()
+        with self._statement() as cur:
+            row = self._one(cur, QUEUE_AS_SEAT, (token_hash, key, body_hash, QUEUED, expected_version, dumps(action),
+                                                 now, game_id, ACTIVE, expected_version))
+        if row is None:
+            return None, None
+        seat = seat_of(row)
+        if row["queued"] is None:
+            return seat, None
+        return seat, Receipt(game_id, row["queued"], body_hash, QUEUED, expected_version, seat.player_id, action, now)
 
     @contextmanager
     def settle_transaction(self, game_id: int) -> Iterator[GameTx]:

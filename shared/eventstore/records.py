@@ -58,6 +58,16 @@ class Receipt:
     valid: Any = None  # a refusal's accepted values, where the engine names them
 
 
+def seat_command_id(player_id: int, key: str) -> str:
+    """A seat's command id: its Idempotency-Key inside the player's own namespace, so one caller's key never
+    answers another's receipt. Spelled once here, as PostgreSQL builds it too (`SEAT_COMMAND_ID`)."""
+    return f"p{player_id}:{key}"
+
+
+#: `seat_command_id` in SQL, for a seat row `s` and the key as a parameter.
+SEAT_COMMAND_ID = "'p' || s.player_id || ':' || %s"
+
+
 #: The receipt fields a settle writes (the outcome a waiting caller is told, `SqlRecorder.settle`).
 SETTLED_FIELDS = frozenset({"status", "new_version", "reason", "rule", "http_status", "settled_at", "valid"})
 

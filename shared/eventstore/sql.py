@@ -41,6 +41,7 @@ from .records import (
     Snapshot,
     StoredEvent,
     StoredImport,
+    seat_command_id,
 )
 from .rows import (
     GAME_HEAD,
@@ -339,6 +340,23 @@ class SqlRecorder:
                        "ON CONFLICT (id) DO NOTHING", (player_id, name, rest[0] if rest else None, time.time()))
 
     # -- commands ----------------------------------------------------------------------------------------
+    def queue_as_seat(self, game_id: int, token_hash: str, key: str, body_hash: str, expected_version: int,
+                      action: dict[str, Any]) -> tuple[Seat | None, Receipt | None]:
+        """The seat whose token hashes to `token_hash` (in any game), and, when it is a seat of this game, its
+        command queued under `seat_command_id` as `queue_command` queues it: the receipt if this call created
+        it, else None (a retry, a stale version, another game's seat: the caller takes its general path, which
+        answers each of those). One statement where the backend can (`postgres.py`): a move's seat
+        lookup was a round trip of its own whenever the gateway's seat cache had to look again."""
+        seat = self.seat_by_token(token_hash)
+        if seat is None or seat.game_id != game_id:
+            return seat, None
+        try:
+            receipt, created = self.queue_command(game_id, seat_command_id(seat.player_id, key), body_hash,
+                                                  expected_version, seat.player_id, action)
+        except (Conflict, NotFound):
+            return seat, None
+        return seat, receipt if created else None
+
     def queue_command(self, game_id: int, command_id: str, body_hash: str, expected_version: int,
                       player_id: int | None, action: dict[str, Any]) -> tuple[Receipt, bool]:
         """Store a queued receipt; returns (receipt, created). A retry with the same key and body returns the
