@@ -67,10 +67,10 @@ def post_action(game_id: int) -> ResponseReturnValue:
     body = load(ActionIn, json_body())
     queued = _queued_by_seat(game_id, key, body)
     if queued is not None:
-        receipt = ring_and_wait(rt().recorder, rt().dispatcher, rt().signals, queued, _wait_seconds())
+        receipt = ring_and_wait(rt().recorder, rt().dispatcher, rt().signals, *queued)
         return receipt_view(receipt), _status(receipt, True), {"Location": f"{game_url(game_id)}/receipts/{key}"}
     who = seat_in(game_id)
-    if not key or len(key) > 200:
+    if not _key_ok(key):
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
     wait = _wait_seconds()
     # whether this seat may act for the action's entity (its own, or the absent seat's it stands in for) is
@@ -91,26 +91,30 @@ def post_action(game_id: int) -> ResponseReturnValue:
     return receipt_view(receipt), _status(receipt, created), headers
 
 
-def _queued_by_seat(game_id: int, key: str, body: dict[str, Any]) -> Receipt | None:
+def _key_ok(key: str) -> bool:
+    return 0 < len(key) <= 200
+
+
+def _queued_by_seat(game_id: int, key: str, body: dict[str, Any]) -> tuple[Receipt, float] | None:
     """A seat's move whose token the gateway must look up again (most play-by-mail moves: they come further
     apart than the seat cache trusts a token) is queued in the same statement as the lookup
     (`SqlRecorder.queue_as_seat`). Only the plain case: a valid key and wait, a seat of this game, not an
     undo or redo (those ask for consent first), a new command. Anything else returns None and takes the
     general path below, which answers it in its usual order (404, 401/403, then 400); a seat the statement
-    found is remembered, so that path does not look it up again."""
+    found is remembered, so that path does not look it up again. Returns the receipt and the wait."""
     token = seat_token()
-    if (token is None or not key or len(key) > 200 or known_seat_of(game_id) is not None
+    if (token is None or not _key_ok(key) or known_seat_of(game_id) is not None
             or body["action"].get("type") in ("undo", "redo")):
         return None
     try:
-        _wait_seconds()
+        wait = _wait_seconds()
     except ApiError:
         return None
     digest = hash_token(token)
     seat, receipt = rt().recorder.queue_as_seat(game_id, digest, key, body_hash(body), body["expected_version"],
                                                 body["action"])
     remember_seat(digest, seat)
-    return receipt
+    return None if receipt is None else (receipt, wait)
 
 
 def _status(receipt: Receipt, created: bool) -> int:

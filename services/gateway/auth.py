@@ -38,8 +38,7 @@ def principal() -> Principal | None:
     token = token.strip()
     if signin.looks_like(token):
         return Principal(seat=_signin_seat(token))
-    admin = rt().config.admin_token
-    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+    if _is_admin(token):
         return Principal(admin=True)
     digest = hash_token(token)
     seat = _seat(digest)
@@ -95,34 +94,38 @@ def remember_seat(digest: str, seat: Seat | None) -> None:
     checked[digest] = time.monotonic()
 
 
+def _is_admin(token: str) -> bool:
+    admin = rt().config.admin_token
+    return bool(admin) and hmac.compare_digest(token.encode(), admin.encode())
+
+
+def _bearer() -> str | None:
+    """The request's well-formed bearer token, else None (`principal` says what is wrong with the rest)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
 def seat_token() -> str | None:
     """The bearer token when it can only be a seat's or a player's (not a sign-in link, not the operator's):
     the kind a seat lookup may be folded into a statement for (services/gateway/actions.py)."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or signin.looks_like(token):
-        return None
-    admin = rt().config.admin_token
-    if admin and hmac.compare_digest(token.encode(), admin.encode()):
-        return None
-    return token
+    token = _bearer()
+    return None if token is None or signin.looks_like(token) or _is_admin(token) else token
 
 
 def known_seat_of(game_id: int) -> Principal | None:
     """The caller as a remembered seat of this very game, else None. Such a seat proves the game exists
     (seats belong to their game), so a view may skip reading the game; any other caller takes the general
     path (`require_seat(game_or_404(...))`), which keeps 404 ahead of 401/403."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = _bearer()
+    if token is None:
         return None
-    digest = hash_token(token.strip())
+    digest = hash_token(token)
     seat = rt().seat_tokens.get(digest)
     if seat is None or seat.game_id != game_id:
         return None
     if time.monotonic() - rt().seat_checked.get(digest, 0.0) > SEAT_RECHECK_SECONDS:
         return None  # due for a recheck: the general path looks it up again
-    admin = rt().config.admin_token
-    if admin and hmac.compare_digest(token.strip().encode(), admin.encode()):
+    if _is_admin(token):
         return None
     return Principal(seat=seat)
 

@@ -70,28 +70,29 @@ class GameTx:
         settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
                    "http_status": http_status, "settled_at": time.time(), "valid": valid}
         assert settled.keys() == SETTLED_FIELDS  # what a waiting caller is told is what is stored
+        condition, condition_params = self._receipt_condition(receipt)
         self._later(
             "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "
-            "settled_at = %s, valid = %s WHERE game_id = %s AND command_id = %s AND status = %s",
+            "settled_at = %s, valid = %s WHERE game_id = %s AND command_id = %s AND status = %s" + condition,
             (*list(settled.values())[:-1], None if valid is None else dumps(valid), receipt.game_id,
-             receipt.command_id, QUEUED),
+             receipt.command_id, QUEUED, *condition_params),
         )
         self.settled[receipt.command_id] = settled
         return settled
 
     def update_game(self, *, version: int | None = None, state: dict[str, Any] | None = None,
                     status: str | None = None, result: dict[str, Any] | None = None) -> None:
-        """Change the game row read at `game.version`; it is still at that version, as the row is locked
-        (or, in an optimistic transaction, the write is refused when it is not)."""
+        """Change the game row read at `game.version` (and `game.status`); it is still so, as the row is
+        locked (or, in an optimistic transaction, the write is refused when it is not)."""
         self.head = dataclasses.replace(
             self.head, version=self.head.version if version is None else version, status=status or self.head.status,
             result=self.head.result if result is None else result, state=None)
         self._later(
             "UPDATE games SET version = COALESCE(%s, version), state = COALESCE(%s, state), "
             "status = COALESCE(%s, status), result = COALESCE(%s, result), updated_at = %s "
-            "WHERE id = %s AND version = %s",
+            "WHERE id = %s AND version = %s AND status = %s",
             (version, None if state is None else dumps(state), status, None if result is None else dumps(result),
-             time.time(), self.game.id, self.game.version),
+             time.time(), self.game.id, self.game.version, self.game.status),
         )
 
     def save_snapshot(self, version: int, blob: bytes) -> None:
@@ -103,6 +104,11 @@ class GameTx:
             (self.game.id, version, blob, time.time()),
         )
         self._later("DELETE FROM snapshots WHERE game_id = %s AND version < %s", (self.game.id, version))
+
+    def _receipt_condition(self, receipt: Receipt) -> tuple[str, Sequence[Any]]:
+        """More the settled receipt's row must satisfy (SQL after `AND`, and its parameters): nothing for a
+        receipt read inside this transaction."""
+        return "", ()
 
     def _later(self, sql: str, params: Sequence[Any]) -> None:
         self._writes.append((sql, params))

@@ -75,18 +75,17 @@ class GuardedTx(GameTx):
 
     def settle(self, receipt: Receipt, status: str, **fields: Any) -> dict[str, Any]:
         settled = super().settle(receipt, status, **fields)
-        if self._known is not None:
-            sql, params = self._writes[-1]
-            self._writes[-1] = (sql + KNOWN_RECEIPT, (*params, receipt.expected_version, receipt.player_id,
-                                                      receipt.body_hash, self._known, self.game.id,
-                                                      receipt.expected_version))
         self._guarded.append(len(self._writes) - 1)
         return settled
 
+    def _receipt_condition(self, receipt: Receipt) -> tuple[str, Sequence[Any]]:
+        if self._known is None:
+            return "", ()
+        return KNOWN_RECEIPT, (receipt.expected_version, receipt.player_id, receipt.body_hash, self._known,
+                               self.game.id, receipt.expected_version)
+
     def update_game(self, **fields: Any) -> None:
-        super().update_game(**fields)
-        sql, params = self._writes[-1]
-        self._writes[-1] = (sql + " AND status = %s", (*params, self.game.status))  # as read (or remembered)
+        super().update_game(**fields)  # at the version and status read (or remembered)
         self._guarded.append(len(self._writes) - 1)
         self._updates_game = True
 

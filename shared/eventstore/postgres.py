@@ -22,7 +22,7 @@ from .errors import Conflict, NotFound
 from .gametx import GameTx
 from .guarded import READ, GuardedTx, one_statement
 from .records import ACTIVE, QUEUED, SEAT_COMMAND_ID, Game, Receipt, Seat
-from .rows import Cursor, seat_of
+from .rows import QUEUED_RECEIPT, Cursor, seat_of
 from .sql import SqlRecorder
 
 COMBINED_PARAMETERS = 20_000  # beyond this (an import's events) the writes go one statement each: 65,535 is the limit
@@ -54,9 +54,8 @@ NUMBER_PENDING = "WITH " + ",".join((
 # The token's seat and, for a seat of the game named, its command queued (see `SqlRecorder.queue_as_seat`).
 QUEUE_AS_SEAT = (
     "WITH s AS (SELECT game_id, seat_index, player_id, name, token_hash FROM seats WHERE token_hash = %s), "
-    "q AS (INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, player_id, action, "
-    f"created_at) SELECT g.id, {SEAT_COMMAND_ID}, %s, %s, %s, s.player_id, %s, %s FROM games AS g JOIN s "
-    "ON s.game_id = g.id WHERE g.id = %s AND g.status = %s AND g.version = %s "
+    f"q AS (INSERT INTO {QUEUED_RECEIPT} SELECT g.id, {SEAT_COMMAND_ID}, %s, %s, %s, s.player_id, %s, %s "
+    "FROM games AS g JOIN s ON s.game_id = g.id WHERE g.id = %s AND g.status = %s AND g.version = %s "
     "ON CONFLICT DO NOTHING RETURNING command_id) "
     "SELECT s.*, (SELECT command_id FROM q) AS queued FROM s")
 

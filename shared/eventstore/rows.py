@@ -24,6 +24,10 @@ class Cursor(Protocol):
 QUEUED_ONLY = f"status = '{QUEUED}'"
 
 
+# A queued receipt's row as a command is queued (`queue_command`, `queue_as_seat`): values in this order.
+QUEUED_RECEIPT = "receipts (game_id, command_id, body_hash, status, expected_version, player_id, action, created_at)"
+
+
 def loads_or_none(text: str | None) -> Any:
     return None if text is None else loads(text)
 

@@ -46,6 +46,7 @@ from .records import (
 from .rows import (
     GAME_HEAD,
     QUEUED_ONLY,
+    QUEUED_RECEIPT,
     Cursor,
     Row,
     event_of,
@@ -371,8 +372,7 @@ class SqlRecorder:
             with self._statement() as cur:
                 row = self._one(
                     cur,
-                    "INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, player_id, "
-                    "action, created_at) SELECT id, %s, %s, %s, %s, %s, %s, %s FROM games "
+                    f"INSERT INTO {QUEUED_RECEIPT} SELECT id, %s, %s, %s, %s, %s, %s, %s FROM games "
                     "WHERE id = %s AND status = %s AND version = %s ON CONFLICT DO NOTHING RETURNING game_id",
                     (command_id, body_hash, QUEUED, expected_version, player_id, dumps(action), now, game_id,
                      ACTIVE, expected_version),
@@ -398,8 +398,7 @@ class SqlRecorder:
                     raise Conflict(f"expected version {expected_version} but game {game_id} is at version "
                                    f"{game['version']}", "stale_version")
                 now = time.time()
-                self._exec(cur, "INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, "
-                           "player_id, action, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                self._exec(cur, f"INSERT INTO {QUEUED_RECEIPT} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                            (game_id, command_id, body_hash, QUEUED, expected_version, player_id, dumps(action),
                             now))
                 return Receipt(game_id, command_id, body_hash, QUEUED, expected_version, player_id, action,
