@@ -26,7 +26,7 @@ from services.gateway.http import JsonProvider, guard_path_ids
 from services.gateway.runtime import Runtime
 from services.logs import setup_logging
 from services.notifier import api as notifier_api
-from services.play.dispatch import make_dispatcher
+from services.play.dispatch import InProcessDispatcher, make_dispatcher
 from services.play.sessions import SessionCache
 from services.play.signals import make_signals
 from shared.eventstore import open_recorder
@@ -54,6 +54,12 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(home.bp)  # a player's games across the site, his turns first
     errors.register(app)
     app.before_request(guard_path_ids)
+    dispatcher = app.extensions["railpost"].dispatcher
+    if isinstance(dispatcher, InProcessDispatcher):  # the embedded worker: the clock follows each move at once
+        def follow(game_id: int) -> None:
+            with app.app_context():
+                clock_api.follower().follow_move(game_id)
+        dispatcher.after_settle = follow
 
     @app.before_request
     def _clock() -> None:

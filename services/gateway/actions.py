@@ -18,31 +18,26 @@ from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
 from services.gateway.auth import Principal, known_seat_of, remember_seat, require_seat, seat_in, seat_token
-from services.gateway.clock_api import guard_undo
+from services.gateway.clock_api import door, refused
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
 from services.metrics import ACTIONS_REFUSED
-from services.play.commands import body_hash, ring_and_wait, submit_and_wait, wait_for
+from services.play.commands import wait_for
+from services.play.moves import Accepted, Caller, client_key
+from services.play.pending import Ask, Refused
 from services.tokens import hash_token
 from shared.eventstore import Conflict, Receipt
-from shared.eventstore.records import APPLIED, QUEUED, REFUSED, seat_command_id
+from shared.eventstore.records import APPLIED, QUEUED, REFUSED
 
 bp = Blueprint("actions", __name__)
 _RECEIPT = ReceiptOut()
 
 
 def scoped(who: Principal, key: str) -> str:
-    """The stored command id: the caller's Idempotency-Key inside the caller's own namespace (`admin:` or
-    `p<player id>:`, `seat_command_id`), so one caller's key never answers another caller's receipt."""
-    return f"admin:{key}" if who.admin else seat_command_id(who.seat.player_id, key)  # type: ignore[union-attr]
-
-
-def client_key(command_id: str) -> str:
-    """The caller's own key back from a stored command id (older rows have no namespace)."""
-    scope, sep, key = command_id.partition(":")
-    return key if sep and (scope == "admin" or (scope[:1] == "p" and scope[1:].isdigit())) else command_id
+    """The stored command id of the caller's key (`Caller.command_id`)."""
+    return Caller(None if who.admin else who.seat.player_id).command_id(key)  # type: ignore[union-attr]
 
 
 def receipt_view(receipt: Receipt) -> dict[str, Any]:
@@ -63,58 +58,65 @@ def _wait_seconds() -> float:
 
 @bp.post("/games/<int:game_id>/actions")
 def post_action(game_id: int) -> ResponseReturnValue:
+    """A thin adapter over the one door (services/play/moves.py): who the caller is, the body, the answer."""
     key = request.headers.get("Idempotency-Key", "").strip()
     body = load(ActionIn, json_body())
-    queued = _queued_by_seat(game_id, key, body)
-    if queued is not None:
-        receipt = ring_and_wait(rt().recorder, rt().dispatcher, rt().signals, *queued)
-        return receipt_view(receipt), _status(receipt, True), {"Location": f"{game_url(game_id)}/receipts/{key}"}
+    location = {"Location": f"{game_url(game_id)}/receipts/{key}"}
+    fast = _as_seat(game_id, key, body)
+    if fast is not None and fast.receipt is not None:
+        return receipt_view(fast.receipt), _status(fast.receipt, True), location
     who = seat_in(game_id)
     if not _key_ok(key):
         raise ApiError(400, "idempotency_key_required", "send an Idempotency-Key header (1-200 characters)")
     wait = _wait_seconds()
-    # whether this seat may act for the action's entity (its own, or the absent seat's it stands in for) is
-    # play's question, asked once when the command is settled (`services.play.apply.authorise`); its refusal
-    # comes back as the receipt's 403
-    player_id = None if who.admin else who.seat.player_id  # type: ignore[union-attr]
-    action = body["action"]
-    if (player_id is not None and action.get("type") in ("undo", "redo")
-            and rt().recorder.get_receipt(game_id, scoped(who, key)) is None):  # a retry answers its receipt
-        guard_undo(game_id, player_id, action, body["expected_version"])  # undo with consent
+    caller = Caller(None if who.admin else who.seat.player_id)  # type: ignore[union-attr]
     try:
-        receipt, created = submit_and_wait(rt().recorder, rt().dispatcher, rt().signals, game_id,
-                                           scoped(who, key), body, player_id, wait)
+        done = door().accept(game_id, caller, key, body["action"], body["expected_version"], wait)
+    except Refused as exc:
+        raise refused(exc) from None
     except Conflict as err:
         ACTIONS_REFUSED.labels("gateway", err.code).inc()
         raise
-    headers = {"Location": f"{game_url(game_id)}/receipts/{key}"}
-    return receipt_view(receipt), _status(receipt, created), headers
+    if done.proposal is not None:
+        return _proposal_view(game_id, done.proposal), 202
+    assert done.receipt is not None
+    return receipt_view(done.receipt), _status(done.receipt, done.created), location
+
+
+def _proposal_view(game_id: int, ask: Ask) -> dict[str, Any]:
+    """A move put to the table instead of being played: who must accept it, until when."""
+    waiting = ", ".join(str(p) for p in ask.players)
+    return {"status": "proposed", "game_id": game_id, "proposal": {
+        "kind": ask.kind, "by": ask.by, "action": ask.move, "waiting_for": list(ask.players),
+        "closes": ask.closes.replace(microsecond=0).isoformat()},
+        "message": f"this move needs the agreement of player(s) {waiting}: it is played in your name once they "
+                   f"all accept (POST /games/{game_id}/proposals/answer), and lapses if anyone declines or "
+                   "another move is made first"}
 
 
 def _key_ok(key: str) -> bool:
     return 0 < len(key) <= 200
 
 
-def _queued_by_seat(game_id: int, key: str, body: dict[str, Any]) -> tuple[Receipt, float] | None:
+def _as_seat(game_id: int, key: str, body: dict[str, Any]) -> Accepted | None:
     """A seat's move whose token the gateway must look up again (most play-by-mail moves: they come further
     apart than the seat cache trusts a token) is queued in the same statement as the lookup
-    (`SqlRecorder.queue_as_seat`). Only the plain case: a valid key and wait, a seat of this game, not an
-    undo or redo (those ask for consent first), a new command. Anything else returns None and takes the
-    general path below, which answers it in its usual order (404, 401/403, then 400); a seat the statement
-    found is remembered, so that path does not look it up again. Returns the receipt and the wait."""
+    (`MoveDoor.accept_as_seat`). Only the plain case: a valid key and wait, a seat of this game, a move the
+    table's rules cannot touch, a new command. Anything else returns None and takes the general path, which
+    answers it in its usual order (404, 401/403, then 400); a seat the statement found is remembered, so
+    that path does not look it up again."""
     token = seat_token()
-    if (token is None or not _key_ok(key) or known_seat_of(game_id) is not None
-            or body["action"].get("type") in ("undo", "redo")):
+    if token is None or not _key_ok(key) or known_seat_of(game_id) is not None:
         return None
     try:
         wait = _wait_seconds()
     except ApiError:
         return None
     digest = hash_token(token)
-    seat, receipt = rt().recorder.queue_as_seat(game_id, digest, key, body_hash(body), body["expected_version"],
-                                                body["action"])
-    remember_seat(digest, seat)
-    return None if receipt is None else (receipt, wait)
+    seat, done = door().accept_as_seat(game_id, digest, key, body["action"], body["expected_version"], wait)
+    if seat is not None or done is not None:
+        remember_seat(digest, seat)
+    return done
 
 
 def _status(receipt: Receipt, created: bool) -> int:

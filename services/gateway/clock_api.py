@@ -24,9 +24,10 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.play import timekeeping as tk
-from services.play import undo_policy
 from services.play.clock_store import ClockLog
+from services.play.moves import MoveDoor
 from services.play.pending import Pending, Refused
+from services.play.scheduler import Scheduler, session_remedies
 from shared.eventstore.records import Game
 
 bp = Blueprint("clock", __name__)
@@ -67,9 +68,27 @@ def _own_seat(game: Game) -> int:
     return who.seat.player_id
 
 
+def follower() -> Scheduler:
+    """The scheduler's pass over one game, run in the request that decides something (a vote's result, an
+    accepted undo or proposal, a seat handed over), so nothing waits for the clock's tick."""
+    runtime = rt()
+    clock = current_app.extensions.get("railpost.clock_time")  # a test's clock, else the system's
+    timed = current_app.extensions.setdefault("railpost.timed", {})  # which games have a time control
+    return Scheduler(runtime.recorder, clock_log(), runtime.dispatcher,
+                     session_remedies(runtime.recorder, runtime.sessions), timed=timed,
+                     **({"clock": clock} if clock is not None else {}))
+
+
 def pending() -> Pending:
     """The table's decisions (services/play/pending.py): the same path the mail replies take."""
-    return Pending(rt().recorder, rt().sessions, clock_log())
+    return Pending(rt().recorder, rt().sessions, clock_log(), follower().tick_game)
+
+
+def door() -> MoveDoor:
+    """The one door a move comes in by (services/play/moves.py)."""
+    runtime = rt()
+    return MoveDoor(runtime.recorder, runtime.dispatcher, runtime.signals, runtime.sessions, clock_log, now,
+                    follower().tick_game)
 
 
 def refused(exc: Refused) -> ApiError:
@@ -134,23 +153,14 @@ def post_vote(game_id: int) -> ResponseReturnValue:
     return _view(game_id, seat), 201
 
 
-def guard_undo(game_id: int, player_id: int, action: dict[str, Any], expected_version: int) -> None:
-    """The undo rule on `POST /games/{id}/actions` (services/play/undo_policy.py): 409 when the undo needs
-    other players' consent, 422 for an unknown target; nothing is queued then."""
-    game = game_or_404(game_id)
-    try:
-        undo_policy.check(rt().recorder, rt().sessions, clock_log(), game, player_id, action, expected_version)
-    except undo_policy.UndoRefused as exc:
-        details: dict[str, Any] | None = {"affected": exc.affected} if exc.affected else None
-        if exc.rule == "undo_target":
-            details = {"action_id": [str(exc)]}
-        raise ApiError(exc.status, exc.rule, str(exc), **({"details": details} if details else {})) from None
-
-
-def record_undo_policy(game_id: int, consent: bool) -> None:
-    """The creation hook: a game that chose free undo says so in its clock log (consent is the default)."""
-    if not consent:
-        _decide(game_id, lambda _t: tk.undo_policy(False, now()))
+def record_table_rules(game_id: int, undo_consent: bool, end_game: str, purchases: str) -> None:
+    """The creation hook: the table's rules in its clock log. Consent is the undo default, so only free undo
+    is recorded; the rules for ending the game and for purchases from another player's holding always are
+    (a game without them, an import or an older game, keeps the free rules it was played under)."""
+    events = tk.table_rules(end_game, purchases, now())
+    if not undo_consent:
+        events = tk.undo_policy(False, now()) + events
+    _decide(game_id, lambda _t: events)
 
 
 @bp.post("/games/<int:game_id>/undo-requests")
@@ -177,3 +187,12 @@ def post_answer(game_id: int) -> ResponseReturnValue:
     except Refused as exc:
         raise refused(exc) from None
     return _view(game_id, seat), 200
+
+
+@bp.post("/games/<int:game_id>/proposals/answer")
+def post_proposal_answer(game_id: int) -> ResponseReturnValue:
+    """The seat's answer to the move proposed to it (ending the game, a purchase from its holding): the one
+    consent a game waits for at a time, answered as an undo request is (`post_answer`); an accepted proposal
+    is played at once, in the proposer's name."""
+    return post_answer(game_id)
+

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
-from services.gateway.clock_api import record_undo_policy
+from services.gateway.clock_api import clock_log, record_table_rules
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -34,7 +34,8 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.legal import seat_actions, seat_dead_ends
+from services.play.legal import seat_actions, seat_dead_ends, split_proposals
+from services.play.timekeeping import Table
 from services.tokens import hash_token
 from shared.engine import EngineError
 from shared.eventstore.records import Game
@@ -64,7 +65,7 @@ def create() -> ResponseReturnValue:
         if err.rule in SETUP_RULES:
             raise setup_refused(data["title"], err) from err
         raise
-    record_undo_policy(game.id, data["undo"] == "consent")
+    record_table_rules(game.id, data["undo"] == "consent", data["end_game"], data["purchases"])
     view = game_view(game)
     if invitation is not None:  # shown once: the only way to take a seat in this private game
         view["invitation"] = invitation
@@ -168,13 +169,15 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     if isinstance(entity, str) and entity.isdigit():
         entity = int(entity)
     if game.status != "active":
-        return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": []})
+        return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": [],
+                                "proposals": []})
+    table = Table.replay(clock_log().read(game.id))
     with rt().sessions.use(game) as session:
         mine = None if who.admin else (who.seat.player_id if who.seat else -1)
-        actions = seat_actions(session, mine, entity)
+        actions, proposals = split_proposals(session, seat_actions(session, mine, entity), table.needs)
         dead_ends = seat_dead_ends(session, mine, entity)
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,
-                            "dead_ends": dead_ends})
+                            "dead_ends": dead_ends, "proposals": proposals})
 
 
 @bp.get("/games/<int:game_id>/events")
@@ -229,6 +232,8 @@ def import_record() -> ResponseReturnValue:
                        f"{str(err)[:200]}") from err
     if not done.replayed:
         rt().dispatcher.warm(done.game.id)
+        if (args["end_game"], args["purchases"]) != ("any", "free"):  # the table chose stricter rules
+            record_table_rules(done.game.id, True, args["end_game"], args["purchases"])
     body = ImportOut().dump({"game": game_view(done.game), "seats": done.secrets["seats"],
                              "players": done.secrets["players"]})
     return body, 200 if done.replayed else 201, {"Location": game_url(done.game.id)}

@@ -68,6 +68,13 @@ class GameCreateIn(Strict):
     undo = fields.String(load_default="consent", validate=validate.OneOf(["consent", "free"]),
                          metadata={"description": "consent: an undo into another player's moves needs their "
                                    "consent (docs/time-controls.md); free: any seat may undo"})
+    end_game = fields.String(load_default="vote", validate=validate.OneOf(["vote", "any"]), metadata={
+        "description": "vote: ending the game by agreement is proposed and played once every other player "
+                       "accepts; any: any player's `end_game` ends it at once (docs/time-controls.md, Proposals)"})
+    purchases = fields.String(load_default="consent", validate=validate.OneOf(["consent", "free"]), metadata={
+        "description": "consent: buying a private from another player (or his corporation) or a train from a "
+                       "corporation another player presides is proposed to him, with the price, and played "
+                       "once he accepts; free: played at once"})
 
 
 class SeatOut(Schema):
@@ -150,6 +157,10 @@ class LegalOut(Schema):
     # moves the engine would take that are not offered: the game could only be taken back from where they
     # lead; each names its "reason"
     dead_ends = fields.List(fields.Dict())
+    # moves the caller may only propose: the table's rules put them to the players they touch first (ending
+    # the game by agreement, a purchase from another player's holding); each names them in "needs_consent".
+    # Posted like any move, one is answered 202 `proposed` and played once they all accept
+    proposals = fields.List(fields.Dict())
 
 
 class EventsQuery(Strict):
@@ -203,6 +214,12 @@ class RecordIn(Schema):
 
 class ImportQuery(Strict):
     visibility = fields.String(load_default="open", validate=validate.OneOf(["open", "private"]))
+    end_game = fields.String(load_default="any", validate=validate.OneOf(["vote", "any"]), metadata={
+        "description": "the table's rule for ending the game from here on; a record keeps the rule it was "
+                       "played under (any) unless the table chooses `vote`"})
+    purchases = fields.String(load_default="free", validate=validate.OneOf(["consent", "free"]), metadata={
+        "description": "the table's rule for purchases from another player's holding from here on; a record "
+                       "keeps the rule it was played under (free) unless the table chooses `consent`"})
 
 
 class ImportOut(Schema):

@@ -27,11 +27,11 @@ import sqlalchemy as sa
 
 from services.notifier.fanout import resolve as subscriptions_of
 from services.notifier.mailer import HEADER_POLICY
-from services.play import undo_policy
 from services.play.clock_store import ClockLog
-from services.play.commands import submit, wait_for
 from services.play.dispatch import Dispatcher
+from services.play.moves import Caller, MoveDoor
 from services.play.pending import Pending, Refused, asks_of
+from services.play.scheduler import Scheduler, session_remedies
 from services.play.sessions import SessionCache
 from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
@@ -187,20 +187,22 @@ class MailHandler:
                 break
             action = resolved.action
             cid = command_id(incoming.message_id, n)
-            try:  # the undo rule holds by mail as over REST: another player's move needs their consent
-                undo_policy.check(self.recorder, self.sessions, ClockLog(self.engine), game, token.player_id,
-                                  action, game.version)
-            except undo_policy.UndoRefused as err:
+            try:  # the one door, as over REST: the undo rule, the table's proposals, the queue
+                done = self.door().accept(game.id, Caller(token.player_id), cid, action, game.version,
+                                          self.settings.wait_seconds)
+            except Refused as err:
                 report.append(f"Not played: \u201c{line}\u201d \u2014 {err}. Later lines were not played.")
                 break
-            try:
-                receipt, _ = submit(self.recorder, self.dispatcher, game.id, cid,
-                                    {"action": action, "expected_version": game.version}, token.player_id)
             except Conflict as err:  # another move was queued first (a REST move, another mail)
                 report.append(f"Not played: \u201c{line}\u201d \u2014 {err}. Later lines were not played.")
                 break
-            if receipt.status == QUEUED:
-                receipt = wait_for(self.recorder, game.id, cid, self.settings.wait_seconds) or receipt
+            if done.proposal is not None:
+                waiting = ", ".join(self._name(game.id, p) for p in done.proposal.players)
+                report.append(f"Proposed: \u201c{line}\u201d needs the agreement of {waiting}; it is played "
+                              "in your name once they all accept. Later lines were not played.")
+                break
+            receipt = done.receipt
+            assert receipt is not None
             if receipt.status == APPLIED:
                 applied.append(line)
                 report.append(f"Played: {line}")
@@ -213,7 +215,20 @@ class MailHandler:
         return Outcome("answered", "", applied, self._answer(incoming, token, report))
 
     def pending(self) -> Pending:
-        return Pending(self.recorder, self.sessions, ClockLog(self.engine))
+        return Pending(self.recorder, self.sessions, ClockLog(self.engine), self.follower().tick_game)
+
+    def follower(self) -> Scheduler:
+        """The scheduler's pass over one game, run when a mail decides something (services/play/pending.py)."""
+        return Scheduler(self.recorder, ClockLog(self.engine), self.dispatcher,
+                         session_remedies(self.recorder, self.sessions))
+
+    def door(self) -> MoveDoor:
+        """The one door a move comes in by (services/play/moves.py), as REST uses it."""
+        return MoveDoor(self.recorder, self.dispatcher, None, self.sessions, lambda: ClockLog(self.engine),
+                        lambda: datetime.now(UTC), self.follower().tick_game)
+
+    def _name(self, game_id: int, player: int) -> str:
+        return next((s.name for s in self.recorder.seats(game_id) if s.player_id == player), f"player {player}")
 
     def _answer_ask(self, incoming: message.Incoming, token: tokens.ReplyToken) -> Outcome:
         """A reply to the table's question `token.ask`: read the answer, take it through the one path

@@ -14,21 +14,23 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from services.config import Config
 from services.metrics import ACCEPT_TO_COMMIT, ACTIONS_APPLIED, ACTIONS_REFUSED, APPLY_SECONDS, QUEUE_LATENCY
+from services.play import undo_policy
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
+from services.play.timekeeping import Table
 from shared.engine import EngineError, GameSession, MalformedAction
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder
 from shared.eventstore.errors import Conflict
 from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
-from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt
+from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt, seat_of_command
 
 log = logging.getLogger("railpost.apply")
 META_TYPES = frozenset({"undo", "redo", "message"})
@@ -55,13 +57,52 @@ class StandIn:
 _CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
 
 
-def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
-    """(absent seat, the seat the table chose to move for it this turn), read from the clock log on the
-    game transaction's own connection (no second pool). The clock log has its own concurrency rule
-    (services/play/clock_store.py), so the game row's lock never covered it."""
-    from services.play.timekeeping import Table
+def table_of(tx: GameTx) -> Table:
+    """The game's table (its clock log), read on the game transaction's own connection (no second pool).
+    The clock log has its own concurrency rule (services/play/clock_store.py), so the game row's lock never
+    covered it."""
+    return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))])
 
-    return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))]).stand_in
+
+def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
+    """(absent seat, the seat the table chose to move for it this turn)."""
+    return table_of(tx).stand_in
+
+
+def held_to_the_table(tx: GameTx, session: GameSession, receipt: Receipt) -> Refusal | None:
+    """A seat's own command is held once more, as it settles, to the table's rules the door applied
+    (services/play/moves.py): an undo or redo into other players' moves needs their consent, and so does a
+    move that takes from another player or ends the game where the table chose so. Commands the table
+    decided (an accepted request or proposal, a decline) and the operator's are not seat commands."""
+    player = seat_of_command(receipt.command_id)
+    if player is None:
+        return None
+    action = receipt.action
+    kind = action.get("type")
+    if kind in ("undo", "redo"):
+        table = table_of(tx)
+        if not table.undo_consent:
+            return None
+        def sent_by(versions: Sequence[int]) -> Mapping[int, int | None]:
+            if not versions:
+                return {}
+            low, high = min(versions), max(versions)
+            return {e.version: e.data.get("player_id") for e in tx.read_events(low - 1, high - low + 1)
+                    if e.type == ACTION_APPLIED}
+        try:
+            moves = undo_policy.touched(session, kind, undo_policy.target_of(action), sent_by)
+        except undo_policy.UndoTargetError as exc:
+            return Refusal(str(exc), "undo_target", 422)
+        others = undo_policy.others(moves, player)
+        if others:
+            return Refusal(f"this {kind} touches moves of player(s) {', '.join(map(str, others))}: ask them with "
+                           f"an undo request", "undo_needs_consent", 409)
+        return None
+    consent, affected = session.consenters(action)
+    if consent is None or not affected or not table_of(tx).needs(consent):
+        return None
+    return Refusal(f"this move needs the agreement of player(s) {', '.join(map(str, affected))}: it is "
+                   "proposed to them, not played", "needs_consent", 409)
 
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
@@ -149,6 +190,9 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
         verdict = authorise(session, receipt, lambda: stand_in_of(tx))
         if isinstance(verdict, Refusal):
             return _refuse(tx, receipt, verdict)
+        held = held_to_the_table(tx, session, receipt)
+        if held is not None:
+            return _refuse(tx, receipt, held)
         action, sender = receipt.action, receipt.player_id
         if isinstance(verdict, StandIn):
             # the table's substitute moves for the absent seat: sent in the seat's name, the record names who

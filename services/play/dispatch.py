@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from services.config import Config
@@ -163,6 +164,8 @@ class InProcessDispatcher:
         self._signals = signals
         self._sessions = SessionCache(recorder, config.session_cache_size)
         self._queue: queue.Queue[int | None] = queue.Queue()
+        # what follows a settled move (the game's clock, `Scheduler.follow_move`), as the Celery task does
+        self.after_settle: Callable[[int], object] | None = None
         self._thread = threading.Thread(target=self._run, name="railpost-rules", daemon=True)
         self._thread.start()
 
@@ -188,7 +191,9 @@ class InProcessDispatcher:
                 return
             try:
                 if game_id >= 0:
-                    apply_pending(self._recorder, self._sessions, self._config, game_id, self._signals)
+                    settled = apply_pending(self._recorder, self._sessions, self._config, game_id, self._signals)
+                    if settled and self.after_settle is not None:
+                        self.after_settle(game_id)
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self._config.sweep_interval_seconds
                     self._recorder.number_pending()  # positions for rows nobody has read yet (as the Celery sweep)

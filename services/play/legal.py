@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from shared.engine import GameSession
 from shared.engine.legal import end_game_options
 from shared.engine.programs import program_options
 from shared.engine.ranges import annotate
+
+TAKING = frozenset({"buy_company", "buy_train"})  # the moves that may take from another player's holding
 
 
 def seat_actions(session: GameSession, player_id: int | None, entity: Any = None,
@@ -26,12 +29,12 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
     game = session.game
     if entity is None:
         if player_id is not None:
-            return game.legal_actions_of(player_id, orders)
+            return _table_order(session, game.legal_actions_of(player_id, orders)) + declines(session, player_id)
         # an operator: whoever acts now (also an entity no player controls), then each acting player's
         out = annotate(game, session.legal_actions())
         for pid in game.acting_players():
             out += [a for a in game.legal_actions_of(pid, orders) if a not in out]
-        return out
+        return _table_order(session, out)
     actions = session.legal_actions(entity)
     if player_id is not None:
         actions = [a for a in actions if session.controller(a.get("entity")) == player_id]
@@ -39,7 +42,40 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
             and any(p.id == entity for p in game.players):
         ends = [a for a in end_game_options(game, entity) if a["entity"] == entity]
         actions = actions + ends + program_options(game, entity)
-    return annotate(game, actions)
+    own = _table_order(session, annotate(game, actions))
+    return own + (declines(session, player_id) if player_id is not None and entity == player_id else [])
+
+
+def _table_order(session: GameSession, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves that take from another player's holding last (a stable partition): where the table's rules
+    make them proposals, REST lists them apart (`split_proposals`) and the moves before them keep the
+    numbers the turn email gives them."""
+    theirs = [a for a in actions if a.get("type") in TAKING and session.consenters(a)[0] == "purchase"]
+    return actions if not theirs else [a for a in actions if a not in theirs] + theirs
+
+
+def declines(session: GameSession, player_id: int) -> list[dict[str, Any]]:
+    """The seat's decline of another player's move that waits for its answer (an 1828 merger started with
+    its corporation): the table takes that move back (services/play/moves.py)."""
+    proposer = session.proposed_by(player_id)
+    if proposer is None:
+        return []
+    return [{"type": "decline", "entity": player_id, "entity_type": "player", "proposed_by": proposer}]
+
+
+def split_proposals(session: GameSession, actions: list[dict[str, Any]], needs: Callable[[str | None], bool]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the seat's own moves, the moves it may only propose): those this table's rules put to the players
+    they touch first (`needs`, `Table.needs`), each with `needs_consent` naming them."""
+    own: list[dict[str, Any]] = []
+    proposals: list[dict[str, Any]] = []
+    for action in actions:
+        kind, affected = session.consenters(action) if action.get("type") in TAKING | {"end_game"} else (None, [])
+        if affected and needs(kind):
+            proposals.append({**action, "needs_consent": affected})
+        else:
+            own.append(action)
+    return own, proposals
 
 
 def seat_dead_ends(session: GameSession, player_id: int | None, entity: Any = None) -> list[dict[str, Any]]:

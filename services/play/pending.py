@@ -48,11 +48,16 @@ class Pending:
     recorder: SqlRecorder
     sessions: SessionCache
     log: ClockLog
+    # the table's decision carried out in the request that takes it (a vote's result, an accepted undo or
+    # proposal, a seat handed over): the scheduler's pass over that one game (`Scheduler.tick_game`); the
+    # clock's tick stays the safety net for deadlines
+    carry_out: Callable[[int], object] | None = None
 
     # -- the one way a decision is recorded ------------------------------------------------------------
 
-    def decide(self, game_id: int, decision: Decision) -> list[dict[str, Any]]:
-        """Read the clock, decide, append after what was read; a concurrent write makes it decide again."""
+    def decide(self, game_id: int, decision: Decision, carry: bool = True) -> list[dict[str, Any]]:
+        """Read the clock, decide, append after what was read; a concurrent write makes it decide again.
+        Then what was decided is carried out (`carry_out`), unless the caller carries it out itself."""
         for _ in range(ATTEMPTS):
             events = self.log.read(game_id)
             try:
@@ -64,9 +69,11 @@ class Pending:
             tell, version = self.tell(game_id, events, new)
             try:
                 self.log.append(game_id, len(events), new, tell, version)
-                return new
             except StaleClock:
                 continue
+            if new and carry and self.carry_out is not None:
+                self.carry_out(game_id)
+            return new
         raise Refused(409, "clock_busy", "the clock changed while deciding; try again")
 
     def tell(self, game_id: int, before: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]
@@ -112,8 +119,20 @@ class Pending:
         return bool(free and free[0])
 
     def answer(self, game_id: int, seat: int, accept: bool, now: datetime) -> None:
-        """The seat's answer to the open undo or redo request (the scheduler plays an accepted one)."""
+        """The seat's answer to the open undo or redo request or proposal; an accepted one is played at once
+        (`carry_out`), in the requester's name."""
         self.decide(game_id, lambda t: tk.answer(t, seat, accept, now))
+
+    # -- proposals: moves that reach into other players' game ----------------------------------------------
+
+    def propose(self, game: Game, seat: int, kind: str, action: dict[str, Any], affected: Sequence[int],
+                now: datetime) -> Ask:
+        """Put `action` to the players it touches (`kind` end_game | purchase), bound to the game's version."""
+        if game.status != ACTIVE:
+            raise Refused(409, "game_not_active", f"game {game.id} is not being played")
+        self.decide(game.id, lambda t: tk.propose(t, seat, kind, action, affected, now, game.version))
+        asked = [a for a in self.asks(game.id, None, now) if a.kind == kind and a.by == seat]
+        return asked[-1]
 
     # -- seat hand-over ---------------------------------------------------------------------------------
 
@@ -147,7 +166,7 @@ class Pending:
     def answer_claim(self, game: Game, seat: int, accept: bool, now: datetime) -> list[handover.SeatClaim]:
         """The seat's answer to a newcomer's claim; returns the claims carried out (their seat changed hands:
         the caller drops the old holder's cached token)."""
-        self.decide(game.id, lambda t: handover.answer(t, seat, accept, now))
+        self.decide(game.id, lambda t: handover.answer(t, seat, accept, now), carry=False)
         return self.settle_claim(game.id, game.version, now)
 
     def settle_claim(self, game_id: int, version: int, now: datetime) -> list[handover.SeatClaim]:
@@ -164,13 +183,13 @@ class Pending:
 
     # -- what the table asks whom -----------------------------------------------------------------------
 
-    def asks(self, game_id: int, player: int, now: datetime) -> list[Ask]:
+    def asks(self, game_id: int, player: int | None, now: datetime) -> list[Ask]:
         return asks_of(self.log.read(game_id), now, player)
 
 
 @dataclass(frozen=True)
 class Ask:
-    """One open question of the table: `kind` vote | undo | redo | seat_claim; `ask_id` the clock-log
+    """One open question of the table: `kind` vote | undo | redo | end_game | purchase | seat_claim; `ask_id` the clock-log
     position of the event that opened it (a reply names it, so an answer never lands on a later question);
     `by` the absent seat (vote) or the requester (undo, redo) or the seat claimed; `players` who must
     still answer; `closes` when it is settled without them."""
@@ -183,6 +202,7 @@ class Ask:
     name: str | None = None  # the newcomer claiming a seat
     target: int | None = None  # the action an undo goes back to
     voters: tuple[int, ...] = ()  # a vote's electorate (a substitute is one of them)
+    move: dict[str, Any] | None = None  # a proposal's move (end_game, purchase)
 
 
 def asks_made(game_id: int, title: str | None, before: Sequence[dict[str, Any]],
@@ -194,7 +214,7 @@ def asks_made(game_id: int, title: str | None, before: Sequence[dict[str, Any]],
         return []
     now = datetime.fromisoformat(new[-1]["at"]) if "at" in new[-1] else datetime.now(UTC)
     return [TableAsks(game_id, title, a.kind, a.ask_id, a.by, a.players,
-                      a.closes.replace(microsecond=0).isoformat(), a.name, a.target, a.voters)
+                      a.closes.replace(microsecond=0).isoformat(), a.name, a.target, a.voters, a.move)
             for a in asks_of(events, now) if a.ask_id > len(before) and a.players]
 
 
@@ -215,7 +235,7 @@ def asks_of(events: Sequence[dict[str, Any]], now: datetime, player: int | None 
     if c is not None and c.state(now) == "pending":
         waiting = tuple(sorted(c.affected - c.accepted - c.declined))
         out.append(Ask(c.kind, opened.get("consent_opened", 0), c.requester, waiting, c.opened + c.timeout,
-                       target=c.target))
+                       target=c.target, move=c.action))
     claim = table.claim
     if claim is not None and claim.state(now) == "pending":
         waiting = tuple(sorted(claim.affected - claim.accepted - claim.declined))

@@ -72,10 +72,28 @@ class Scheduler:
     remedies: Remedies = no_remedies
     clock: Clock = field(default_factory=SystemClock)
     reminded: list[tuple[int, int, int]] = field(default_factory=list)  # (game, player, step), newest last
+    timed: dict[int, bool] = field(default_factory=dict)  # game -> has a time control (set before its start)
 
     def run_once(self) -> int:
         """One pass; returns how many decisions were recorded."""
         return sum(self.tick_game(game_id) for game_id in self.log.games())
+
+    def follow_move(self, game_id: int) -> int:
+        """A move of the game just settled: its clock follows at once (whose turn, since when), so nobody
+        reads the previous player's clock until the next tick. Only games with a time control have one to
+        follow; that is chosen before the game starts, so it is looked up once per game."""
+        timed = self.timed.get(game_id)
+        if timed is None:
+            if len(self.timed) > 100_000:
+                self.timed.clear()
+            timed = self.timed[game_id] = any(e["type"] == "configured" for e in self.log.read(game_id))
+        if not timed:
+            return 0
+        try:
+            return self.tick_game(game_id)
+        except Exception:  # the move is stored; the next tick follows it
+            log.exception("clock did not follow a move", extra={"game_id": game_id})
+            return 0
 
     def tick_game(self, game_id: int, attempts: int = 3) -> int:
         for _ in range(attempts):

@@ -52,6 +52,10 @@ class Table:
     handled: bool = False  # the current turn's deadline was dealt with
     moves: tuple[tuple[int, int], ...] = ()  # (game version, player) of each move the clock saw
     undo_consent: bool = True  # the game's undo rule, chosen at creation: consent, or any undo is free
+    # the table's rules for moves that reach into others' game, chosen at creation (`table_rules`); a game
+    # without that event (an imported record, a game from before) keeps the rule it was played under: free
+    end_game_vote: bool = False
+    purchase_consent: bool = False
     stand_in: tuple[int, int] | None = None  # (absent seat, the seat the table chose to move for it this turn)
     open_seats: frozenset[int] = frozenset()  # seats the table opened for a new player
     offers: tuple[tuple[int, str], ...] = ()  # (open seat, hash of the invitation to it)
@@ -76,13 +80,16 @@ class Table:
         if kind == "consent_opened":
             assert at is not None
             return replace(t, consent=ConsentRequest(e["kind"], e["requester"], frozenset(e["affected"]), at,
-                                                     e.get("target"), e.get("version")))
+                                                     e.get("target"), e.get("version"), e.get("action")))
         if kind == "consent_answer" and t.consent is not None and at is not None:
             return replace(t, consent=t.consent.answer(e["seat"], bool(e["accept"]), at))
         if kind == "consent_settled":
             return replace(t, consent=None)
         if kind == "undo_policy":
             return replace(t, undo_consent=bool(e["consent"]))
+        if kind == "table_rules":
+            return replace(t, end_game_vote=e.get("end_game") == "vote",
+                           purchase_consent=e.get("purchases") == "consent")
         if kind in SEAT_TYPES:  # a seat changes hands with or without a time control
             return apply_seat(t, e, at)
         if t.clock is None:  # undo consent needs no time control; everything else does
@@ -125,7 +132,7 @@ class Table:
         undo = "consent" if self.undo_consent else "free"
         if self.clock is None:
             return {"time_control": {"kind": "none"}, "undo": undo, "undo_request": self._consent_view(),
-                    **self._seats_view()}
+                    **self._rules_view(), **self._seats_view()}
         c = self.clock
         due = c.deadline()
         out: dict[str, Any] = {
@@ -142,6 +149,7 @@ class Table:
                 "voted": sorted(self.vote.ballots), "closes": (self.vote.opened + self.vote.timeout).isoformat()},
             "undo": undo,
             "undo_request": self._consent_view(),
+            **self._rules_view(),
             "stand_in": None if self.stand_in is None else {"absent": self.stand_in[0], "by": self.stand_in[1]},
             **self._seats_view(),
         }
@@ -164,8 +172,23 @@ class Table:
             "resigned": [{"seat": s, "at_version": v} for s, v in self.resigned],
         }
 
+    def _rules_view(self) -> dict[str, Any]:
+        """The table's rules for moves reaching into others' game, and the proposal waiting, if any."""
+        proposal = self.consent if self.consent is not None and self.consent.action is not None else None
+        return {"end_game": "vote" if self.end_game_vote else "any",
+                "purchases": "consent" if self.purchase_consent else "free",
+                "proposal": None if proposal is None else {
+                    "kind": proposal.kind, "by": proposal.requester, "action": proposal.action,
+                    "affected": sorted(proposal.affected), "accepted": sorted(proposal.accepted),
+                    "version": proposal.version, "closes": (proposal.opened + proposal.timeout).isoformat()}}
+
+    def needs(self, kind: str | None) -> bool:
+        """Whether this table's rules put a move of consent kind `kind` (`GameSession.consenters`) to the
+        players it touches before it is played."""
+        return (kind == "end_game" and self.end_game_vote) or (kind == "purchase" and self.purchase_consent)
+
     def _consent_view(self) -> dict[str, Any] | None:
-        if self.consent is None:
+        if self.consent is None or self.consent.action is not None:
             return None
         return {"kind": self.consent.kind, "requester": self.consent.requester,
                 "affected": sorted(self.consent.affected), "accepted": sorted(self.consent.accepted),
@@ -227,6 +250,24 @@ def request_undo(table: Table, seat: int, kind: str, target: int | None, moves_s
         return [], True
     return [_stamp("consent_opened", now, kind=kind, requester=seat, affected=sorted(affected),
                    target=target, version=version)], False
+
+
+def table_rules(end_game: str, purchases: str, now: datetime) -> list[dict[str, Any]]:
+    """The table's rules for moves reaching into others' game, recorded once at creation: ending the game
+    (`vote`: by agreement; `any`: any player may) and purchases from another player's holding (`consent`:
+    the owner agrees first; `free`)."""
+    return [_stamp("table_rules", now, end_game=end_game, purchases=purchases)]
+
+
+def propose(table: Table, seat: int, kind: str, action: dict[str, Any], affected: Sequence[int], now: datetime,
+            version: int) -> list[dict[str, Any]]:
+    """A move put to the players it touches (`kind` end_game | purchase), bound to the game `version` it was
+    proposed at: any move played meanwhile makes it moot. One question at a time, as for undo requests."""
+    if table.consent is not None and table.consent.state(now) == "pending":
+        raise VoteError("request", "another request is waiting for the table's answers; try again once it is "
+                        "settled", 409)
+    return [_stamp("consent_opened", now, kind=kind, requester=seat, affected=sorted(set(affected) - {seat}),
+                   target=None, version=version, action=action)]
 
 
 def answer(table: Table, seat: int, accept: bool, now: datetime) -> list[dict[str, Any]]:
@@ -334,6 +375,9 @@ def _settle_consent(table: Table, game: Follow, now: datetime, emit: Callable[[d
         state = "moot"
     emit(_stamp("consent_settled", now, state=state, kind=request.kind, requester=request.requester))
     if state == "accepted":
+        if request.action is not None:  # a proposal: its move, in the requester's name
+            out.actions.append((request.requester, dict(request.action)))
+            return
         action: dict[str, Any] = {"type": request.kind, "entity": request.requester, "entity_type": "player"}
         if request.target is not None and request.kind == "undo":
             action["action_id"] = request.target

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 DeadlineAction = Literal["standing_order", "auto_pass", "table_vote"]
 CHOICES: tuple[str, ...] = ("extend", "substitute", "open_seat")
@@ -95,17 +95,24 @@ def undo_affected(moves_since: Sequence[int], requester: int) -> frozenset[int]:
     return frozenset(s for s in moves_since if s != requester)
 
 
+ConsentKind = Literal["undo", "redo", "end_game", "purchase"]
+PROPOSALS: tuple[str, ...] = ("end_game", "purchase")  # moves the table agrees to before they are played
+
+
 @dataclass(frozen=True)
 class ConsentRequest:
-    """An undo (or redo) that reaches into other players' moves: every affected seat must accept; one
-    decline ends it, and so does the timeout (silence is not consent: a move stands unless all agree)."""
+    """A move that reaches into other players' game, waiting for their word: an undo (or redo) of their
+    moves, or a proposal (`action`): ending the game by agreement, a purchase from another player's holding.
+    Every affected seat must accept; one decline ends it, and so does the timeout (silence is not consent:
+    nothing is played unless all agree)."""
 
-    kind: Literal["undo", "redo"]
+    kind: ConsentKind
     requester: int
     affected: frozenset[int]
     opened: datetime
     target: int | None = None  # the action id the undo goes back to
     version: int | None = None  # the game version it was asked at: a move since then makes it moot
+    action: dict[str, Any] | None = None  # a proposal's move, played in the requester's name once accepted
     accepted: frozenset[int] = frozenset()
     declined: frozenset[int] = frozenset()
     timeout: timedelta = CONSENT_TIMEOUT

@@ -12,8 +12,18 @@ from celery import current_app, shared_task
 
 from services.config import Config
 from services.logs import setup_logging
+from services.notifier.db import make_engine
 from services.play.apply import apply_pending
-from services.play.dispatch import APPLY_TASK, SWEEP_TASK, WARM_TASK, queued_receipt, stale_games
+from services.play.clock_store import ClockLog
+from services.play.dispatch import (
+    APPLY_TASK,
+    SWEEP_TASK,
+    WARM_TASK,
+    make_dispatcher,
+    queued_receipt,
+    stale_games,
+)
+from services.play.scheduler import TICK_SECONDS, Scheduler, locked, session_remedies
 from services.play.scheduler import TICK_TASK as CLOCK_TICK_TASK
 from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
@@ -49,7 +59,10 @@ def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, q
     receipt as stored (`dispatch.doorbell_receipt`), settled without a read when this process holds the game."""
     recorder, sessions, config, signals = runtime()
     known = queued_receipt(game_id, command_id, queued) if queued is not None else None
-    return apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
+    settled = apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
+    if settled:
+        scheduler().follow_move(game_id)  # the game's clock follows the move now, not at the next tick
+    return settled
 
 
 @shared_task(name=WARM_TASK)
@@ -82,24 +95,25 @@ def sweep() -> int:
     return len(stale)
 
 
-_clock: dict[int, object] = {}
+_clock: dict[int, Scheduler] = {}
+
+
+def scheduler() -> Scheduler:
+    """This process's time-control scheduler (created after the fork, like `runtime`)."""
+    found = _clock.get(os.getpid())
+    if found is None:
+        recorder, sessions, config, signals = runtime()
+        found = Scheduler(recorder, ClockLog(make_engine(config.database_url, pool_size=2)),
+                          make_dispatcher(recorder, config, signals), session_remedies(recorder, sessions))
+        _clock.clear()
+        _clock[os.getpid()] = found
+    return found
 
 
 @shared_task(name=CLOCK_TICK_TASK)
 def clock_tick() -> int:
     """One pass of the time-control scheduler; with many workers and beats, the Redis lock lets one run it."""
-    from services.notifier.db import make_engine
-    from services.play.clock_store import ClockLog
-    from services.play.dispatch import make_dispatcher
-    from services.play.scheduler import TICK_SECONDS, Scheduler, locked, session_remedies
-
-    recorder, sessions, config, signals = runtime()
+    config = runtime()[2]
     if not locked(config.redis_url, TICK_SECONDS):
         return 0
-    scheduler = _clock.get(os.getpid())
-    if not isinstance(scheduler, Scheduler):
-        scheduler = Scheduler(recorder, ClockLog(make_engine(config.database_url, pool_size=2)),
-                              make_dispatcher(recorder, config, signals), session_remedies(recorder, sessions))
-        _clock.clear()
-        _clock[os.getpid()] = scheduler
-    return scheduler.run_once()
+    return scheduler().run_once()

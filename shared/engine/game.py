@@ -402,12 +402,24 @@ class Game:
         return [] if entity is None else [entity]
 
     def acting_players(self) -> list[int]:
-        out = []
+        """The one answer to "who must act": the players who decide a move offered for the acting entities
+        (`Round.deciders`), which the API, the page, the turn mail and the clocks all name."""
+        out: list[int] = []
         for entity in self.acting():
-            pid = self.controller(entity)
-            if pid is not None and pid not in out:
-                out.append(pid)
+            for pid in self.round.deciders(self, entity):
+                if pid not in out:
+                    out.append(pid)
         return out
+
+    def proposed_by(self, player: int) -> int | None:
+        """The player whose move `player` must answer now, when `player` decides for another's proposal (an
+        1828 merger started with his corporation): he may decline, and the table takes that move back."""
+        for entity in self.acting():
+            if player in self.round.deciders(self, entity):
+                proposer = self.round.proposer(self, entity)
+                if proposer is not None and proposer != player:
+                    return proposer
+        return None
 
     def legal_actions(self, entity: Any = None, kinds: set[str] | None = None) -> list[dict[str, Any]]:
         from .legal import legal_actions

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ..jsontext import dumps
 from .errors import Conflict
 from .outbox import OutboxEvent
-from .records import QUEUED, SETTLED_FIELDS, Game, NewEvent, Receipt
-from .rows import INSERT_ROWS, QUEUED_ONLY, Cursor, Row, receipt_of
+from .records import QUEUED, SETTLED_FIELDS, Game, NewEvent, Receipt, StoredEvent
+from .rows import INSERT_ROWS, QUEUED_ONLY, Cursor, Row, event_of, receipt_of
 
 if TYPE_CHECKING:
     from .sql import SqlRecorder
@@ -50,6 +50,13 @@ class GameTx:
         """Rows of another table read on this transaction's connection (the clock log's stand-in, asked by
         services/play/apply.py only for a seat moving an entity it does not control): no second pool."""
         return self._rec._all(self._cur, sql, params)
+
+    def read_events(self, after_version: int, limit: int) -> list[StoredEvent]:
+        """The game's stored events after `after_version` (at most `limit`), on this transaction's connection:
+        who sent the moves an undo would take back, asked when an undo settles."""
+        rows = self._rec._all(self._cur, "SELECT * FROM events WHERE game_id = %s AND version > %s "
+                              "ORDER BY version LIMIT %s", (self.game.id, after_version, limit))
+        return [event_of(r) for r in rows]
 
     def append(self, version: int, event: NewEvent) -> None:
         expected = self.game.version + len(self._events) + 1

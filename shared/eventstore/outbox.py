@@ -136,7 +136,8 @@ class ClockReminder(OutboxEvent):
 class TableAsks(OutboxEvent):
     """The table asks some players to decide (services/play/pending.py): `ask` is `vote` (the deadline of
     seat `by` ran out: extend, substitute or open the seat), `undo` or `redo` (player `by` asks to take back
-    or bring back their moves: accept or decline), or `seat_claim` (`name` asks to take over seat `by`).
+    or bring back their moves: accept or decline), `end_game` or `purchase` (player `by` proposes `move`, which
+    is played once the players asked accept: ending the game, buying from their holding), or `seat_claim` (`name` asks to take over seat `by`).
     `players` must answer before `deadline` (ISO 8601); `ask_id` names the question (its clock-log
     position), so an answer cannot land on a later one; `target` is the action an undo goes back to;
     `voters` a vote's electorate (the seats a substitute may be)."""
@@ -150,6 +151,7 @@ class TableAsks(OutboxEvent):
     name: str | None = None
     target: int | None = None
     voters: tuple[PlayerId, ...] = field(default_factory=tuple)
+    move: dict[str, Any] | None = None  # a proposal's move (`end_game`, `purchase`): what `by` would play
 
 
 EVENTS: dict[str, type[OutboxEvent]] = {e.kind: e for e in (GameStarted, TurnChanged, GameFinished,

@@ -64,6 +64,19 @@ def seat_command_id(player_id: int, key: str) -> str:
     return f"p{player_id}:{key}"
 
 
+def table_command_id(game_id: int, version: int, what: str) -> str:
+    """A command the table decided (a declined proposal taken back): a namespace no caller's key reaches,
+    so the settle does not hold it to the rules the table has already applied (`seat_of_command`)."""
+    return f"table:{game_id}:{version}:{what}"
+
+
+def seat_of_command(command_id: str) -> int | None:
+    """The player whose own command this is (`seat_command_id`), else None (the operator, the clock, the
+    table)."""
+    scope, sep, _ = command_id.partition(":")
+    return int(scope[1:]) if sep and scope[:1] == "p" and scope[1:].isdigit() else None
+
+
 #: `seat_command_id` in SQL, for a seat row `s` and the key as a parameter.
 SEAT_COMMAND_ID = "'p' || s.player_id || ':' || %s"
 

@@ -52,11 +52,10 @@ def test_a_redo_of_other_players_moves_is_played_once_all_of_them_accept(table: 
     # the undo back to just after the requester's move takes both others' moves: both consent
     undo = {"kind": "undo", "action_id": first_id}
     assert client.post(requests, json=undo, headers=by[requester]).status_code == 202
+    version = client.get(f"/games/{game_id}/state").json["version"]
     for p in others:
         assert client.post(answer, json={"accept": True}, headers=by[p]).status_code == 200
-    version = client.get(f"/games/{game_id}/state").json["version"]
-    scheduler.run_once()
-    wait_version(client, game_id, version + 1)
+    wait_version(client, game_id, version + 1)  # played in the request that accepted it: no tick waited for
     assert position(client, game_id) != ahead
     version += 1
 
@@ -74,7 +73,6 @@ def test_a_redo_of_other_players_moves_is_played_once_all_of_them_accept(table: 
     assert client.post(answer, json={"accept": True}, headers=by[others[0]]).status_code == 409  # answered
     assert client.post(answer, json={"accept": True}, headers=by[requester]).status_code == 403  # own request
     assert client.post(answer, json={"accept": True}, headers=by[others[1]]).status_code == 200
-    scheduler.run_once()
     wait_version(client, game_id, version + 1)
     last = client.get(f"/games/{game_id}/events").json["events"][-1]["data"]
     assert last["action"]["type"] == "redo" and last["player_id"] == requester

@@ -81,6 +81,28 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
         assert player.cash >= 0, f"{player.name} has negative cash"
 
 
+def check_who_acts(session: GameSession) -> None:
+    """Who the game names is who can move: the players `acting_players` names (what the API, the page, the
+    turn mail and the clocks tell people) are exactly the players controlling a move offered for the acting
+    entities, and each of them is offered one. A run's suggested routes are left out of the expansion (the
+    costly offer; its entity is always the acting corporation itself)."""
+    game = session.game
+    if game.finished:
+        return
+    named = set(game.acting_players())
+    owners: set[int] = set()
+    for entity in game.acting():
+        kinds = set(game.round.actions_for(game, entity)) - {"run_routes"}
+        if not kinds:  # only a run: the acting corporation's president runs it
+            owners |= {game.controller(entity)} - {None}
+            continue
+        owners |= {game.controller(o.get("entity")) for o in game.legal_actions(entity, kinds)} - {None}
+        if "run_routes" in game.round.actions_for(game, entity):
+            owners |= {game.controller(entity)} - {None}
+    assert named == owners, (f"after action {session.next_id() - 1} the game names {sorted(named)} but the moves "
+                             f"offered for {game.acting()} belong to {sorted(owners)}")
+
+
 class SoftLock(AssertionError):
     """The game is not over but the acting entities are offered no legal action."""
 
@@ -143,6 +165,7 @@ def _play(session: GameSession, title: str, options: list[str], players: int, se
         stats.actions += 1
         stats.by_type[action["type"]] = stats.by_type.get(action["type"], 0) + 1
         check_invariants(session, money, totals)
+        check_who_acts(session)
     stats.finished = session.finished
     stats.reason = session.game.game_end_reason
     return stats

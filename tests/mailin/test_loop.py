@@ -37,7 +37,7 @@ def test_rest_move_then_reply_by_number(site: Site, title: str, names: list[str]
     assert answer.get_content().startswith("Played: 1"), answer.get_content()
     # the event store names the mail behind the move
     events = site.client.get(f"/games/{gid}/events?after={v}").json["events"]
-    assert events[0]["command_id"] == f"mail:{mid}#1"
+    assert events[0]["command_id"] == f"p{events[0]['data']['player_id']}:mail:{mid}#1"  # scoped to the seat
 
     after = site.acting(gid)[0]
     if after != now:  # the next player's turn mail, with its own reply address

@@ -92,6 +92,18 @@ class Step:
         """Why an action type this step handles is not open now, in the words of the rule (or None)."""
         return None
 
+    def deciders(self, game: Game, round_: Round, entity: Any) -> list[int]:
+        """The players who decide the moves this step offers `entity` now: the players who control the
+        entities those moves name. By default the entity's own controller; a step whose offers name another
+        entity (an 1828 merger partner named by another player's corporation) says whose they are."""
+        player = game.controller(entity)
+        return [] if player is None else [player]
+
+    def proposer(self, game: Game, round_: Round, entity: Any) -> int | None:
+        """The player whose move put the question now offered to `entity`'s deciders, when they answer
+        another player (they may decline: the table takes his move back); None when the move is their own."""
+        return None
+
     def process(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
         name = self.handlers[action["type"]]
         getattr(self, name)(game, round_, action, trusted)
@@ -193,6 +205,24 @@ class Round:
         if self.done or entity != self.current_entity(game):
             return None
         return next((step for step in self.steps if not step.passed and step.actions(game, self, entity)), None)
+
+    def deciders(self, game: Game, entity: Any) -> list[int]:
+        """Who decides `entity`'s moves now (`Step.deciders` of the step that offers them). Only a round
+        with a step that names others asks its steps; otherwise it is the entity's controller, at no cost."""
+        if any(type(step).deciders is not Step.deciders for step in self.steps):
+            step = self.asked_step(game, entity)
+            if step is not None:
+                return step.deciders(game, self, entity)
+        player = game.controller(entity)
+        return [] if player is None else [player]
+
+    def proposer(self, game: Game, entity: Any) -> int | None:
+        """Whose move the question offered to `entity`'s deciders answers (`Step.proposer`), if another's."""
+        if any(type(step).proposer is not Step.proposer for step in self.steps):
+            step = self.asked_step(game, entity)
+            if step is not None:
+                return step.proposer(game, self, entity)
+        return None
 
     def extra_options(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         """The concrete moves this round's own `process` takes from `entity` beside its steps' (each with its

@@ -4,13 +4,18 @@ scripted player (the golden games). Both choose only among the concrete options 
 from __future__ import annotations
 
 import random
+import sys
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from shared.engine import GameSession
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from randomplay import check_who_acts  # noqa: E402
 
 Policy = Callable[[GameSession, list[dict[str, Any]], random.Random], dict[str, Any]]
 TITLE = "1833NE"
@@ -156,6 +161,7 @@ def check_invariants(session: GameSession) -> None:
     for p in game.players:
         assert p.cash >= 0
     del limit
+    check_who_acts(session)
 
 
 SCRIPTED = {"standard_4p_seed1": (1, 4, []), "takeover_4p_seed3": (3, 4, ["takeover_game"])}

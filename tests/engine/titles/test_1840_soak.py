@@ -137,6 +137,7 @@ def play(seed: int) -> dict[str, Any]:
             assert session.finished or fingerprint(session) != before, f"seed {seed}: {action} changed nothing"
             types_seen.add(action["type"])
             check_invariants(session, start)
+            randomplay.check_who_acts(session)
             assert actions < 5000, f"seed {seed}: no end in sight"
         result = session.result or {}
         loans = sum(session.game.title_state.loans.values())

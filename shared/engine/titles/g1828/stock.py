@@ -55,6 +55,21 @@ class StockRound1828(StockRound):
             return step.options(game, self, entity, kinds)
         return super().options(game, entity, kinds)
 
+    def deciders(self, game: Game, entity: Any) -> list[int]:
+        """While a merger runs its step names who decides (the partner's president, when the partner named by
+        the starting corporation is another player's); otherwise the entity's controller."""
+        if self.merger is not None:
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            return step.deciders(game, self, entity)
+        player = game.controller(entity)
+        return [] if player is None else [player]
+
+    def proposer(self, game: Game, entity: Any) -> int | None:
+        if self.merger is not None:
+            step = next(s for s in self.steps if isinstance(s, Merger))
+            return step.proposer(game, self, entity)
+        return None
+
     def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         if self.merger is not None:
             step = next(s for s in self.steps if isinstance(s, Merger))

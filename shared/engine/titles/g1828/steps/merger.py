@@ -72,6 +72,24 @@ class Merger(Step):
     def blocking(self, game: Game, round_: Round) -> bool:
         return getattr(round_, "merger", None) is not None
 
+    def deciders(self, game: Game, round_: Round, entity: Any) -> list[int]:
+        """Naming the partner is the starting corporation's move (`merge` names it as its entity): its
+        president decides, also when another player started the merger with it; he may decline instead
+        (`proposer`). A starting corporation nobody presides (unstarted) leaves it to the player who chose it."""
+        state = getattr(round_, "merger", None)
+        if state is not None and state.phase == "select_target" and entity == state.acting_player:
+            president = game.controller(state.initiator)
+            return [president if president is not None else state.acting_player]
+        return super().deciders(game, round_, entity)
+
+    def proposer(self, game: Game, round_: Round, entity: Any) -> int | None:
+        """A merger started with another player's corporation is the starter's proposal to its president."""
+        state = getattr(round_, "merger", None)
+        if state is None or state.phase != "select_target":
+            return None
+        president = game.controller(state.initiator)
+        return state.acting_player if president not in (None, state.acting_player) else None
+
     # -- the concrete moves ---------------------------------------------------------------------------------
     def offer_merge(self, game: Game, round_: Any, entity: Any) -> list[Option]:
         """The partners the starting corporation may name (its player may name them for it) with which the
