@@ -941,3 +941,68 @@ def test_no_takeover_in_phase_one() -> None:
         move = move or next((o for o in options if o["type"] == "pass"), None) or options[0]
         s.submit(move)
     assert "TakeoverRound" not in rounds and s.game.phase.name == "I"
+
+
+# -- more emergency limits ----------------------------------------------------------------------------------------
+def test_em_president_may_not_sell_shares_of_a_corporation_that_has_not_operated() -> None:
+    """"Voordat een maatschappij voor het eerst heeft geopereerd, mag alleen haar president er aandelen van
+    verkopen" (before a corporation first operates only its president may sell its shares): his 10% of FRR
+    (FRR operates after CV in this first round) cannot be sold, so with no cash he is bankrupt."""
+    g = emergency(cv_cash=0, president_cash=0, price_after_run=20)
+    give(g, "FRR", 1, 1)
+    g.edited()
+    assert not g.corporations["FRR"].operated
+    assert kinds(g) == {"bankrupt"}
+    with pytest.raises(IllegalAction):
+        buy(g, "CV", "2-0", 75, "2")
+
+
+def test_em_president_sales_respect_the_market_50_percent() -> None:
+    """"Op de markt mag maximaal 50% van een maatschappij liggen": his 10% of FRR cannot go to a market that
+    already holds 50%; with no cash he is bankrupt (the 50% may be passed only by a bankrupt's shares)."""
+    g = emergency(cv_cash=0, president_cash=0, price_after_run=20)
+    give(g, "FRR", 1, 1)
+    give(g, "FRR", POOL, 5)
+    g.corporations["FRR"].operated = True
+    g.edited()
+    assert kinds(g) == {"bankrupt"}
+
+
+# -- ordinary issue and buy-back (the contrast to the emergency terms) --------------------------------------------
+def test_an_ordinary_issue_fetches_the_price_below_and_leaves_the_price() -> None:
+    """"tegen een bedrag onder de koers" (at the amount below the price), "zoveel als de spelers er bezitten min het
+    aantal dat al op de markt ligt"; only the emergency issue has the "slechtere voorwaarden" of a falling price.
+    CV at $40, players hold 20%: at most two shares, each fetching $30; the price stays $40."""
+    g = launch_two()
+    offered = {len(o["shares"]) for o in legal_actions(g) if o["type"] == "sell_shares" and o["entity"] == "CV"}
+    assert offered == {1, 2}
+    cash = g.corporations["CV"].cash
+    g.process({"type": "sell_shares", "entity": "CV", "shares": ["CV_1", "CV_2"], "percent": 20})
+    cv = g.corporations["CV"]
+    assert cv.cash == cash + 60 and price(g, "CV") == 40 and cv.percent_owned_by(POOL) == 20
+
+
+def test_an_ordinary_issue_beyond_the_limit_is_refused() -> None:
+    """"zoveel als de spelers er bezitten min het aantal dat al op de markt ligt": players 20%, market 10%: one."""
+    g = launch_two()
+    give(g, "CV", POOL, 1)
+    g.edited()
+    with pytest.raises(IllegalAction):
+        g.process({"type": "sell_shares", "entity": "CV", "shares": ["CV_2", "CV_3"], "percent": 20})
+    g.process({"type": "sell_shares", "entity": "CV", "shares": ["CV_2"], "percent": 10})
+    assert g.corporations["CV"].percent_owned_by(POOL) == 20
+
+
+# -- takeovers paid in shares -------------------------------------------------------------------------------------
+def test_takeover_in_own_shares_respects_the_60_percent_limit() -> None:
+    """"met geld of eigen aandelen" and "Geen enkele speler mag meer dan 60% van een maatschappij kopen of bezitten,
+    zonder uitzonderingen": MEC ($40) pays B&P's $50 shares in its own: player 2's $300 due buys at most 60% of
+    MEC (the rest in cash), which makes him MEC's president (player 3 holds 20%)."""
+    g = takeover()
+    g.process({"type": "merge", "entity": "MEC", "corporation": "B&P", "pay": "shares"})
+    if g.acting() == ["B&P"]:
+        g.process({"type": "choose", "entity": "B&P", "choice": "accept"})
+    mec = g.corporations["MEC"]
+    assert g.corporations["B&P"].closed
+    assert all(mec.percent_owned_by(p.id) <= 60 for p in g.players)
+    assert mec.percent_owned_by(2) == 60 and mec.president == 2
