@@ -729,10 +729,12 @@ def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: 
     assert post(kai, {"type": "undo"})["status"] == "applied"  # his own: free
     redo = server.api("POST", f"/games/{gid}/undo-requests", by[ida], json={"kind": "redo"})
     assert redo.status_code == 202 and redo.json()["undo_request"]["affected"] == [kai], redo.text
+    jon_seat = seats[1]["seat"]  # the seat endpoints take the seat number GET /games/{id} shows
     left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
-    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
-    offer = server.api("POST", f"/games/{gid}/seats/{jon}/offer", by[ida]).json()
-    claim = server.api("POST", f"/games/{gid}/seats/{jon}/claim", json={"invitation": offer["invitation"], "name": "Lou"})
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon_seat], left.text
+    offer = server.api("POST", f"/games/{gid}/seats/{jon_seat}/offer", by[ida]).json()
+    claim = server.api("POST", f"/games/{gid}/seats/{jon_seat}/claim",
+                       json={"invitation": offer["invitation"], "name": "Lou"})
     assert claim.status_code == 202, claim.text
 
     page = _open(browser, server, gid, by[kai])
@@ -962,16 +964,17 @@ def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(ser
     by = {s["player_id"]: s["token"] for s in seats}
     ida, jon, kai = (s["player_id"] for s in seats)
     assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
+    jon_seat = seats[1]["seat"]  # the seat endpoints and the claim link take the seat number
     left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
-    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon_seat], left.text
 
     page = _open(browser, server, gid, by[ida])
     try:
-        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]', timeout=20_000)
-        page.click(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]')
+        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon_seat}"] button[data-offer]', timeout=20_000)
+        page.click(f'#clock-body p[data-open-seat="{jon_seat}"] button[data-offer]')
         page.wait_for_selector("#clock-body code.claim-url", timeout=20_000)
         link = page.locator("#clock-body code.claim-url").inner_text()
-        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon}:\S{{16,}}", link), link
+        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon_seat}:\S{{16,}}", link), link
         page.locator("#clock-section").screenshot(path=str(SHOTS / "seat_offer.png"))
         assert not page.errors, page.errors
     finally:

@@ -163,6 +163,8 @@ def render_page(game: Game) -> Response:
             with _held_by(session.game, seats if at is None else []):
                 summary = overview(session)
             summary["page_data"]["first_names"] = {str(k): v for k, v in names.items()}
+            # seat number -> player id: a claim link names the seat by its number (GET /games/{id})
+            summary["page_data"]["seat_players"] = {str(s.seat_index): s.player_id for s in seats}
             market = market_view(session.game)
             rules = session.game.rules
             chat = _chat(session)
