@@ -84,6 +84,11 @@ def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
         raise refused(exc) from None
 
 
+def stand_in_now(game_id: int) -> tuple[int, int] | None:
+    """(absent seat, the seat the table chose to move for it), as the clock log has it now."""
+    return tk.Table.replay(clock_log().read(game_id)).stand_in
+
+
 def seat_player(game: Game, number: int, field: str | None = None) -> int:
     """The player id of the seat a request names (docs/time-controls.md, "Seats"): a number below the game's
     seat count is the seat number `GET /games/{id}` shows; a number from the seat count up is read as the

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
-from services.gateway.clock_api import record_undo_policy
+from services.gateway.clock_api import record_undo_policy, stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -34,7 +34,7 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.legal import seat_actions, seat_dead_ends
+from services.play.legal import seat_actions, seat_dead_ends, standing_in, with_stand_in
 from services.tokens import hash_token
 from shared.engine import EngineError
 from shared.eventstore.records import Game
@@ -140,9 +140,12 @@ def state(game_id: int) -> ResponseReturnValue:
     digest = _without_others_orders(game.state or {}, principal())
     view = {key: digest.get(key) for key in ("round", "phase", "players", "corporations", "market", "tiles")}
     view["market"] = page.state_market(game, digest)
+    acting = digest.get("acting_players") or []
+    if game.status == "active" and acting:  # the stand-in the table chose moves for the absent seat
+        acting = with_stand_in(acting, stand_in_now(game.id))
     return StateOut().dump({"game_id": game.id, "version": game.version, "status": game.status,
                             "acting": digest.get("acting") or [],
-                            "acting_players": digest.get("acting_players") or [], "result": game.result, "digest": digest,
+                            "acting_players": acting, "result": game.result, "digest": digest,
                             **view})
 
 
@@ -171,7 +174,12 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
         return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": []})
     with rt().sessions.use(game) as session:
         mine = None if who.admin else (who.seat.player_id if who.seat else -1)
-        actions = seat_actions(session, mine, entity)
+        # a seat the table chose to stand in for an absent one is offered its moves; the clock log is read
+        # only for a seat that is not itself acting, so an ordinary turn costs no read for it
+        absent = None
+        if mine is not None and mine not in [int(p) for p in session.acting_players()]:
+            absent = standing_in(session, stand_in_now(game.id), mine)
+        actions = seat_actions(session, mine, entity, absent=absent)
         dead_ends = seat_dead_ends(session, mine, entity)
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,
                             "dead_ends": dead_ends})

@@ -739,7 +739,10 @@
     // legal-actions lists the moves of every entity the player controls, some open off turn (a private sold
     // to the bank, 1840): it is his turn when the table waits for him
     const yours = (pageData.acting_players || []).includes(me.player_id);
-    $("turn-title").textContent = yours ? "Your turn" : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
+    // the table chose this seat to move for an absent one (a substitute vote): its moves are offered here
+    const standIn = pageData.stand_in && pageData.stand_in.by === me.player_id ? pageData.stand_in.absent : null;
+    const forWhom = standIn === null ? "" : ": you move for " + ((pageData.names || {})[String(standIn)] || "player " + standIn);
+    $("turn-title").textContent = yours ? "Your turn" + forWhom : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
     body.dataset.yourTurn = yours ? "1" : "0";
     markHexes();
     render();
