@@ -28,7 +28,7 @@ from services.play.clock_store import ClockLog
 from services.play.moves import MoveDoor
 from services.play.pending import Pending, Refused
 from services.play.scheduler import Scheduler, session_remedies
-from shared.eventstore.records import Game
+from shared.eventstore.records import Game, Seat
 
 bp = Blueprint("clock", __name__)
 
@@ -103,8 +103,50 @@ def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
         raise refused(exc) from None
 
 
+def stand_in_now(game_id: int) -> tuple[int, int] | None:
+    """(absent seat, the seat the table chose to move for it), as the clock log has it now."""
+    return tk.Table.replay(clock_log().read(game_id)).stand_in
+
+
+def seat_player(game: Game, number: int, field: str | None = None) -> int:
+    """The player id of the seat a request names (docs/time-controls.md, "Seats"): a number below the game's
+    seat count is the seat number `GET /games/{id}` shows; a number from the seat count up is read as the
+    player id of a seat of this game (it cannot be a seat number). Anything else: 404 (a path's seat) or 400
+    (`field` of the body)."""
+    seats = rt().recorder.seats(game.id)
+    if 0 <= number < game.seat_count:
+        found = next((s.player_id for s in seats if s.seat_index == number), None)
+    else:
+        found = next((s.player_id for s in seats if s.player_id == number), None)
+    if found is not None:
+        return found
+    message = (f"game {game.id} has no seat {number}: seats are numbered 0 to {game.seat_count - 1} as "
+               f"GET /games/{game.id} shows them (a seated player's id is understood from {game.seat_count} up)")
+    if field is None:
+        raise ApiError(404, "unknown_seat", message)
+    raise ApiError(400, "invalid_request", message, details={field: [message]})
+
+
+def numbered(view: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
+    """The clock view with each seat as `GET /games/{id}` numbers it: `open_seats`, and `seat` in
+    `seat_claim`, `holders` and `resigned` (each with the seat's `player_id` beside it); `seats` maps
+    one to the other. Players (to move, voters, the stand-in, banks) stay named by player id."""
+    number = {s.player_id: s.seat_index for s in seats}
+
+    def seat(entry: dict[str, Any]) -> dict[str, Any]:
+        return {**entry, "seat": number.get(entry["seat"], entry["seat"]), "player_id": entry["seat"]}
+
+    claim = view.get("seat_claim")
+    return {**view, "open_seats": sorted(number.get(p, p) for p in view.get("open_seats") or []),
+            "seat_claim": None if claim is None else seat(claim),
+            "holders": [seat(h) for h in view.get("holders") or []],
+            "resigned": [seat(r) for r in view.get("resigned") or []],
+            "seats": [{"seat": s.seat_index, "player_id": s.player_id, "name": s.name} for s in seats]}
+
+
 def _view(game_id: int, seat: int | None = None) -> dict[str, Any]:
-    return tk.Table.replay(clock_log().read(game_id)).view(now(), seat)
+    view = tk.Table.replay(clock_log().read(game_id)).view(now(), seat)
+    return numbered(view, rt().recorder.seats(game_id))
 
 
 @bp.get("/games/<int:game_id>/clock")
@@ -146,8 +188,11 @@ def post_vote(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
     body = load(BallotIn, json_body())
+    substitute = body.get("substitute")
+    if substitute is not None:
+        substitute = seat_player(game, substitute, "substitute")
     try:
-        pending().vote(game_id, seat, body["choice"], body.get("substitute"), now())
+        pending().vote(game_id, seat, body["choice"], substitute, now())
     except Refused as exc:
         raise refused(exc) from None
     return _view(game_id, seat), 201

@@ -41,7 +41,9 @@ class VacationIn(Strict):
 
 class BallotIn(Strict):
     choice = fields.String(required=True, validate=validate.OneOf(CHOICES))
-    substitute = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=MAX_ID))
+    substitute = fields.Integer(allow_none=True, validate=validate.Range(min=0, max=MAX_ID),
+                                 metadata={"description": "the seat that moves for the absent one: its seat "
+                                           "number, or a seated player's id from the seat count up"})
 
 
 class UndoRequestIn(Strict):

@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
-from services.gateway.clock_api import clock_log, record_table_rules
+from services.gateway.clock_api import clock_log, record_table_rules, stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -34,7 +34,7 @@ from services.gateway.schemas import (
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.legal import seat_actions, seat_dead_ends, split_proposals
+from services.play.legal import seat_actions, seat_dead_ends, split_proposals, standing_in, with_stand_in
 from services.play.timekeeping import Table
 from services.tokens import hash_token
 from shared.engine import EngineError
@@ -141,9 +141,12 @@ def state(game_id: int) -> ResponseReturnValue:
     digest = _without_others_orders(game.state or {}, principal())
     view = {key: digest.get(key) for key in ("round", "phase", "players", "corporations", "market", "tiles")}
     view["market"] = page.state_market(game, digest)
+    acting = digest.get("acting_players") or []
+    if game.status == "active" and acting:  # the stand-in the table chose moves for the absent seat
+        acting = with_stand_in(acting, stand_in_now(game.id))
     return StateOut().dump({"game_id": game.id, "version": game.version, "status": game.status,
                             "acting": digest.get("acting") or [],
-                            "acting_players": digest.get("acting_players") or [], "result": game.result, "digest": digest,
+                            "acting_players": acting, "result": game.result, "digest": digest,
                             **view})
 
 
@@ -174,7 +177,13 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     table = Table.replay(clock_log().read(game.id))
     with rt().sessions.use(game) as session:
         mine = None if who.admin else (who.seat.player_id if who.seat else -1)
-        actions, proposals = split_proposals(session, seat_actions(session, mine, entity), table.needs)
+        # a seat the table chose to stand in for an absent one is offered its moves (read from the table,
+        # which is read anyway for the moves it puts to others first)
+        absent = None
+        if mine is not None and mine not in [int(p) for p in session.acting_players()]:
+            absent = standing_in(session, table.stand_in, mine)
+        actions, proposals = split_proposals(session, seat_actions(session, mine, entity, absent=absent),
+                                             table.needs)
         dead_ends = seat_dead_ends(session, mine, entity)
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,
                             "dead_ends": dead_ends, "proposals": proposals})

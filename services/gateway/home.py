@@ -13,8 +13,10 @@ from flask import Blueprint, Response, render_template
 from flask.typing import ResponseReturnValue
 
 from services.gateway.auth import principal
+from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.runtime import rt
+from services.play.legal import with_stand_in
 from shared.eventstore.records import Game
 
 bp = Blueprint("home", __name__)
@@ -27,6 +29,8 @@ def _entry(game: Game, player_id: int) -> dict[str, Any]:
     seats = rt().recorder.seats(game.id)
     names = {s.player_id: s.name for s in seats}
     acting = [int(p) for p in state.get("acting_players") or [] if str(p).lstrip("-").isdigit()]
+    if game.status == "active" and acting:  # and the stand-in the table chose for an absent seat
+        acting = with_stand_in(acting, stand_in_now(game.id))
     yours = game.status == "active" and player_id in acting
     if game.status == "active":
         waiting = "you" if yours else ", ".join(names.get(p, f"player {p}") for p in acting) or "the rules engine"

@@ -7,11 +7,13 @@ vote lets the chosen seat act for the absent one this turn (decided where the co
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
-from services.gateway.clock_api import _own_seat, _view, now, pending, refused
+from services.gateway.clock_api import _own_seat, _view, now, pending, refused, seat_player
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
@@ -30,6 +32,11 @@ class ClaimAnswerIn(Strict):
     accept = fields.Boolean(required=True)
 
 
+def _number(view: dict[str, Any], player: int) -> int:
+    """The seat number of the seat whose player id is `player` (the view's `seats` map)."""
+    return next(s["seat"] for s in view["seats"] if s["player_id"] == player)
+
+
 def _invalidate(game_id: int, seat: int) -> None:
     """The old holder's token leaves this process's seat cache at once (other processes' within the cache's
     recheck interval, services/gateway/auth.py)."""
@@ -41,14 +48,17 @@ def _invalidate(game_id: int, seat: int) -> None:
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/offer")
 def offer(game_id: int, seat: int) -> ResponseReturnValue:
+    """`seat`: its number as `GET /games/{id}` shows it, or a seated player's id (clock_api.seat_player)."""
     game = game_or_404(game_id)
     by = _own_seat(game)
+    player = seat_player(game, seat)
     invitation = new_token()
     try:
-        pending().offer(game_id, by, seat, hash_token(invitation), now())
+        pending().offer(game_id, by, player, hash_token(invitation), now())
     except Refused as exc:
         raise refused(exc) from None
-    return {"seat": seat, "invitation": invitation, **_view(game_id, by)}, 201
+    view = _view(game_id, by)
+    return {**view, "seat": _number(view, player), "player_id": player, "invitation": invitation}, 201
 
 
 @bp.post("/games/<int:game_id>/seats/resign")
@@ -66,18 +76,20 @@ def resign(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/seats/<int:seat>/claim")
 def claim(game_id: int, seat: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
+    player = seat_player(game, seat)
     body = load(ClaimIn, json_body())
     token, player_token = new_token(), new_token()
     invite = hash_token(body["invitation"])
     try:  # refuse before creating the newcomer's identity
-        pending().check_claim(game, seat, invite, body["name"], now())
+        pending().check_claim(game, player, invite, body["name"], now())
         holder = rt().recorder.create_player(body["name"], hash_token(player_token)).id  # for his own channels
-        pending().claim(game, seat, invite, body["name"], hash_token(token), holder, now())
+        pending().claim(game, player, invite, body["name"], hash_token(token), holder, now())
     except Refused as exc:
         raise refused(exc) from None
-    return {"seat": seat, "player_id": seat, "token": token, "holder_id": holder, "player_token": player_token,
+    view = _view(game_id)
+    return {**view, "seat": _number(view, player), "player_id": player, "token": token, "holder_id": holder, "player_token": player_token,
             "message": "the seat token works once the table accepts you; the player token sets up your "
-                       "notifications (/notifier)", **_view(game_id)}, 202
+                       "notifications (/notifier)"}, 202
 
 
 @bp.post("/games/<int:game_id>/seats/claim/answer")

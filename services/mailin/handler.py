@@ -37,7 +37,7 @@ from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
 
 from . import answers, language, message, outgoing, tokens
-from .render import seat_moves, turn_text
+from .render import absent_for, seat_moves, turn_text
 from .settings import MailinSettings
 
 log = logging.getLogger("railpost.mailin")
@@ -173,7 +173,8 @@ class MailHandler:
                 break
             try:
                 with self.sessions.use(game) as session:
-                    moves = seat_moves(session, token.player_id)
+                    absent = absent_for(session, token.player_id, lambda: ClockLog(self.engine).read(token.game_id))
+                    moves = seat_moves(session, token.player_id, absent)
                     if n == 1:
                         numbers = moves
                     resolved = language.resolve(line, moves, session.game, token.player_id,
@@ -267,11 +268,12 @@ class MailHandler:
         game = self.recorder.get_game(token.game_id)
         assert game is not None
         with self.sessions.use(game) as session:
-            acting = token.player_id in session.acting_players()
+            absent = absent_for(session, token.player_id, lambda: ClockLog(self.engine).read(game.id))
+            acting = token.player_id in session.acting_players() or absent is not None
             reply_to = tokens.reply_address(self.settings, game.id, token.player_id, game.version) if acting \
                 else None
             link = outgoing.seat_link(self.settings, self.public_url, game.id, token.player_id)
-            text = turn_text(session, game.id, token.player_id, link, reply_to)
+            text = turn_text(session, game.id, token.player_id, link, reply_to, absent)
         if game.status == ACTIVE:  # the questions still waiting for this player, each with its address
             text = outgoing.with_asks(self.settings, text, asks_of(ClockLog(self.engine).read(game.id),
                                                                    datetime.now(UTC)),

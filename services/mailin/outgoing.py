@@ -21,7 +21,7 @@ from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
 
 from . import answers, tokens
-from .render import TurnText, turn_text
+from .render import TurnText, absent_for, turn_text
 from .settings import MailinSettings
 
 
@@ -88,11 +88,13 @@ class TurnMailer:
         game = self.recorder.get_game(game_id)
         if game is None or game.status not in (ACTIVE, "finished"):
             return None
+        log = self.log
         with self.sessions.use(game) as session:
-            acting = player_id in session.acting_players()
+            absent = absent_for(session, player_id, lambda: log.read(game.id)) if log is not None else None
+            acting = player_id in session.acting_players() or absent is not None
             reply_to = tokens.reply_address(self.settings, game.id, player_id, game.version) if acting else None
             text = turn_text(session, game.id, player_id, seat_link(self.settings, self.public_url, game.id, player_id),
-                             reply_to)
+                             reply_to, absent)
         if self.log is None or game.status != ACTIVE:
             return text
         return with_asks(self.settings, text, asks_of(self.log.read(game.id), datetime.now(UTC)),

@@ -8,11 +8,12 @@ wherever the list is computed at the same version. Words come from the game page
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.play.legal import seat_actions
+from services.play.legal import seat_actions, standing_in
+from services.play.timekeeping import Table
 from services.words.describe import describe, describe_choice
 from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
@@ -31,9 +32,18 @@ class TurnText:
     reply_to: str | None = None  # set when the seat has moves and replies are on
 
 
-def seat_moves(session: GameSession, player_id: int) -> list[dict[str, Any]]:
-    """What this seat may do now: exactly what the REST `legal-actions` answers its seat token."""
-    return seat_actions(session, player_id, orders=False)
+def seat_moves(session: GameSession, player_id: int, absent: int | None = None) -> list[dict[str, Any]]:
+    """What this seat may do now: exactly what the REST `legal-actions` answers its seat token (with the
+    moves of the `absent` seat it stands in for, `services.play.legal.standing_in`)."""
+    return seat_actions(session, player_id, orders=False, absent=absent)
+
+
+def absent_for(session: GameSession, player_id: int, clock_events: Callable[[], list[dict[str, Any]]]) -> int | None:
+    """The absent seat the table chose this player to move for, or None; the clock log (`clock_events`) is
+    read only when the player is not acting himself."""
+    if player_id in session.acting_players() or session.finished:
+        return None
+    return standing_in(session, Table.replay(clock_events()).stand_in, player_id)
 
 
 def _money(game: Game, amount: Any) -> str:
@@ -140,15 +150,19 @@ def last_moves(session: GameSession, count: int = 5) -> list[str]:
     return [describe(a, lambda e: name_of(game, e), game.rules) for a in recent]
 
 
-def turn_text(session: GameSession, game_id: int, player_id: int, link: str, reply_to: str | None) -> TurnText:
-    """The whole block: state, last moves, numbered moves, how to answer, the page link."""
-    moves = seat_moves(session, player_id)
+def turn_text(session: GameSession, game_id: int, player_id: int, link: str, reply_to: str | None,
+              absent: int | None = None) -> TurnText:
+    """The whole block: state, last moves, numbered moves, how to answer, the page link. `absent`: the seat
+    the table chose this player to move for (its moves are listed with his own, and say so)."""
+    moves = seat_moves(session, player_id, absent)
     out = state_lines(session, player_id)
     recent = last_moves(session)
     if recent:
         out += ["", "Last moves:"] + [f"  {line}" for line in recent]
     if moves:
-        out += ["", "Your moves:"] + numbered(session.game, moves)
+        heading = "Your moves:" if absent is None else \
+            f"Your moves (the table chose you to move for {name_of(session.game, absent)} this turn):"
+        out += ["", heading] + numbered(session.game, moves)
         if reply_to:
             out += ["", "Answer this email with the number of a move (or words: \"pass\", \"buy LNWR\", ...;",
                     "one move per line, played in order). Replies go to", f"  {reply_to}"]

@@ -214,8 +214,10 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
             return _refuse(tx, receipt, Refusal("the action is malformed: the engine could not read it",
                                                 "malformed_action", 400))
         version = session.version
-        tx.append(version, NewEvent(ACTION_APPLIED, {"action": stored, "player_id": sender},
-                                    CURRENT_VERSIONS[ACTION_APPLIED], receipt.command_id))
+        data: dict[str, Any] = {"action": stored, "player_id": sender}
+        if isinstance(verdict, StandIn):  # the record names both: who moved (`user`) and for whom
+            data["for_player"] = verdict.absent
+        tx.append(version, NewEvent(ACTION_APPLIED, data, CURRENT_VERSIONS[ACTION_APPLIED], receipt.command_id))
         state = read_model(session, stored)
         result = session.result if session.finished else None
         tx.update_game(version=version, state=state, status=FINISHED if session.finished else None, result=result)

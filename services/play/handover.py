@@ -81,7 +81,7 @@ def _stamp(event_type: str, now: datetime, **data: Any) -> dict[str, Any]:
 
 def offer(table: Table, by: int, seat: int, invite_hash: str, now: datetime) -> list[dict[str, Any]]:
     if seat not in table.open_seats:
-        raise VoteError("seat", f"seat {seat} is not open: the table opens a seat by its vote at a deadline", 409)
+        raise VoteError("seat", "that seat is not open: the table opens a seat by its vote at a deadline, or when its player leaves", 409)
     if by == seat:
         raise VoteError("seat", "the seat's own player does not offer it", 403)
     return [_stamp("seat_offered", now, seat=seat, by=by, invite_hash=invite_hash)]
@@ -93,18 +93,18 @@ def resign(table: Table, seat: int, seats: list[int], version: int, now: datetim
     if seat not in seats:
         raise VoteError("seat", f"seat {seat} is not at this table", 403)
     if seat in table.open_seats:
-        raise VoteError("seat", f"seat {seat} is already open", 409)
+        raise VoteError("seat", "your seat is already open", 409)
     if table.claim is not None and table.claim.seat == seat:
-        raise VoteError("seat", f"seat {seat} is being taken over", 409)
+        raise VoteError("seat", "your seat is being taken over", 409)
     return [_stamp("seat_resigned", now, seat=seat, version=version)]
 
 
 def claim(table: Table, seat: int, invite_hash: str, name: str, token_hash: str, seats: list[int],
           now: datetime, holder: int | None = None) -> list[dict[str, Any]]:
     if seat not in table.open_seats:
-        raise VoteError("seat", f"seat {seat} is not open", 409)
+        raise VoteError("seat", "that seat is not open", 409)
     if (seat, invite_hash) not in table.offers:
-        raise VoteError("invitation", f"that is not the invitation to seat {seat}", 403)
+        raise VoteError("invitation", "that is not the invitation to that seat", 403)
     if table.claim is not None:
         raise VoteError("claim", "another claim of a seat is waiting for the table", 409)
     return [_stamp("seat_claimed", now, seat=seat, name=name, token_hash=token_hash, holder=holder,

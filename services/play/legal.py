@@ -3,19 +3,60 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from shared.engine import GameSession
 from shared.engine.legal import end_game_options
 from shared.engine.programs import program_options
 from shared.engine.ranges import annotate
+from shared.eventstore.outbox import TurnChanged
+from shared.eventstore.records import ACTIVE, Game
+
+
+def standing_in(session: GameSession, stand_in: tuple[int, int] | None, player_id: int | None) -> int | None:
+    """The absent seat `player_id` moves for now, or None: the table's `substitute` decision (`stand_in`,
+    (absent, chosen) from the clock log, `Table.stand_in`) while the absent seat still must act. The same
+    condition as the seat check where the move is settled (services/play/apply.py `authorise`)."""
+    if stand_in is None or player_id is None or session.finished:
+        return None
+    absent, chosen = stand_in
+    if chosen != player_id or absent not in [int(p) for p in session.acting_players()]:
+        return None
+    return absent
+
+
+def with_stand_in(acting: list[Any], stand_in: tuple[int, int] | None) -> list[Any]:
+    """The players who must act, with the stand-in beside the absent seat he moves for (the state,
+    `/players/me/games`, the page and the turn mail name him while he stands in)."""
+    if stand_in is None:
+        return list(acting)
+    absent, chosen = stand_in
+    ids = [int(p) for p in acting if str(p).lstrip("-").isdigit()]
+    if absent not in ids or chosen in ids:
+        return list(acting)
+    at = ids.index(absent) + 1
+    return [*acting[:at], chosen, *acting[at:]]
+
+
+def stand_in_told(game: Game | None, new: Sequence[dict[str, Any]]) -> list[TurnChanged]:
+    """The turn alert that reaches the stand-in when the table chooses him (`vote_decided`, `substitute`,
+    among the clock events `new`): the game's acting players with him beside the absent seat. The notifier
+    alerts players who were not acting before, so he alone is told, and his turn mail lists the absent
+    seat's moves (services/mailin/render.py)."""
+    decided = [e for e in new if e.get("type") == "vote_decided" and e.get("choice") == "substitute"]
+    if game is None or game.status != ACTIVE or not decided or decided[-1].get("substitute") is None:
+        return []
+    state = game.state or {}
+    chosen = (int(decided[-1]["absent"]), int(decided[-1]["substitute"]))
+    return [TurnChanged.of_state(game.id, game.title, {
+        **state, "acting_players": with_stand_in(state.get("acting_players") or [], chosen)})]
 
 TAKING = frozenset({"buy_company", "buy_train"})  # the moves that may take from another player's holding
 
 
 def seat_actions(session: GameSession, player_id: int | None, entity: Any = None,
-                 orders: bool = True) -> list[dict[str, Any]]:
+                 orders: bool = True, absent: int | None = None) -> list[dict[str, Any]]:
     """The legal actions of the entities `player_id` controls (an operator, None: of every player who must
     act now), in the engine's order, open-ended values with their range, standing orders last.
 
@@ -23,10 +64,20 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
     his and their privates), ending the game and his standing orders (`Game.legal_actions_of`). With
     `entity`: that entity's moves (as before: a corporation's include the sales its president makes for
     it), and a player's ending the game and standing orders. `orders=False` leaves those two out (the
-    turn email numbers the moves of the turn; they come last in the REST list, so the numbers agree)."""
+    turn email numbers the moves of the turn; they come last in the REST list, so the numbers agree).
+
+    `absent`: the seat `player_id` stands in for (`standing_in`): its moves of the turn follow his own (not
+    its standing orders nor its ending of the game, which stay its player's)."""
     if session.finished:
         return []
     game = session.game
+    if absent is not None and player_id is not None:
+        own = seat_actions(session, player_id, entity, orders)
+        if entity is None:
+            return own + [a for a in game.legal_actions_of(absent, False) if a not in own]
+        theirs = annotate(game, [a for a in session.legal_actions(entity)
+                                 if session.controller(a.get("entity")) == absent])
+        return own + [a for a in theirs if a not in own]
     if entity is None:
         if player_id is not None:
             return _table_order(session, game.legal_actions_of(player_id, orders)) + declines(session, player_id)

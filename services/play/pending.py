@@ -20,10 +20,11 @@ from services.play import handover, undo_policy
 from services.play import timekeeping as tk
 from services.play.clock import ClockError
 from services.play.clock_store import ClockLog, StaleClock
+from services.play.legal import stand_in_told
 from services.play.sessions import SessionCache
 from services.play.votes import VoteError
 from shared.eventstore import SqlRecorder
-from shared.eventstore.outbox import TableAsks
+from shared.eventstore.outbox import OutboxEvent, TableAsks
 from shared.eventstore.records import ACTIVE, Game
 
 OPENERS = ("vote_opened", "consent_opened", "seat_claimed")  # the clock events that ask the table something
@@ -77,13 +78,15 @@ class Pending:
         raise Refused(409, "clock_busy", "the clock changed while deciding; try again")
 
     def tell(self, game_id: int, before: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]
-             ) -> tuple[list[TableAsks], int | None]:
-        """The `table_asks` outbox events that announce the questions `new` opens, and the game version."""
-        if not any(e["type"] in OPENERS for e in new):
+             ) -> tuple[list[OutboxEvent], int | None]:
+        """The `table_asks` outbox events that announce the questions `new` opens (and the stand-in's turn
+        alert when the table chooses him), and the game version."""
+        if not any(e["type"] in OPENERS or e["type"] == "vote_decided" for e in new):
             return [], None
         game = self.recorder.get_game(game_id)
         title = game.title if game is not None else None
-        return asks_made(game_id, title, before, new), game.version if game is not None else None
+        told = [*asks_made(game_id, title, before, new), *stand_in_told(game, new)]
+        return told, game.version if game is not None else None
 
     def table(self, game_id: int) -> tk.Table:
         return tk.Table.replay(self.log.read(game_id))

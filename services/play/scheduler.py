@@ -22,7 +22,7 @@ from services.play import commands
 from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher
 from services.play.handover import hand_over
-from services.play.legal import seat_actions
+from services.play.legal import seat_actions, stand_in_told
 from services.play.pending import asks_made
 from services.play.sessions import SessionCache
 from services.play.timekeeping import Follow, Table, tick
@@ -115,8 +115,8 @@ class Scheduler:
                         [s.player_id for s in self.recorder.seats(game_id)])
         result = tick(table, follow, now, lambda player: self.remedies(game_id, player))
         # a vote the deadline opened: the voters are told with the decision (services/play/pending.py)
-        self.log.append(game_id, table.seq, result.events, asks_made(game_id, game.title, before, result.events),
-                        game.version)
+        told = [*asks_made(game_id, game.title, before, result.events), *stand_in_told(game, result.events)]
+        self.log.append(game_id, table.seq, result.events, told, game.version)
         for claim in result.handovers:  # a claim nobody declined in time: the newcomer holds the seat
             hand_over(self.log.engine, game_id, claim)
         for i, (player, action) in enumerate(result.actions):

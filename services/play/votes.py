@@ -66,7 +66,7 @@ class TableVote:
             if substitute is None:
                 raise VoteError("substitute", "a substitute vote names the seat that moves for the absent one", 400)
             if substitute not in self.voters:
-                raise VoteError("substitute", f"seat {substitute} cannot move for seat {self.absent}")
+                raise VoteError("substitute", "that seat cannot move for the absent one: the stand-in is one of the voters")
         elif substitute is not None:
             raise VoteError("substitute", "only a substitute vote names a substitute", 400)
         return replace(self, ballots={**self.ballots, voter: (choice, substitute)})

@@ -107,6 +107,14 @@ def describe(action: dict[str, Any], namer: Namer, rules: TitleRules | None = No
     return f"{who} {phrase(action)}"
 
 
+def stood_in(text: str, action: dict[str, Any], for_player: Any, namer: Namer) -> str:
+    """A move a stand-in made for an absent seat (the event's `for_player`, the action's `user`) as the
+    history says it: "Bob for Ann: Ann buys ..."."""
+    if for_player is None or action.get("user") is None:
+        return text
+    return f"{namer(action['user'])} for {namer(for_player)}: {text}"
+
+
 def describe_choice(action: dict[str, Any]) -> str:
     """A legal action as the label of its button (the actor is the reader, so it is left out)."""
     kind = str(action.get("type"))

@@ -33,6 +33,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 @dataclass
 class Server:
     base: str
+    database_url: str = ""  # the embedded store, for what only the clock's scheduler writes (a decided vote)
 
     def api(self, method: str, path: str, token: str | None = None, **kw: Any) -> requests.Response:
         headers = {"Accept": "application/json", **kw.pop("headers", {})}
@@ -57,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Server(f"http://127.0.0.1:{httpd.server_port}")
+        yield Server(f"http://127.0.0.1:{httpd.server_port}", url)
     finally:
         httpd.shutdown()
 

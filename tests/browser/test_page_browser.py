@@ -729,10 +729,12 @@ def test_the_page_shows_pending_requests_and_what_waits_for_your_answer(server: 
     assert post(kai, {"type": "undo"})["status"] == "applied"  # his own: free
     redo = server.api("POST", f"/games/{gid}/undo-requests", by[ida], json={"kind": "redo"})
     assert redo.status_code == 202 and redo.json()["undo_request"]["affected"] == [kai], redo.text
+    jon_seat = seats[1]["seat"]  # the seat endpoints take the seat number GET /games/{id} shows
     left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
-    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
-    offer = server.api("POST", f"/games/{gid}/seats/{jon}/offer", by[ida]).json()
-    claim = server.api("POST", f"/games/{gid}/seats/{jon}/claim", json={"invitation": offer["invitation"], "name": "Lou"})
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon_seat], left.text
+    offer = server.api("POST", f"/games/{gid}/seats/{jon_seat}/offer", by[ida]).json()
+    claim = server.api("POST", f"/games/{gid}/seats/{jon_seat}/claim",
+                       json={"invitation": offer["invitation"], "name": "Lou"})
     assert claim.status_code == 202, claim.text
 
     page = _open(browser, server, gid, by[kai])
@@ -962,16 +964,17 @@ def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(ser
     by = {s["player_id"]: s["token"] for s in seats}
     ida, jon, kai = (s["player_id"] for s in seats)
     assert server.api("POST", f"/games/{gid}/start", by[ida]).status_code == 200
+    jon_seat = seats[1]["seat"]  # the seat endpoints and the claim link take the seat number
     left = server.api("POST", f"/games/{gid}/seats/resign", by[jon])
-    assert left.status_code == 200 and left.json()["open_seats"] == [jon], left.text
+    assert left.status_code == 200 and left.json()["open_seats"] == [jon_seat], left.text
 
     page = _open(browser, server, gid, by[ida])
     try:
-        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]', timeout=20_000)
-        page.click(f'#clock-body p[data-open-seat="{jon}"] button[data-offer]')
+        page.wait_for_selector(f'#clock-body p[data-open-seat="{jon_seat}"] button[data-offer]', timeout=20_000)
+        page.click(f'#clock-body p[data-open-seat="{jon_seat}"] button[data-offer]')
         page.wait_for_selector("#clock-body code.claim-url", timeout=20_000)
         link = page.locator("#clock-body code.claim-url").inner_text()
-        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon}:\S{{16,}}", link), link
+        assert re.fullmatch(rf"{re.escape(server.base)}/games/{gid}/page#claim={jon_seat}:\S{{16,}}", link), link
         page.locator("#clock-section").screenshot(path=str(SHOTS / "seat_offer.png"))
         assert not page.errors, page.errors
     finally:
@@ -1036,3 +1039,45 @@ def test_the_log_reads_a_train_lease_as_a_lease(server: Server, browser: Any) ->
         page.locator("section[aria-labelledby='log-h'] ol.log li").first.screenshot(path=str(SHOTS / "1825_lease_log.png"))
     finally:
         page.close()
+
+
+def test_a_stand_in_makes_the_absent_seats_move_from_the_page(server: Server, browser: Any) -> None:
+    """The table voted `substitute` (docs/time-controls.md, "Hand-over"): the chosen player's page says it is
+    his turn for the absent player and offers that seat's moves as forms; his click is the absent seat's
+    move, recorded as his for the absent player, and the history says so."""
+    from services.notifier.db import make_engine
+    from services.play.clock_store import ClockLog
+
+    gid, seats = _seated(server, 53, ("Ann", "Bob"))
+    by = {s["player_id"]: s["token"] for s in seats}
+    names = {s["player_id"]: n for s, n in zip(seats, ("Ann", "Bob"), strict=True)}
+    assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
+    absent = int(server.api("GET", f"/games/{gid}/state").json()["acting_players"][0])
+    stand_in = next(p for p in by if p != absent)
+    log = ClockLog(make_engine(server.database_url, pool_size=1))
+    try:  # what the scheduler records when the table's vote is decided (tests/clock cover the vote itself)
+        at = "2026-03-02T09:00:00+00:00"
+        log.append(gid, len(log.read(gid)), [
+            {"type": "configured", "at": at, "control": {"kind": "deadline", "per_move_hours": 24}},
+            {"type": "vote_decided", "at": at, "choice": "substitute", "absent": absent, "substitute": stand_in}])
+    finally:
+        log.engine.dispose()
+    page = _open(browser, server, gid, by[stand_in])
+    try:
+        page.wait_for_selector('fieldset[data-type="pass"] button', timeout=20_000)
+        title = page.locator("#turn-title").inner_text()
+        assert title == f"Your turn: you move for {names[absent]}", title
+        assert "moves for" in page.locator("#clock-body").inner_text()
+        page.screenshot(path=str(SHOTS / "stand_in_turn.png"), full_page=True)
+        page.locator('fieldset[data-type="pass"] button').first.click()
+        _state_after(server, gid, 0)
+        page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+        page.wait_for_function(f"() => document.body.innerText.includes('{names[stand_in]} for {names[absent]}: ')",
+                               timeout=20_000)
+        page.screenshot(path=str(SHOTS / "stand_in_moved.png"), full_page=True)
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+    data = server.api("GET", f"/games/{gid}/events").json()["events"][-1]["data"]
+    assert data["action"]["type"] == "pass" and data["action"]["entity"] == absent
+    assert data["action"]["user"] == stand_in and data["for_player"] == absent

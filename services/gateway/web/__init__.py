@@ -20,12 +20,14 @@ from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from services.gateway.auth import require_read, require_seat
+from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url
 from services.gateway.runtime import rt
 from services.gateway.web.summary import order_words, overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
-from services.words.describe import describe
+from services.play.legal import standing_in, with_stand_in
+from services.words.describe import describe, stood_in
 from shared.engine import EngineError, GameSession
 from shared.engine.errors import DataError
 from shared.engine.game import definition
@@ -64,7 +66,7 @@ def _log(game: Game, namer: Any, rules: TitleRules | None, upto: int | None = No
         action = (event.data or {}).get("action") or {}
         if _private(action):
             continue
-        text = describe(action, namer, rules)
+        text = stood_in(describe(action, namer, rules), action, (event.data or {}).get("for_player"), namer)
         autos = [describe(a, namer, rules) for a in action.get("auto_actions") or [] if not _private(a)]
         lines.append({"version": event.version, "text": text, "autos": autos})
     return lines
@@ -144,6 +146,16 @@ def _held_by(game: Any, seats: list[Any]) -> Iterator[None]:
             p.name = saved[p.id]
 
 
+def _stand_in(data: dict[str, Any], game_id: int, session: GameSession) -> None:
+    """The page's turn for a stand-in (docs/time-controls.md, "Hand-over"): he is among the acting players
+    while the absent seat he moves for must act, and `stand_in` says for whom."""
+    chosen = stand_in_now(game_id)
+    if chosen is None or standing_in(session, chosen, chosen[1]) is None:
+        return
+    data["acting_players"] = with_stand_in(data.get("acting_players") or [], chosen)
+    data["stand_in"] = {"absent": chosen[0], "by": chosen[1]}
+
+
 def render_page(game: Game) -> Response:
     if game.visibility != "open" and not request.headers.get("Authorization"):
         # A private game's page is fetched again by the script with the seat token from the fragment; a
@@ -163,6 +175,10 @@ def render_page(game: Game) -> Response:
             with _held_by(session.game, seats if at is None else []):
                 summary = overview(session)
             summary["page_data"]["first_names"] = {str(k): v for k, v in names.items()}
+            # seat number -> player id: a claim link names the seat by its number (GET /games/{id})
+            summary["page_data"]["seat_players"] = {str(s.seat_index): s.player_id for s in seats}
+            if at is None and game.status == "active":
+                _stand_in(summary["page_data"], game.id, session)
             market = market_view(session.game)
             rules = session.game.rules
             chat = _chat(session)

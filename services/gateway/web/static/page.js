@@ -55,7 +55,8 @@
     const form = document.createElement("form");
     form.id = "claim"; form.className = "signin";
     const text = document.createElement("p");
-    text.textContent = "You are invited to take over " + (names[String(invite.seat)] || "seat " + invite.seat)
+    const held = (pageData.seat_players || {})[String(invite.seat)];  // the link names the seat by number
+    text.textContent = "You are invited to take over " + (names[String(held)] || "seat " + invite.seat)
       + "'s seat. The players at the table must agree.";
     const name = document.createElement("input");
     name.id = "claim-name"; name.required = true; name.maxLength = 60; name.setAttribute("aria-label", "Your name");
@@ -738,7 +739,10 @@
     // legal-actions lists the moves of every entity the player controls, some open off turn (a private sold
     // to the bank, 1840): it is his turn when the table waits for him
     const yours = (pageData.acting_players || []).includes(me.player_id);
-    $("turn-title").textContent = yours ? "Your turn" : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
+    // the table chose this seat to move for an absent one (a substitute vote): its moves are offered here
+    const standIn = pageData.stand_in && pageData.stand_in.by === me.player_id ? pageData.stand_in.absent : null;
+    const forWhom = standIn === null ? "" : ": you move for " + ((pageData.names || {})[String(standIn)] || "player " + standIn);
+    $("turn-title").textContent = yours ? "Your turn" + forWhom : legal.length ? "Not your turn: moves open to you now" : "Not your turn";
     body.dataset.yourTurn = yours ? "1" : "0";
     markHexes();
     render();
@@ -892,7 +896,7 @@
     const ur = c.undo_request;
     if (mine !== null && ur && ur.affected.includes(mine) && !ur.accepted.includes(mine)) yours.push(who(ur.requester) + "'s " + ur.kind + " request");
     const sc = c.seat_claim;
-    if (mine !== null && sc && sc.affected.includes(mine) && !sc.accepted.includes(mine)) yours.push(sc.name + "'s claim of " + who(sc.seat) + "'s seat");
+    if (mine !== null && sc && sc.affected.includes(mine) && !sc.accepted.includes(mine)) yours.push(sc.name + "'s claim of " + who(sc.player_id) + "'s seat");
     if (yours.length) {
       const p = line("Waiting for your answer: " + yours.join("; ") + ".", "clock-pending");
       p.className = "notice";
@@ -926,17 +930,22 @@
         });
       }
     }
-    (c.open_seats || []).forEach((pid) => {
+    // open seats come as seat numbers (as GET /games/{id} numbers them); `seats` names their players
+    const playerAt = {};
+    (c.seats || []).forEach((s) => { playerAt[s.seat] = s.player_id; });
+    const openPlayers = (c.open_seats || []).map((n) => playerAt[n]);
+    (c.open_seats || []).forEach((seatNo) => {
+      const pid = playerAt[seatNo];
       const p = line(who(pid) + "'s seat is open: any seated player may invite someone to take it over.");
-      p.dataset.openSeat = String(pid);
-      if (mine === null || mine === pid || (c.open_seats || []).includes(mine)) return;
+      p.dataset.openSeat = String(seatNo);
+      if (mine === null || mine === pid || openPlayers.includes(mine)) return;
       const b = document.createElement("button"); b.type = "button"; b.className = "secondary";
-      b.dataset.offer = String(pid); b.textContent = "Invite someone to this seat";
+      b.dataset.offer = String(seatNo); b.textContent = "Invite someone to this seat";
       b.addEventListener("click", async () => {
-        const res = await api("/games/" + gameId + "/seats/" + pid + "/offer", { method: "POST" });
+        const res = await api("/games/" + gameId + "/seats/" + seatNo + "/offer", { method: "POST" });
         if (res.status !== 201) { p.append(" Not offered: " + ((res.data && res.data.message) || res.status)); return; }
         const code = document.createElement("code"); code.className = "claim-url";
-        code.textContent = location.origin + "/games/" + gameId + "/page#claim=" + pid + ":" + res.data.invitation;
+        code.textContent = location.origin + "/games/" + gameId + "/page#claim=" + seatNo + ":" + res.data.invitation;
         const note = document.createElement("span");
         note.textContent = " Send this link to the newcomer (shown once; it opens the claim of the seat): ";
         b.replaceWith(note, code);
@@ -947,7 +956,7 @@
     const claim = c.seat_claim;
     if (claim) {
       const waiting = claim.affected.filter((pid) => !claim.accepted.includes(pid));
-      const p = line(claim.name + " asks to take over " + who(claim.seat) + "'s seat; waiting for "
+      const p = line(claim.name + " asks to take over " + who(claim.player_id) + "'s seat; waiting for "
         + (waiting.map(who).join(", ") || "nobody") + " (taken over " + when(claim.closes) + " unless declined).", "clock-claim");
       if (mine !== null && waiting.includes(mine)) {
         [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
@@ -958,9 +967,9 @@
         });
       }
     }
-    (c.resigned || []).forEach((r) => line(who(r.seat) + " left the game at move " + r.at_version + "."));
+    (c.resigned || []).forEach((r) => line(who(r.player_id) + " left the game at move " + r.at_version + "."));
     const first = pageData.first_names || {};
-    (c.holders || []).forEach((h) => line(h.name + " took over " + (first[String(h.seat)] || who(h.seat))
+    (c.holders || []).forEach((h) => line(h.name + " took over " + (first[String(h.player_id)] || who(h.player_id))
       + "'s seat at move " + h.from_version + "."));
     if (!lines.length) return;
     body.replaceChildren(...lines);
