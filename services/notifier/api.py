@@ -139,6 +139,10 @@ def _conflict(exc: manage.StateError) -> tuple[Response, int]:
     return _error(409, "conflict", str(exc))
 
 
+ERROR_HANDLERS: dict[type[Exception], Callable[..., tuple[Response, int]]] = {
+    ValidationError: _invalid, UnsafeUrl: _unsafe, manage.NotFoundError: _missing, manage.StateError: _conflict}
+
+
 @bp.get("/subscriptions")
 @documented("My subscriptions", ok={200: SubscriptionOut}, many=True, auth=AUTH, tags=TAGS)
 @authenticated

@@ -77,6 +77,10 @@ def test_admin_acts_for_a_named_player(client, recorder):
     table = seat_game(recorder, ["Ann", "Bob"])
     admin = _auth(ADMIN)
     assert client.get("/notifier/subscriptions", headers=admin).status_code == 409
+    devices = client.get("/notifier/webpush/devices", headers=admin)  # its refusals too (was a 500)
+    assert devices.status_code == 409 and devices.json["error"] == "conflict"
+    assert client.get("/notifier/deliveries?limit=0", headers=admin).json["details"] == {
+        "limit": ["Must be greater than or equal to 1 and less than or equal to 500."]}
     r = client.put(f"/notifier/subscriptions/default?player_id={table.pid('Ann')}", headers=admin,
                    json={"channel": "none"})
     assert r.status_code == 200

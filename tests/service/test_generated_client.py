@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import httpx
 import pytest
 import requests
 
@@ -35,6 +36,7 @@ from .conftest import LiveServer
 
 H = timedelta(hours=1)
 MAX_MOVES = 1500
+TIMEOUT = httpx.Timeout(60.0)
 
 
 @pytest.fixture(scope="module")
@@ -81,11 +83,15 @@ class Table:
         self.api = lambda name: importlib.import_module(f"railpost_client.api.{name}")
         self.models = importlib.import_module("railpost_client.models")
 
+        self.clients: dict[str | None, Any] = {}
+
     def client(self, token: str | None = None) -> Any:
-        if token is None:
-            return self.pkg.Client(base_url=self.base, raise_on_unexpected_status=True, timeout=60)
-        return self.pkg.AuthenticatedClient(base_url=self.base, token=token, raise_on_unexpected_status=True,
-                                            timeout=60)
+        """One per token, kept: each holds its connection (a new httpx client costs more than a move)."""
+        if token not in self.clients:
+            self.clients[token] = (
+                self.pkg.Client(base_url=self.base, timeout=TIMEOUT) if token is None else
+                self.pkg.AuthenticatedClient(base_url=self.base, token=token, timeout=TIMEOUT))
+        return self.clients[token]
 
     def call(self, name: str, status: int, token: str | None = None, **kw: Any) -> Any:
         reply = self.api(name).sync_detailed(client=self.client(token), **kw)
@@ -157,7 +163,8 @@ def test_a_generated_client_plays_a_whole_game(generated: ModuleType, served: tu
     asked = t.call("clock.clock_post_undo_request", 202, seat[asker], game_id=gid, body=m.UndoRequestIn())
     assert asked.free is False and asked.undo_request.to_dict()["affected"] == [mover]
     t.call("clock.clock_post_answer", 200, seat[mover], game_id=gid, body=m.AnswerIn(accept=True))
-    scheduler.run_once()
+    scheduler.run_once()  # the consented undo is queued; the page's long-poll answers once it is applied
+    assert t.call("page.page_version", 200, game_id=gid, after=version, wait=10.0).version > version
     events = t.call("games.games_events", 200, game_id=gid, after=version)
     assert [e.data.to_dict()["action"]["type"] for e in events.events] == ["undo"]
     version = events.events[-1].version
