@@ -56,6 +56,8 @@ class Report:
     server_errors: list[str] = field(default_factory=list)
     changed_by_refusal: list[str] = field(default_factory=list)
     unsendable: int = 0  # cases the HTTP client itself refuses to send (e.g. non-latin-1 header values)
+    operations: Counter[str] = field(default_factory=Counter)  # "METHOD /path/{template}" -> requests sent
+    documented: int = 0  # operations in the document
 
     @property
     def total(self) -> int:
@@ -64,7 +66,8 @@ class Report:
     def line(self, label: str) -> str:
         by_status = ", ".join(f"{code}: {n}" for code, n in sorted(self.statuses.items()))
         return (f"{label}: {self.total} requests ({by_status}); 5xx: {len(self.server_errors)}; refusals that "
-                f"changed a game: {len(self.changed_by_refusal)}; unsendable: {self.unsendable}")
+                f"changed a game: {len(self.changed_by_refusal)}; unsendable: {self.unsendable}; operations "
+                f"fuzzed: {len(self.operations)} of {self.documented} in the document")
 
 
 class Target:
@@ -118,7 +121,7 @@ class Target:
 
 def _send(target: Target, rng: random.Random, report: Report, method: str, path: str, *, query: Any = None,
           headers: dict[str, Any] | None = None, body: Any = None, raw: bytes | None = None,
-          token: str | None = None) -> None:
+          token: str | None = None, operation: str = "") -> None:
     """One request; an action aimed at the active game is checked to change nothing unless accepted."""
     headers = {str(k): str(v) for k, v in (headers or {}).items()}
     if "Idempotency-Key" not in headers and rng.random() < 0.8:
@@ -139,6 +142,7 @@ def _send(target: Target, rng: random.Random, report: Report, method: str, path:
         report.unsendable += 1
         return
     report.statuses[reply.status_code] += 1
+    report.operations[operation or f"{method.upper()} {path}"] += 1
     if reply.status_code >= 500:
         report.server_errors.append(f"{method} {path} {reply.status_code} {reply.text[:200]!r}")
     if watched:
@@ -196,7 +200,7 @@ def _run_operation(target: Target, rng: random.Random, report: Report, op: Any, 
         body = None if isinstance(case.body, NotSet) else case.body
         raw = body if isinstance(body, bytes) else None
         _send(target, rng, report, op.method.upper(), path, query=case.query, headers=case.headers,
-              body=body, raw=raw, token=rng.choice(target.tokens()))
+              body=body, raw=raw, token=rng.choice(target.tokens()), operation=f"{op.method.upper()} {op.path}")
 
     try:
         run()
@@ -212,22 +216,24 @@ def _hostile(target: Target, spec: dict[str, Any], seed: int, report: Report) ->
             path = path.split("{")[0].rstrip("/") or "/"
             for value in HOSTILE_VALUES:
                 query = {rng.choice(("player_id", "after", "limit", "offset", "wait", "entity")): str(value)}
-                _send(target, rng, report, method.upper(), path, query=query, token=rng.choice(target.tokens()))
+                _send(target, rng, report, method.upper(), path, query=query, token=rng.choice(target.tokens()),
+                      operation=f"{method.upper()} {template}")
             if "requestBody" not in op:
                 continue
             for raw in HOSTILE_BODIES:
-                _send(target, rng, report, method.upper(), path, raw=raw, token=rng.choice(target.tokens()))
+                _send(target, rng, report, method.upper(), path, raw=raw, token=rng.choice(target.tokens()),
+                      operation=f"{method.upper()} {template}")
             for value in HOSTILE_VALUES:
                 body = {"name": value, "title": value, "seats": value, "expected_version": value,
                         "action": {"type": value, "entity": value}, "players": [{"id": value}]}
                 _send(target, rng, report, method.upper(), path, raw=json.dumps(body).encode(),
-                      token=rng.choice(target.tokens()))
+                      token=rng.choice(target.tokens()), operation=f"{method.upper()} {template}")
 
 
 def fuzz(base: str, admin_token: str, budget: int, seed: int = 0) -> Report:
     target = Target(base, admin_token)
     spec = target.call("GET", "/openapi.json").json()
-    report = Report()
+    report = Report(documented=sum(len(item) for item in spec["paths"].values()))
     _hostile(target, spec, seed, report)
     _generated(target, spec, budget, seed, report)
     if target.snapshot(target.finished) != target.finished_before:

@@ -5,8 +5,10 @@ import os
 from pathlib import Path
 
 from services.config import Config
+from services.server import install_json_errors
 
 _config = Config.from_env()
+install_json_errors()  # gunicorn's own error answers (oversize line or header, bad request) in the API's JSON
 
 bind = f"{_config.host}:{_config.port}"  # 127.0.0.1 unless HOST says otherwise
 wsgi_app = "services.gateway.wsgi:app"

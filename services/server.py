@@ -19,10 +19,12 @@ max_requests, graceful shutdown, timeouts) is gthread's own code.
 
 from __future__ import annotations
 
+import json
 import select
 import threading
 from typing import Any
 
+from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
 
 LINGER_SECONDS = 0.05
@@ -63,3 +65,20 @@ class LingeringThreadWorker(ThreadWorker):
         finally:
             with self._linger_guard:
                 self._lingering -= 1
+
+
+def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own answers (a request line or header past its limits, a malformed request, a bad method)
+    in the API's one error shape, instead of its HTML page. gunicorn writes them before any app sees the
+    request, through `gunicorn.util.write_error` (`Worker.handle_error`), which `install_json_errors` sets
+    to this; the status, reason and wording stay gunicorn's."""
+    code = reason.lower().replace(" ", "_") or "error"
+    body = json.dumps({"error": code, "message": mesg or reason or "the server failed"}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+def install_json_errors() -> None:
+    """Called from infra/gunicorn.conf.py, so every worker class the arbiter forks answers in JSON."""
+    util.write_error = write_json_error

@@ -17,9 +17,11 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import Principal, known_seat_of, remember_seat, require_seat, seat_in, seat_token
 from services.gateway.clock_api import door, refused
 from services.gateway.errors import ApiError
+from services.gateway.guide import action_examples
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
@@ -57,6 +59,14 @@ def _wait_seconds() -> float:
 
 
 @bp.post("/games/<int:game_id>/actions")
+@documented("Submit an action",
+            description="Needs `Idempotency-Key`. 202 queued (receipt URL in Location); with `wait` the outcome: "
+                        "200 applied, 409 stale version, 403 not your entity, 400/422 refused by the engine. "
+                        "A field the action's type does not have is refused (400, named in `details`). "
+                        "Same key + different body: 422. Oversize body: 413.",
+            body=ActionIn, examples=action_examples(), query=WaitQuery,
+            params=({"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200}, "required": True},),
+            ok={202: ReceiptOut, 200: ReceiptOut}, errors=(404, 409, 422), auth=("seat", "admin"))
 def post_action(game_id: int) -> ResponseReturnValue:
     """A thin adapter over the one door (services/play/moves.py): who the caller is, the body, the answer."""
     key = request.headers.get("Idempotency-Key", "").strip()
@@ -128,6 +138,8 @@ def _status(receipt: Receipt, created: bool) -> int:
 
 
 @bp.get("/games/<int:game_id>/receipts/<string:key>")
+@documented("A command's receipt: queued, applied (new version) or refused (reason)", query=WaitQuery,
+            ok={200: ReceiptOut}, errors=(404,), auth=("seat", "admin"))
 def get_receipt(game_id: int, key: str) -> ResponseReturnValue:
     game = game_or_404(game_id)
     who = require_seat(game)

@@ -11,13 +11,16 @@ from typing import Any
 from flask import Blueprint, Flask, current_app
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import require_read, require_seat
 from services.gateway.clock_schemas import (
     AnswerIn,
     BallotIn,
+    ClockOut,
     HoursIn,
     TimeControlIn,
     UndoRequestIn,
+    UndoRequestOut,
     VacationIn,
 )
 from services.gateway.errors import ApiError
@@ -150,6 +153,8 @@ def _view(game_id: int, seat: int | None = None) -> dict[str, Any]:
 
 
 @bp.get("/games/<int:game_id>/clock")
+@documented("The game's clock, the table's vote, the open undo request and the seats (docs/time-controls.md)",
+            ok={200: ClockOut}, errors=(403, 404), auth=("seat", "admin"), auth_optional=True, tags=("clock",))
 def get_clock(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     who = require_read(game)
@@ -157,6 +162,9 @@ def get_clock(game_id: int) -> ResponseReturnValue:
 
 
 @bp.put("/games/<int:game_id>/clock")
+@documented("Set the game's time control (before the start; after it, the table agrees)", body=TimeControlIn,
+            example={"kind": "deadline", "per_move_hours": 48}, ok={200: ClockOut}, errors=(404, 409, 422),
+            auth=("seat", "admin"), tags=("clock",))
 def put_clock(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_seat(game)
@@ -166,6 +174,9 @@ def put_clock(game_id: int) -> ResponseReturnValue:
 
 
 @bp.put("/games/<int:game_id>/clock/hours")
+@documented("Set one's own hours: time zone, quiet hours, weekends off, auto-pass", body=HoursIn,
+            example={"tz": "Europe/Amsterdam", "quiet_start": "23:00", "quiet_end": "07:00"}, ok={200: ClockOut},
+            errors=(404, 409, 422), auth=("seat",), tags=("clock",))
 def put_hours(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
@@ -175,6 +186,9 @@ def put_hours(game_id: int) -> ResponseReturnValue:
 
 
 @bp.put("/games/<int:game_id>/clock/vacation")
+@documented("Go on vacation until a moment (null: back now); the clock stops for the seat",
+            body=VacationIn, example={"until": "2030-01-01T12:00:00+00:00"}, ok={200: ClockOut},
+            errors=(404, 409, 422), auth=("seat",), tags=("clock",))
 def put_vacation(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
@@ -184,6 +198,9 @@ def put_vacation(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/clock/vote")
+@documented("Vote on an absent seat at its deadline (extend, substitute: a stand-in acts for it, open_seat)",
+            body=BallotIn, example={"choice": "substitute", "substitute": 2}, ok={201: ClockOut}, errors=(404, 409, 422),
+            auth=("seat",), tags=("clock",))
 def post_vote(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
@@ -209,6 +226,9 @@ def record_table_rules(game_id: int, undo_consent: bool, end_game: str, purchase
 
 
 @bp.post("/games/<int:game_id>/undo-requests")
+@documented("Ask the table to undo (or redo) into other players' moves", body=UndoRequestIn,
+            example={"kind": "undo"}, ok={202: UndoRequestOut, 200: UndoRequestOut}, errors=(404, 409, 422),
+            auth=("seat",), tags=("clock",))
 def post_undo_request(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
@@ -223,6 +243,8 @@ def post_undo_request(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/undo-requests/answer")
+@documented("Answer the open undo request: accept or refuse", body=AnswerIn, example={"accept": True},
+            ok={200: ClockOut}, errors=(404, 409, 422), auth=("seat",), tags=("clock",))
 def post_answer(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     seat = _own_seat(game)
@@ -235,6 +257,10 @@ def post_answer(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/proposals/answer")
+@documented("Answer the move proposed to you (ending the game, a purchase from your holding): accept or "
+            "decline; accepted by all, it is played at once in the proposer's name", body=AnswerIn,
+            example={"accept": True}, ok={200: ClockOut}, errors=(404, 409, 422), auth=("seat",),
+            tags=("proposals",))
 def post_proposal_answer(game_id: int) -> ResponseReturnValue:
     """The seat's answer to the move proposed to it (ending the game, a purchase from its holding): the one
     consent a game waits for at a time, answered as an undo request is (`post_answer`); an accepted proposal

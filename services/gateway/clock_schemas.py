@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from services.gateway.schemas import MAX_ID, Strict, Text
 from services.play.votes import CHOICES
@@ -54,3 +54,39 @@ class UndoRequestIn(Strict):
 
 class AnswerIn(Strict):
     accept = fields.Boolean(required=True)
+
+
+class ClockOut(Schema):
+    """The table's clock, votes, undo request and seats (`services.play.timekeeping.Table.view`)."""
+
+    time_control = fields.Dict(required=True, metadata={"description": "kind and its hours"})
+    undo = fields.String(metadata={"description": "consent | free"})
+    undo_request = fields.Dict(allow_none=True, metadata={"description": "the open undo/redo request, if any"})
+    to_move = fields.Integer(allow_none=True)
+    since = fields.String(allow_none=True)
+    deadline = fields.String(allow_none=True)
+    overdue = fields.Boolean()
+    banks_hours = fields.Dict()
+    away = fields.Dict(metadata={"description": "seat -> its vacation (from, until)"})
+    vote = fields.Dict(allow_none=True, metadata={"description": "the table's vote on an absent seat"})
+    stand_in = fields.Dict(allow_none=True, metadata={"description": "who acts for the absent seat this turn"})
+    open_seats = fields.List(fields.Integer())
+    seat_claim = fields.Dict(allow_none=True, metadata={"description": "a newcomer's claim the table answers"})
+    holders = fields.List(fields.Dict())
+    resigned = fields.List(fields.Dict())
+    my_hours = fields.Dict(metadata={"description": "the caller's own hours"})
+    end_game = fields.String(metadata={"description": "vote: ending the game is proposed to the table; any"})
+    purchases = fields.String(metadata={"description": "consent: a purchase from another player's holding is "
+                                                       "proposed to him first; free"})
+    proposal = fields.Dict(allow_none=True, metadata={
+        "description": "the move proposed to the table, if any: kind (end_game | purchase), by, action (with "
+                       "its price), affected, accepted, closes"})
+    seats = fields.List(fields.Dict(), metadata={"description": "seat number and player id of every seat"})
+
+
+class UndoRequestOut(ClockOut):
+    """free: only the caller's own moves, post the undo as an action; else the request, open (the clock)."""
+
+    free = fields.Boolean(required=True)
+    message = fields.String()
+    time_control = fields.Dict()

@@ -58,7 +58,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     def invalid(err: ValidationError) -> ResponseReturnValue:
         details = err.messages_dict if isinstance(err.messages, dict) else {"_": err.messages}
-        named = ", ".join(sorted(details)) or "the body"
+        named = ", ".join(sorted(_paths(details))) or "the body"
         return _json(400, {"error": "invalid_request", "message": f"invalid field(s): {named}",
                            "details": details})
 
@@ -103,6 +103,16 @@ def register(app: Flask) -> None:
     def crash(err: Exception) -> ResponseReturnValue:
         logging.getLogger("railpost.gateway").exception("unhandled error")
         return _json(500, {"error": "internal_error", "message": f"{type(err).__name__}: the server failed"})
+
+
+def _paths(details: dict[str, Any], prefix: str = "") -> list[str]:
+    """The invalid fields' dotted paths (`action.rotaton`), so the message names a nested one too."""
+    out: list[str] = []
+    for key, value in details.items():
+        path = f"{prefix}{key}"
+        nested = isinstance(value, dict) and value and all(not str(k).isdigit() for k in value)
+        out += _paths(value, path + ".") if nested else [path]
+    return out
 
 
 def unavailable(err: BaseException) -> ResponseReturnValue:

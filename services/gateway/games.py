@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
 from services.gateway.clock_api import clock_log, record_table_rules, stand_in_now
@@ -54,6 +55,8 @@ def game_view(game: Game, with_seats: bool = True) -> dict[str, Any]:
 
 
 @bp.post("/games")
+@documented("Create a game", body=GameCreateIn, example={"title": "1840", "seats": 2, "options": []},
+            ok={201: GameOut}, errors=(422,))
 def create() -> ResponseReturnValue:
     data = load(GameCreateIn, json_body())
     seed = data.get("seed", secrets.randbelow(2**31))
@@ -73,6 +76,8 @@ def create() -> ResponseReturnValue:
 
 
 @bp.get("/games")
+@documented("List games (private ones: the caller's own, or all for the admin token)", query=GameListQuery,
+            ok={200: GameListOut}, auth=("seat", "admin"), auth_optional=True)
 def list_games() -> ResponseReturnValue:
     args = query(GameListQuery)
     who = principal()
@@ -83,6 +88,8 @@ def list_games() -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>")
+@documented("Game summary and seats (a browser's Accept: text/html gets the page)", ok={200: GameOut},
+            errors=(403, 404), auth=("seat", "admin"), auth_optional=True)
 def show(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     if page.wants_html():
@@ -92,6 +99,11 @@ def show(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/join")
+@documented("Take a seat; answers the secret seat token once",
+            description="To join as an existing identity send `player_id` and that player's token as bearer. "
+                        "A private game needs its `invitation` token (answered at its creation).",
+            body=JoinIn, example={"name": "Ann"}, ok={201: JoinOut}, errors=(403, 404, 409),
+            auth=("player", "admin"), auth_optional=True)
 def join(game_id: int) -> ResponseReturnValue:
     data = load(JoinIn, json_body())
     game = game_or_404(game_id)
@@ -126,6 +138,7 @@ def _check_invitation(game: Game, who: Principal | None, invitation: str | None)
 
 
 @bp.post("/games/<int:game_id>/start")
+@documented("Start a full game", ok={200: GameOut}, errors=(404, 409), auth=("seat", "admin"))
 def start(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_seat(game)
@@ -135,6 +148,8 @@ def start(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/state")
+@documented("Round, phase, who acts, players, corporations, market, tiles", ok={200: StateOut},
+            errors=(403, 404), auth=("seat", "admin"), auth_optional=True)
 def state(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_read(game)
@@ -165,6 +180,8 @@ def _without_others_orders(digest: dict[str, Any], who: Principal | None) -> dic
 
 
 @bp.get("/games/<int:game_id>/legal-actions")
+@documented("Legal actions for the caller's entities (each posts as it is)", query=LegalQuery,
+            ok={200: LegalOut}, errors=(404,), auth=("seat", "admin"))
 def legal_actions(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     who = require_seat(game)
@@ -190,6 +207,8 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/events")
+@documented("Event log, paged by version", query=EventsQuery, ok={200: EventsOut}, errors=(403, 404),
+            auth=("seat", "admin"), auth_optional=True)
 def events(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_read(game)
@@ -200,6 +219,8 @@ def events(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/export")
+@documented("Export as an 18xx.games record", ok={200: "the record"}, errors=(403, 404, 409),
+            auth=("seat", "admin"), auth_optional=True)
 def export(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     require_read(game)
@@ -209,6 +230,15 @@ def export(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/import")
+@documented("Import an 18xx.games record as a new game (replayed and validated)",
+            description="422 names the first refused action. The record's player ids bind to existing "
+                        "identities only for the caller's own id (or with the admin token); every other player "
+                        "gets a fresh identity (answered in `players`). Send an `Idempotency-Key`: a retry "
+                        "answers the first import (200) instead of a new game.",
+            body=RecordIn, example={"title": "1840", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}],
+                                    "settings": {"seed": 1}, "actions": []},
+            query=ImportQuery, params=({"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200}},),
+            ok={201: ImportOut, 200: ImportOut}, errors=(422,), auth=("player", "admin"))
 def import_record() -> ResponseReturnValue:
     """Needs a player or admin token (see `services.play.imports` for how record ids bind to identities)."""
     who = principal()

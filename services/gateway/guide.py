@@ -119,8 +119,35 @@ at most one order; enabling one replaces the other. Orders fire as the game reac
 take appear as the triggering action's `auto_actions` in the event log, and an order the rules end is
 switched off by a `program_disable` with its `reason`.
 
+## The table: clock, undo requests, seats
+`GET /games/{id}/clock` shows the game's time control, the open votes and requests and the seats' holders.
+`PUT /games/{id}/clock` sets the time control (`none`, `deadline` with `per_move_hours`, `bank` with
+`bank_hours`); `PUT .../clock/hours` sets your own time zone, quiet hours, weekends off and auto-pass;
+`PUT .../clock/vacation` with `{"until": <date-time>}` stops your clock until then (`null`: back now). When a
+seat's deadline passes, the others vote (`POST .../clock/vote`: `extend`, `substitute` with the seat that
+stands in, or `open_seat`); a stand-in then acts for the absent seat this turn with its own token.
+
+**Undo requests**: an undo into other players' moves needs their consent (a game created with `undo:
+"consent"`, the default). `POST .../undo-requests` `{"kind": "undo"}` asks the table; each affected seat
+answers `POST .../undo-requests/answer` `{"accept": true}`; once all accept, the undo is applied.
+
+**Seat hand-over**: a seated player offers an open seat (`POST .../seats/{seat}/offer`, answering an
+invitation token once; a player leaving opens his with `POST .../seats/resign`); the newcomer claims it
+(`POST .../seats/{seat}/claim` with the invitation and a name: a seat token that works once the table
+agrees, and a player token); the others answer `POST .../seats/claim/answer` `{"accept": true}`.
+
+**Table proposals** (ending the game by agreement, purchases from another player's holding): where the
+game's rules ask for consent (`end_game: "vote"`, `purchases: "consent"`, the defaults of a new game),
+legal-actions lists such moves under `proposals`, each naming `needs_consent`. Post one as an action: the
+answer is 202 `{"status": "proposed", "proposal": ...}`; the players asked answer
+`POST .../proposals/answer` `{"accept": true}` and once all accept the move is played at once, in the
+proposer's name. In an 1828 merger started with another player's corporation, its president is offered
+`{"type": "decline"}` beside the partners: posting it takes the start back.
+
 ## Errors
-Every error is JSON: `{"error": code, "message": text}`; invalid requests add `details` per field (400);
+Every error is JSON: `{"error": code, "message": text}`, the HTTP server's own too (an oversize request line
+or header, a malformed request); invalid requests add `details` per field (400; an action's field its type
+does not have is one, named as `action.<field>`);
 refused actions are receipts with `status: refused` plus `error`, `message`, `rule` and `reason`. 401 no or
 unknown token, 403 wrong seat/entity, 404 unknown game, 409 stale version, 413 too large, 422 refused by the
 rules (setup errors list the `valid` values), **503 + `Retry-After`** while the database or queue is

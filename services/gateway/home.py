@@ -12,10 +12,12 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import principal
 from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.runtime import rt
+from services.gateway.schemas import MyGamesOut
 from services.play.legal import with_stand_in
 from shared.eventstore.records import Game
 
@@ -45,6 +47,7 @@ def _entry(game: Game, player_id: int) -> dict[str, Any]:
 
 
 @bp.get("/players/me/games")
+@documented("The player's games, those waiting for him first", ok={200: MyGamesOut}, auth=("player",))
 def my_games() -> ResponseReturnValue:
     who = principal()
     if who is None:
@@ -59,6 +62,8 @@ def my_games() -> ResponseReturnValue:
 
 
 @bp.get("/me")
+@documented("A player's home page (HTML; the player token goes in the fragment: /me#player=...)",
+            ok={200: "the page"}, media="text/html")
 def home_page() -> ResponseReturnValue:
     """The shell of the home page; its script reads the player token from the fragment (or this device) and
     asks `/players/me/games`, so the token never travels in a URL a server sees."""

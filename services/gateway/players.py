@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import require_admin
 from services.gateway.http import json_body, load
 from services.gateway.runtime import rt
@@ -15,6 +16,8 @@ bp = Blueprint("players", __name__)
 
 
 @bp.post("/players")
+@documented("Create a player identity (an explicit id needs the admin token)", body=PlayerIn,
+            example={"name": "Ann"}, ok={201: PlayerOut}, errors=(403, 409), auth=("admin",), auth_optional=True)
 def create_player() -> ResponseReturnValue:
     data = load(PlayerIn, json_body())
     if "id" in data:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+from shared.engine.actions import ACTION_FIELDS, unknown_fields
 
 MAX_ID = 2**53 - 1  # ids and seeds: exact in every JSON client and inside a 64-bit column
 MAX_VERSION = 2**31 - 1  # game versions live in a 32-bit column
@@ -231,8 +233,19 @@ class ImportOut(Schema):
 
 
 class ActionIn(Strict):
-    action = fields.Dict(required=True, metadata={"description": "an 18xx.games-style action"})
+    action = fields.Dict(required=True, metadata={
+        "description": "an 18xx.games-style action: `type` and the fields of that type (a field the type does "
+                       "not have is refused, 400); the fields per type: "
+                       + "; ".join(f"{kind}: {', '.join(sorted(f))}" for kind, f in sorted(ACTION_FIELDS.items()))})
     expected_version = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_VERSION))
+
+    @validates_schema
+    def _known_fields(self, data: dict[str, Any], **_: Any) -> None:
+        """Each field must be one its type has (the engine's declaration, shared/engine/actions.py)."""
+        unknown = unknown_fields(data["action"])
+        if unknown:
+            kind = data["action"]["type"]
+            raise ValidationError({name: [f"a {kind} action has no field {name!r}"] for name in unknown}, "action")
 
 
 class WaitQuery(Strict):
@@ -256,3 +269,77 @@ class ReceiptOut(Schema):
     message = fields.String(metadata={"description": "refused receipts: the reason, as in every error"})
     valid = fields.Raw(allow_none=True, metadata={
         "description": "refused receipts: the values the engine would have accepted, where it names them"})
+
+
+class TitlesOut(Schema):
+    """Every title's catalogue entry (`GET /titles`)."""
+
+    titles = fields.List(fields.Dict(), required=True)
+
+
+class HealthOut(Schema):
+    status = fields.String(required=True)
+    queue = fields.String(metadata={"description": "embedded | celery"})
+
+
+class MyGameOut(Schema):
+    game_id = fields.Integer(required=True)
+    title = fields.String()
+    status = fields.String()
+    your_turn = fields.Boolean()
+    waiting_for = fields.String()
+    round = fields.Raw(allow_none=True)
+    turn = fields.Raw(allow_none=True)
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    page = fields.String()
+
+
+class MyGamesOut(Schema):
+    """A player's games, those waiting for him first."""
+
+    player_id = fields.Integer(required=True)
+    name = fields.String()
+    games = fields.List(fields.Nested(MyGameOut), required=True)
+
+
+class RevokeOut(Schema):
+    game_id = fields.Integer(required=True)
+    player_id = fields.Integer(required=True)
+    revoked_before = fields.Float(required=True, metadata={"description": "links issued before this are void"})
+
+
+class PageMeOut(Schema):
+    game_id = fields.Integer(required=True)
+    player_id = fields.Integer(allow_none=True)
+    name = fields.String()
+    seat = fields.Integer()
+    admin = fields.Boolean()
+    programs = fields.List(fields.Dict(), metadata={"description": "the seat's own standing orders"})
+
+
+class PageVersionQuery(Strict):
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION),
+                           metadata={"description": "answer as soon as the version differs (default: now's)"})
+    status = Text(validate=validate.Length(max=20), metadata={"description": "answer when the status differs"})
+    wait = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600))
+
+
+class PageVersionOut(Schema):
+    game_id = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+
+
+class PreviewQuery(Strict):
+    hex = Text(load_default="", validate=validate.Length(max=20))
+    tile = Text(load_default="", validate=validate.Length(max=40))
+    rotation = fields.Integer(load_default=0, validate=validate.Range(min=-(2**31), max=2**31))
+
+
+class HomeOut(Schema):
+    """Where the API starts (a browser gets the open games as HTML)."""
+
+    games = fields.String()
+    docs = fields.String()
+    openapi = fields.String()

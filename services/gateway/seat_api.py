@@ -13,7 +13,9 @@ from flask import Blueprint
 from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
+from services.apidoc import documented
 from services.gateway.clock_api import _own_seat, _view, now, pending, refused, seat_player
+from services.gateway.clock_schemas import ClockOut
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
@@ -32,6 +34,21 @@ class ClaimAnswerIn(Strict):
     accept = fields.Boolean(required=True)
 
 
+class SeatOfferOut(ClockOut):
+    seat = fields.Integer(required=True)
+    player_id = fields.Integer(required=True)
+    invitation = fields.String(required=True, metadata={"description": "the claim's token, shown once"})
+
+
+class ClaimOut(ClockOut):
+    seat = fields.Integer(required=True)
+    player_id = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "the seat token, working once accepted"})
+    holder_id = fields.Integer(required=True)
+    player_token = fields.String(required=True, metadata={"description": "the newcomer's player token"})
+    message = fields.String()
+
+
 def _number(view: dict[str, Any], player: int) -> int:
     """The seat number of the seat whose player id is `player` (the view's `seats` map)."""
     return next(s["seat"] for s in view["seats"] if s["player_id"] == player)
@@ -47,6 +64,8 @@ def _invalidate(game_id: int, seat: int) -> None:
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/offer")
+@documented("Offer an open seat to a newcomer: answers the invitation (shown once)", ok={201: SeatOfferOut},
+            errors=(404, 409, 422), auth=("seat",), tags=("seats",))
 def offer(game_id: int, seat: int) -> ResponseReturnValue:
     """`seat`: its number as `GET /games/{id}` shows it, or a seated player's id (clock_api.seat_player)."""
     game = game_or_404(game_id)
@@ -62,6 +81,8 @@ def offer(game_id: int, seat: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/seats/resign")
+@documented("Leave the game: the caller's seat opens for a new player", ok={200: ClockOut},
+            errors=(404, 409, 422), auth=("seat",), tags=("seats",))
 def resign(game_id: int) -> ResponseReturnValue:
     """The caller leaves the game: his seat opens for a new player (offer, claim, the table's consent)."""
     game = game_or_404(game_id)
@@ -74,6 +95,9 @@ def resign(game_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/claim")
+@documented("Claim an offered seat with its invitation; the seat token works once the table accepts",
+            body=ClaimIn, example={"invitation": "rp_...", "name": "Cleo"}, ok={202: ClaimOut},
+            errors=(404, 409, 422), tags=("seats",))
 def claim(game_id: int, seat: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     player = seat_player(game, seat)
@@ -93,6 +117,8 @@ def claim(game_id: int, seat: int) -> ResponseReturnValue:
 
 
 @bp.post("/games/<int:game_id>/seats/claim/answer")
+@documented("Answer a newcomer's claim of a seat: accept or refuse", body=ClaimAnswerIn,
+            example={"accept": True}, ok={200: ClockOut}, errors=(404, 409, 422), auth=("seat",), tags=("seats",))
 def answer(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     by = _own_seat(game)

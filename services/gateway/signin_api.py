@@ -8,16 +8,20 @@ import time
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import require_seat
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404
 from services.gateway.runtime import rt
+from services.gateway.schemas import RevokeOut
 from shared.eventstore import signins
 
 bp = Blueprint("signin", __name__)
 
 
 @bp.post("/games/<int:game_id>/signin-links/revoke")
+@documented("Revoke every sign-in link issued to the caller's seat so far (the seat token stays)",
+            ok={200: RevokeOut}, errors=(404,), auth=("seat",))
 def revoke(game_id: int) -> ResponseReturnValue:
     game = game_or_404(game_id)
     who = require_seat(game)

@@ -11,7 +11,9 @@ from typing import Any
 from flask import Blueprint
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.errors import ApiError
+from services.gateway.schemas import TitlesOut
 from shared.engine import EngineError
 from shared.engine.provisional import provisional_notice, provisional_values
 from shared.engine.titledata import meta_of
@@ -48,6 +50,7 @@ def provisional_of(title: str, options: tuple[str, ...]) -> dict[str, Any] | Non
 
 
 @bp.get("/titles")
+@documented("Every title: options with descriptions, player range, exclusive options", ok={200: TitlesOut})
 def titles() -> ResponseReturnValue:
     return {"titles": list(listing().values())}
 

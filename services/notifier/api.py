@@ -18,19 +18,31 @@ import sqlalchemy as sa
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 
+from services.apidoc import documented
 from services.clock import Clock, SystemClock
 from services.config import Config
 
 from . import manage, unsubscribe
 from .auth import Caller, identify
 from .db import make_engine
-from .schemas import DeliveryOut, EndpointOut, SubscriptionIn, SubscriptionOut, VacationIn, VacationOut
+from .schemas import (
+    DeliveriesQuery,
+    DeliveryOut,
+    EndpointOut,
+    SubscriptionIn,
+    SubscriptionOut,
+    VacationIn,
+    VacationOut,
+)
 from .settings import API_PREFIX, NotifierSettings
 from .ssrf import Resolver, UnsafeUrl, system_resolver
 
 bp = Blueprint("notifier", __name__, url_prefix=API_PREFIX)
 EXTENSION = "railpost_notifier"
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
+AUTH = ("player", "seat", "admin")  # an admin names the player with ?player_id=
+TAGS = ("notifications",)
+EXAMPLE = {"channel": "webhook", "url": "https://example.org/hook"}
 
 
 @dataclass
@@ -127,7 +139,12 @@ def _conflict(exc: manage.StateError) -> tuple[Response, int]:
     return _error(409, "conflict", str(exc))
 
 
+ERROR_HANDLERS: dict[type[Exception], Callable[..., tuple[Response, int]]] = {
+    ValidationError: _invalid, UnsafeUrl: _unsafe, manage.NotFoundError: _missing, manage.StateError: _conflict}
+
+
 @bp.get("/subscriptions")
+@documented("My subscriptions", ok={200: SubscriptionOut}, many=True, auth=AUTH, tags=TAGS)
 @authenticated
 def list_subscriptions() -> Any:
     ctx = _ctx()
@@ -154,30 +171,37 @@ def _delete(game_id: str | None) -> Any:
 
 
 @bp.put("/subscriptions/default")
+@documented("Set my default channel", body=SubscriptionIn, example=EXAMPLE, ok={200: SubscriptionOut},
+            errors=(409, 422), auth=AUTH, tags=TAGS)
 @authenticated
 def put_default() -> Any:
     return _put(None)
 
 
 @bp.delete("/subscriptions/default")
+@documented("Remove my default", ok={204: "removed"}, errors=(409,), auth=AUTH, tags=TAGS)
 @authenticated
 def delete_default() -> Any:
     return _delete(None)
 
 
 @bp.put("/subscriptions/games/<game_id>")
+@documented("Set my channel for one game", body=SubscriptionIn, example=EXAMPLE, ok={200: SubscriptionOut},
+            errors=(409, 422), auth=AUTH, tags=TAGS)
 @authenticated
 def put_game(game_id: str) -> Any:
     return _put(game_id)
 
 
 @bp.delete("/subscriptions/games/<game_id>")
+@documented("Fall back to my default for this game", ok={204: "removed"}, errors=(409,), auth=AUTH, tags=TAGS)
 @authenticated
 def delete_game(game_id: str) -> Any:
     return _delete(game_id)
 
 
 @bp.post("/endpoints/<int:endpoint_id>/rotate-secret")
+@documented("New signing secret; old ones valid 24 h more", ok={200: EndpointOut}, errors=(404,), auth=AUTH, tags=TAGS)
 @authenticated
 def rotate_secret(endpoint_id: int) -> Any:
     ctx = _ctx()
@@ -188,15 +212,17 @@ def rotate_secret(endpoint_id: int) -> Any:
 
 
 @bp.get("/deliveries")
+@documented("Webhook delivery log", query=DeliveriesQuery, ok={200: DeliveryOut}, many=True, auth=AUTH, tags=TAGS)
 @authenticated
 def list_deliveries() -> Any:
-    limit = min(max(request.args.get("limit", 50, type=int), 1), 500)
+    args = DeliveriesQuery().load(request.args.to_dict())
     with _ctx().engine.connect() as conn:
-        rows = manage.list_deliveries(conn, _player(), limit, request.args.get("status"))
+        rows = manage.list_deliveries(conn, _player(), args["limit"], args["status"])
     return jsonify(DeliveryOut(many=True).dump(rows))
 
 
 @bp.get("/deliveries/<int:delivery_id>")
+@documented("One delivery with its attempts", ok={200: DeliveryOut}, errors=(404,), auth=AUTH, tags=TAGS)
 @authenticated
 def get_delivery(delivery_id: int) -> Any:
     with _ctx().engine.connect() as conn:
@@ -204,6 +230,7 @@ def get_delivery(delivery_id: int) -> Any:
 
 
 @bp.post("/deliveries/<int:delivery_id>/redeliver")
+@documented("Send again now (same webhook-id)", ok={202: DeliveryOut}, errors=(404, 409), auth=AUTH, tags=TAGS)
 @authenticated
 def redeliver(delivery_id: int) -> Any:
     ctx = _ctx()
@@ -213,6 +240,8 @@ def redeliver(delivery_id: int) -> Any:
 
 
 @bp.put("/vacation")
+@documented("Pause reminders", body=VacationIn, example={"on": True}, ok={200: VacationOut}, errors=(409,),
+            auth=AUTH, tags=TAGS)
 @authenticated
 def put_vacation() -> Any:
     data = VacationIn().load(request.get_json(silent=True) or {})
@@ -223,6 +252,8 @@ def put_vacation() -> Any:
 
 
 @bp.post("/unsubscribe/<token>")
+@documented("RFC 8058 one-click unsubscribe", ok={200: "text/plain"}, media="text/plain", errors=(404,),
+            tags=TAGS)
 def unsubscribe_one_click(token: str) -> Any:
     """RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click`; it takes effect at once."""
     ctx = _ctx()
@@ -234,6 +265,7 @@ def unsubscribe_one_click(token: str) -> Any:
 
 
 @bp.get("/unsubscribe/<token>")
+@documented("Unsubscribe confirmation page", ok={200: "text/html"}, media="text/html", tags=TAGS)
 def unsubscribe_page(token: str) -> Any:
     """A page with a button: GET must not unsubscribe, or link scanners would unsubscribe people."""
     action = html.escape(f"{API_PREFIX}/unsubscribe/{token}")

@@ -78,6 +78,12 @@ class VacationIn(Schema):
     until = fields.AwareDateTime(load_default=None, default_timezone=None)
 
 
+class DeliveriesQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+    status = fields.String(load_default=None, validate=validate.OneOf(["pending", "succeeded", "failed", "cancelled"]))
+    player_id = fields.String(metadata={"description": "operators: the player to act for"})
+
+
 class VacationOut(Schema):
     player_id = fields.String()
     vacation_until = fields.DateTime(allow_none=True)

@@ -8,12 +8,16 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from marshmallow import Schema, ValidationError, fields, validate
 
-from . import webpush
-from .api import _ctx, _error, _require_player, authenticated
+from services.apidoc import documented
+
+from . import api, webpush
+from .api import AUTH, TAGS, _ctx, _error, _require_player, authenticated
 from .settings import API_PREFIX
 from .ssrf import UnsafeUrl
 
 bp = Blueprint("notifier_webpush", __name__, url_prefix=API_PREFIX)
+for _error_type, _handler in api.ERROR_HANDLERS.items():  # the notifier's refusals answer alike here
+    bp.register_error_handler(_error_type, _handler)
 
 
 class _Keys(Schema):
@@ -29,7 +33,29 @@ class DeviceIn(Schema):
     keys = fields.Nested(_Keys, required=True)
 
 
+class PushKeyOut(Schema):
+    public_key = fields.String(required=True)
+
+
+class DeviceOut(Schema):
+    id = fields.Integer(required=True)
+    push_service = fields.String(allow_none=True)
+    created_at = fields.DateTime(allow_none=True)
+    disabled_at = fields.DateTime(allow_none=True)
+    disabled_reason = fields.String(allow_none=True)
+
+
+class DeviceIdOut(Schema):
+    id = fields.Integer(required=True)
+
+
+DEVICE_EXAMPLE = {"endpoint": "https://push.example.org/send/abc", "expirationTime": None,
+                  "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}
+
+
 @bp.get("/webpush/key")
+@documented("The server's VAPID public key to subscribe a browser with (404 when web push is off)",
+            ok={200: PushKeyOut}, errors=(404,), tags=TAGS)
 def key() -> Any:
     try:
         return jsonify({"public_key": webpush.public_key(_ctx().settings)})
@@ -38,6 +64,7 @@ def key() -> Any:
 
 
 @bp.get("/webpush/devices")
+@documented("My web push devices", ok={200: DeviceOut}, many=True, auth=AUTH, tags=TAGS)
 @authenticated
 def list_devices() -> Any:
     with _ctx().engine.connect() as conn:
@@ -45,6 +72,8 @@ def list_devices() -> Any:
 
 
 @bp.post("/webpush/devices")
+@documented("Add a browser's push subscription (PushSubscription.toJSON())", body=DeviceIn,
+            example=DEVICE_EXAMPLE, ok={201: DeviceIdOut}, errors=(404, 409, 422), auth=AUTH, tags=TAGS)
 @authenticated
 def add_device() -> Any:
     ctx = _ctx()
@@ -63,6 +92,7 @@ def add_device() -> Any:
 
 
 @bp.delete("/webpush/devices/<int:device_id>")
+@documented("Revoke one of my devices", ok={204: "revoked"}, errors=(404, 409), auth=AUTH, tags=TAGS)
 @authenticated
 def revoke_device(device_id: int) -> Any:
     ctx = _ctx()

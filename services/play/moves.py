@@ -32,6 +32,7 @@ UNDO_TYPES = frozenset({"undo", "redo"})
 DECLINE = "decline"  # the table's move: a player asked by another's move declines it (it is taken back)
 # moves that may reach into another player's game (`GameSession.consenters`): never queued unread
 MAY_NEED_CONSENT = frozenset({"end_game", "buy_company", "buy_train"})
+NOTES = frozenset({"needs_consent", "proposed_by"})  # what legal-actions states beside a move, not the move
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class Move:
     @classmethod
     def read(cls, action: Mapping[str, Any]) -> Move:
         kind = action.get("type")
-        rest = {k: v for k, v in action.items() if k not in ("type", "entity")}
+        rest = {k: v for k, v in action.items() if k not in ("type", "entity") and k not in NOTES}
         return cls(kind if isinstance(kind, str) else None, action.get("entity"), MappingProxyType(rest))
 
     def as_action(self) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import titledata
+from .actions import GAME_ACTIONS
 from .board.trains import TrainKind, kinds_from_setup
 from .core.market import StockMarket
 from .core.rounds import Round
@@ -459,10 +460,4 @@ class Game:
         return digest(self, action)
 
 
-KNOWN_TYPES = frozenset({
-    "bid", "buy_company", "sell_company", "choose_ability", "choose", "par", "buy_shares", "sell_shares",
-    "lay_tile", "place_token", "remove_token", "run_routes", "dividend", "buy_train", "discard_train",
-    "swap_train", "scrap_train", "reassign_trains", "merge", "failed_merge", "special_buy", "bankrupt", "pass",
-    "end_game",
-    "program_buy_shares", "program_share_pass", "program_disable",
-})
+KNOWN_TYPES = frozenset(GAME_ACTIONS)  # the types a round or the game takes (shared/engine/actions.py)

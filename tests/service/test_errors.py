@@ -74,7 +74,7 @@ def test_refusals_change_nothing(started: tuple, service_config: Config) -> None
     assert code == 422 and body["status"] == "refused" and body["reason"] and body["rule"]
     # idempotency key reused with a different body
     assert post(tokens[p1], {"action": out_of_turn, "expected_version": 1}, key="reused")[0] == 422
-    code, body = post(tokens[p1], {"action": out_of_turn | {"note": 1}, "expected_version": 1}, key="reused")
+    code, body = post(tokens[p1], {"action": out_of_turn | {"created_at": 1}, "expected_version": 1}, key="reused")
     assert (code, body["error"]) == (422, "idempotency_key_reused")
     assert stored(api, game_id, service_config) == before
     # and the right move still goes through afterwards

@@ -38,6 +38,7 @@ def _fuzz(base: str) -> None:
     seed = int(time.time()) % 1000  # a new corner each run; the seed reproduces it (python -m bench.fuzz --seed)
     report = fuzz(base, ADMIN_TOKEN, CI_BUDGET, seed=seed)
     assert report.total >= CI_BUDGET // 2, report.line("fuzz")
+    assert len(report.operations) == report.documented, report.line("fuzz")  # every route in the document
     assert not report.server_errors, (seed, report.server_errors[:10])
     assert not report.changed_by_refusal, (seed, report.changed_by_refusal[:10])
     assert report.statuses[400] and report.statuses[200], report.line("fuzz")  # it reached both sides

@@ -7,8 +7,8 @@ import requests
 
 from services.config import Config
 
-from .conftest import ADMIN_TOKEN, LiveServer
-from .helpers import Api
+from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess
+from .helpers import Api, load_record
 
 
 def test_openapi_and_docs_page(gateway: LiveServer) -> None:
@@ -61,6 +61,28 @@ def test_malformed_and_invalid_bodies_are_400(gateway: LiveServer) -> None:
     assert reply.status_code == 400 and "seats" in reply.json()["details"]
     reply = api.call("POST", "/games", json=["not", "an", "object"])
     assert reply.status_code == 400
+
+
+def test_an_action_with_a_field_its_type_lacks_is_refused_and_nothing_stored(gateway: LiveServer,
+                                                                            worker: WorkerProcess) -> None:
+    """The fields of each type come from the engine's declaration (shared/engine/actions.py); an offer of
+    legal-actions, range hints and all, posts back as it is."""
+    api = Api(gateway.url, ADMIN_TOKEN)
+    game_id, tokens = api.seated_game(load_record())
+    offers = {pid: api.call("GET", f"/games/{game_id}/legal-actions", token).json()["actions"]
+              for pid, token in tokens.items()}
+    pid, offer = next((pid, a) for pid, actions in offers.items() for a in actions if a["type"] != "end_game")
+    for bad in ({**offer, "bogus_field": 1}, {**offer, "rotaton": 2, "bogus_field": 1}):
+        reply = api.act(game_id, tokens[pid], bad, 0, key="strict-1")
+        assert reply.status_code == 400, reply.text
+        body = reply.json()
+        assert body["error"] == "invalid_request" and "action.bogus_field" in body["message"]
+        assert "bogus_field" in body["details"]["action"]
+        assert set(body["details"]["action"]) == set(bad) - set(offer)
+    assert api.call("GET", f"/games/{game_id}/receipts/strict-1", tokens[pid]).status_code == 404
+    assert api.call("GET", f"/games/{game_id}/state").json()["version"] == 0
+    applied = api.act(game_id, tokens[pid], offer, 0, key="strict-1")
+    assert applied.status_code == 200, applied.text
 
 
 def test_oversize_body_is_413(gateway: LiveServer, service_config: Config) -> None:

@@ -4,6 +4,7 @@ the deployed server handles concurrent long-polls, races and database work."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -105,3 +106,37 @@ def test_kept_alive_connections_are_served_back_to_back_and_after_a_pause(gunico
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
     assert requests.get(f"{gunicorn_url}/healthz", timeout=10).ok
+
+
+def _raw(url: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_the_servers_own_errors_are_json(gunicorn_url: str) -> None:
+    """What gunicorn refuses before the app sees it answers in the one error shape (services/server.py)."""
+    cases = {
+        414: b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",  # request line past limit_request_line
+        431: b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n",  # one header too big
+        400: b"G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n",  # no such method token
+    }
+    for status, request in cases.items():
+        code, headers, body = _raw(gunicorn_url, request)
+        assert code == status, (code, body[:200])
+        assert headers["content-type"] == "application/json"
+        answer = json.loads(body)
+        assert set(answer) == {"error", "message"} and answer["message"], answer
+    too_many = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(200)) + b"\r\n"
+    code, headers, body = _raw(gunicorn_url, too_many)
+    assert code == 431 and json.loads(body)["error"] == "request_header_fields_too_large"
+    # a well-formed method the app does not route is the app's own 405, in the same shape
+    reply = requests.request("PATCH", f"{gunicorn_url}/healthz", timeout=10)
+    assert reply.status_code == 405 and reply.json()["error"] == "method_not_allowed"

@@ -19,11 +19,13 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 
+from services.apidoc import documented
 from services.gateway.auth import require_read, require_seat
 from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
-from services.gateway.http import game_or_404, game_url
+from services.gateway.http import game_or_404, game_url, query
 from services.gateway.runtime import rt
+from services.gateway.schemas import HomeOut, PageMeOut, PageVersionOut, PageVersionQuery, PreviewQuery
 from services.gateway.web.summary import order_words, overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
 from services.play.legal import standing_in, with_stand_in
@@ -195,6 +197,8 @@ def render_page(game: Game) -> Response:
 
 
 @bp.get("/")
+@documented("Front door: open games for a browser (HTML, with Accept: text/html), where the API starts for a "
+            "client", ok={200: HomeOut}, tags=("meta",))
 def index() -> ResponseReturnValue:
     """The front door: for a browser, the open games with links to their pages; for an API client, where
     the API starts."""
@@ -206,6 +210,8 @@ def index() -> ResponseReturnValue:
 
 
 @bp.get("/push-worker.js")
+@documented("The web push service worker (JavaScript)", ok={200: "text/javascript"}, media="text/javascript",
+            tags=("meta",))
 def push_worker() -> ResponseReturnValue:
     """The service worker of web push, at the site's root so its scope covers every game page."""
     response = bp.send_static_file("push-worker.js")
@@ -215,11 +221,19 @@ def push_worker() -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/page")
+@documented("The game's page (HTML; also GET /games/{game_id} with Accept: text/html). A seat link is "
+            "/games/{game_id}/page#seat=<seat token>: the fragment never reaches the server",
+            params=({"in": "query", "name": "at", "schema": {"type": "integer", "minimum": 0},
+                     "description": "the game as it was at this version"},),
+            ok={200: "the page"}, media="text/html", errors=(403, 404), auth=("seat", "admin"), auth_optional=True)
 def page(game_id: int) -> ResponseReturnValue:
     return render_page(game_or_404(game_id))
 
 
 @bp.get("/games/<int:game_id>/map")
+@documented("What a client needs to draw the board: layout, hexes with centres, terrain and costs, tiles "
+            "with rotation and track, cities with slots and tokens, towns, revenues, labels, borders",
+            ok={200: "the map view"}, errors=(403, 404, 409), auth=("seat", "admin"), auth_optional=True)
 def game_map(game_id: int) -> ResponseReturnValue:
     """What a client needs to draw the board: layout, hexes with centres, terrain, tiles with rotation and
     turned track, stops with revenues, city slots with tokens, labels, borders (see shared/engine/view)."""
@@ -233,17 +247,17 @@ def game_map(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/page/version")
+@documented("Long-poll for the page: answers when the version differs from `after` or the status from "
+            "`status`, or after `wait` seconds", query=PageVersionQuery, ok={200: PageVersionOut},
+            errors=(403, 404), auth=("seat", "admin"), auth_optional=True)
 def version(game_id: int) -> ResponseReturnValue:
     """Long-poll for the page: answers as soon as the game's version differs from `after` or its status from
     `status` (a game waiting for players starts), or after `wait` seconds with both unchanged."""
     game = game_or_404(game_id)
     require_read(game)
-    try:
-        after = int(request.args.get("after", game.version))
-        wait = min(max(float(request.args.get("wait", 0)), 0.0), MAX_POLL_SECONDS)
-    except ValueError:
-        raise ApiError(400, "bad_query", "after must be an integer and wait a number of seconds") from None
-    known = request.args.get("status") or game.status  # a game waiting for players answers when it starts
+    args = query(PageVersionQuery)
+    after, wait = args.get("after", game.version), min(args["wait"], MAX_POLL_SECONDS)
+    known = args.get("status") or game.status  # a game waiting for players answers when it starts
     deadline = time.monotonic() + wait
     while (game.version == after and game.status == known and game.status != "finished"
            and time.monotonic() < deadline):
@@ -253,16 +267,16 @@ def version(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/page/preview")
+@documented("One hex drawn with a tile at a rotation (SVG) for the page's lay form; draws only",
+            query=PreviewQuery, ok={200: "image/svg+xml"}, media="image/svg+xml", errors=(403, 404, 409),
+            auth=("seat", "admin"), auth_optional=True)
 def preview(game_id: int) -> ResponseReturnValue:
     """One hex drawn as it would look with a tile laid at a rotation (tokens kept), for the lay form. Only
     draws: legality is the engine's, asked when the lay is posted."""
     game = game_or_404(game_id)
     require_read(game)
-    hex_id, tile_id = request.args.get("hex", ""), request.args.get("tile", "")
-    try:
-        rotation = int(request.args.get("rotation", "0")) % 6
-    except ValueError:
-        raise ApiError(400, "bad_query", "rotation must be 0-5") from None
+    args = query(PreviewQuery)
+    hex_id, tile_id, rotation = args["hex"], args["tile"], args["rotation"] % 6
     if game.status == "open":
         raise ApiError(409, "not_started", f"game {game_id} has not started")
     with rt().sessions.use(game) as session:
@@ -276,6 +290,9 @@ def preview(game_id: int) -> ResponseReturnValue:
 
 
 @bp.get("/games/<int:game_id>/page/me")
+@documented("Who the bearer seat token is in this game (player id, name, seat) and its own standing orders "
+            "(`programs`: each `order` as set and its `words`; never another seat's)", ok={200: PageMeOut},
+            errors=(404,), auth=("seat", "admin"))
 def me(game_id: int) -> ResponseReturnValue:
     """Who the page's seat token is: the script needs the player id to address undo/redo and to say
     "your turn"."""
