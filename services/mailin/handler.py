@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -33,6 +34,9 @@ from services.play.commands import submit, wait_for
 from services.play.dispatch import Dispatcher
 from services.play.pending import Pending, Refused, asks_of
 from services.play.sessions import SessionCache
+from services.words.describe import describe
+from services.words.names import name_of
+from shared.engine import GameSession
 from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
 
@@ -80,6 +84,13 @@ class RateLimit:
                 return False
             times.append(now)
             return True
+
+
+def played_words(session: GameSession, action: dict[str, Any]) -> str:
+    """A move as the history says it ("Ann buys 10% of LNWR"): the answer names what was played, not only
+    the number or words the player wrote (services/words, the page's and the mail's one phrase table)."""
+    game = session.game
+    return describe(action, lambda e: name_of(game, e), game.rules)
 
 
 @dataclass
@@ -178,6 +189,7 @@ class MailHandler:
                         numbers = moves
                     resolved = language.resolve(line, moves, session.game, token.player_id,
                                                 numbers if game.version == token.version else None)
+                    said = played_words(session, resolved.action) if resolved.action is not None else line
             except Exception:  # an engine error reading this position: answered, not lost
                 log.exception("reading a mail move failed", extra={"game_id": game.id})
                 report.append(f"Not played: \u201c{line}\u201d could not be read here; please use the page.")
@@ -203,7 +215,7 @@ class MailHandler:
                 receipt = wait_for(self.recorder, game.id, cid, self.settings.wait_seconds) or receipt
             if receipt.status == APPLIED:
                 applied.append(line)
-                report.append(f"Played: {line}")
+                report.append(f"Played \u201c{line}\u201d: {said}.")
                 continue
             if receipt.status == QUEUED:
                 report.append(f"\u201c{line}\u201d is queued and will be played shortly; later lines were not.")
