@@ -13,32 +13,37 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .game import Game
 
-Before = tuple[frozenset[int], dict[str, Any]]
-
-
-def before(game: Game, action: dict[str, Any]) -> Before:
-    """What the state says before `action`: who is bankrupt already, and who owns the train bought."""
-    bankrupt = frozenset(p.id for p in game.players if p.bankrupt)
+def before(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
+    """What the state says before `action` that its line needs: who owns the train bought, who is bankrupt
+    already (before a bankruptcy, the one action that makes players bankrupt). None for every other
+    action: this runs for each action processed, so it costs nothing for an ordinary move."""
+    kind = action.get("type")
+    if kind == "bankrupt":
+        return {"_bankrupt": frozenset(p.id for p in game.players if p.bankrupt)}
+    if kind != "buy_train":
+        return None
     seen: dict[str, Any] = {}
-    if action.get("type") == "buy_train":
-        train = game.depot.by_id(str(action.get("train")))
-        owner = train.owner if train is not None else None
-        # a train another corporation sells (never the depot's, nor one the buyer moves between its own shells)
-        if isinstance(owner, str) and owner in game.corporations and owner != action.get("entity"):
-            seen["seller"] = owner
-            president = game.controller(owner)
-            if isinstance(president, int):
-                seen["seller_president"] = president
-    return bankrupt, seen
+    train = game.depot.by_id(str(action.get("train")))
+    owner = train.owner if train is not None else None
+    # a train another corporation sells (never the depot's, nor one the buyer moves between its own shells)
+    if isinstance(owner, str) and owner in game.corporations and owner != action.get("entity"):
+        seen["seller"] = owner
+        president = game.controller(owner)
+        if isinstance(president, int):
+            seen["seller_president"] = president
+    return seen
 
 
-def after(game: Game, action_id: int, seen: Before) -> None:
+def after(game: Game, action_id: int, seen: dict[str, Any] | None) -> None:
     """Keep what `action_id` did that its line must say (nothing is kept for an ordinary move)."""
-    bankrupt, note = seen
-    note = dict(note)
-    fallen = [p.id for p in game.players if p.bankrupt and p.id not in bankrupt]
-    if fallen:
-        note["bankrupt"] = fallen
+    if not seen and not game.finished:
+        return
+    note = dict(seen or {})
+    bankrupt = note.pop("_bankrupt", None)
+    if bankrupt is not None:
+        fallen = [p.id for p in game.players if p.bankrupt and p.id not in bankrupt]
+        if fallen:
+            note["bankrupt"] = fallen
     if game.finished and game.game_end_reason is not None:
         note["ended"] = game.game_end_reason
     if not note:
