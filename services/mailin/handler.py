@@ -218,9 +218,9 @@ class MailHandler:
                 report.append(f"Played \u201c{line}\u201d: {said}.")
                 continue
             if receipt.status == QUEUED:
-                report.append(f"\u201c{line}\u201d is queued and will be played shortly; later lines were not.")
+                report.append(f"\u201c{line}\u201d ({said}) is queued and will be played shortly; later lines were not.")
             else:
-                report.append(f"Refused: \u201c{line}\u201d \u2014 {receipt.reason}. Later lines were not played.")
+                report.append(f"Refused: \u201c{line}\u201d ({said}) \u2014 {receipt.reason}. Later lines were not played.")
             break
         return Outcome("answered", "", applied, self._answer(incoming, token, report))
 
