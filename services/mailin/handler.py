@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -33,6 +34,9 @@ from services.play.moves import Caller, MoveDoor
 from services.play.pending import Pending, Refused, asks_of
 from services.play.scheduler import Scheduler, session_remedies
 from services.play.sessions import SessionCache
+from services.words.describe import describe
+from services.words.names import name_of
+from shared.engine import GameSession
 from shared.eventstore import Conflict, SqlRecorder
 from shared.eventstore.records import ACTIVE, APPLIED, QUEUED
 
@@ -80,6 +84,13 @@ class RateLimit:
                 return False
             times.append(now)
             return True
+
+
+def played_words(session: GameSession, action: dict[str, Any]) -> str:
+    """A move as the history says it ("Ann buys 10% of LNWR"): the answer names what was played, not only
+    the number or words the player wrote (services/words, the page's and the mail's one phrase table)."""
+    game = session.game
+    return describe(action, lambda e: name_of(game, e), game.rules)
 
 
 @dataclass
@@ -179,6 +190,7 @@ class MailHandler:
                         numbers = moves
                     resolved = language.resolve(line, moves, session.game, token.player_id,
                                                 numbers if game.version == token.version else None)
+                    said = played_words(session, resolved.action) if resolved.action is not None else line
             except Exception:  # an engine error reading this position: answered, not lost
                 log.exception("reading a mail move failed", extra={"game_id": game.id})
                 report.append(f"Not played: \u201c{line}\u201d could not be read here; please use the page.")
@@ -206,12 +218,12 @@ class MailHandler:
             assert receipt is not None
             if receipt.status == APPLIED:
                 applied.append(line)
-                report.append(f"Played: {line}")
+                report.append(f"Played \u201c{line}\u201d: {said}.")
                 continue
             if receipt.status == QUEUED:
-                report.append(f"\u201c{line}\u201d is queued and will be played shortly; later lines were not.")
+                report.append(f"\u201c{line}\u201d ({said}) is queued and will be played shortly; later lines were not.")
             else:
-                report.append(f"Refused: \u201c{line}\u201d \u2014 {receipt.reason}. Later lines were not played.")
+                report.append(f"Refused: \u201c{line}\u201d ({said}) \u2014 {receipt.reason}. Later lines were not played.")
             break
         return Outcome("answered", "", applied, self._answer(incoming, token, report))
 

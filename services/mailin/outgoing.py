@@ -14,6 +14,7 @@ from typing import Protocol
 
 from services import signin
 from services.notifier.db import make_engine
+from services.notifier.payloads import ask_sentence
 from services.play.clock_store import ClockLog
 from services.play.pending import Ask, asks_of
 from services.play.sessions import SessionCache
@@ -32,6 +33,8 @@ class MailBlock:
     text: str
     reply_to: str | None
     thread: str
+    headline: str = ""  # the game's line of the mail (its subject when alone), from the same reading as `text`
+    acting: bool = True  # the reader has a move to make or a question to answer, as `text` says
 
 
 class TurnBlocks(Protocol):
@@ -59,8 +62,13 @@ def with_asks(settings: MailinSettings, text: TurnText, asks: list[Ask], names: 
     addresses = [tokens.answer_address(settings, text.game_id, text.player_id, a.ask_id) for a in mine]
     blocks = [answers.block(a, names, address, on_move) for a, address in zip(mine, addresses, strict=True)]
     blocks += [answers.status(a, names) for a in others]
+    headline = text.headline
+    if mine and not text.moves:  # asked, not on move: the first line says so, never "nothing for you to do"
+        data = {"ask": mine[0].kind, "by": mine[0].by, "target": mine[0].target, "name": mine[0].name}
+        headline = (f"{ask_sentence(data, {str(k): v for k, v in names.items()})} in game {text.game_id}: "
+                    f"you are asked to answer.")
     return replace(text, text="\n\n".join([*blocks, text.text]),
-                   reply_to=text.reply_to or (addresses[0] if addresses else None))
+                   reply_to=text.reply_to or (addresses[0] if addresses else None), headline=headline)
 
 
 def seat_link(settings: MailinSettings, public_url: str, game_id: int, player_id: int) -> str:
@@ -106,4 +114,5 @@ class TurnMailer:
         text = self.text(int(game_id), int(player_id))
         if text is None:
             return None
-        return MailBlock(text.text, text.reply_to, thread_id(self.settings, game_id))
+        return MailBlock(text.text, text.reply_to, thread_id(self.settings, game_id), text.headline,
+                         bool(text.moves) or text.reply_to is not None)

@@ -14,7 +14,7 @@ from typing import Any
 
 from services.play.legal import seat_actions, standing_in
 from services.play.timekeeping import Table
-from services.words.describe import describe, describe_choice
+from services.words.describe import bid_range, describe, describe_choice
 from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
 from shared.engine.game import Game
@@ -30,6 +30,7 @@ class TurnText:
     moves: list[dict[str, Any]]
     text: str
     reply_to: str | None = None  # set when the seat has moves and replies are on
+    headline: str = ""  # the mail's first line (and subject), read from the same state as `text`
 
 
 def seat_moves(session: GameSession, player_id: int, absent: int | None = None) -> list[dict[str, Any]]:
@@ -87,9 +88,7 @@ def move_text(game: Game, action: dict[str, Any], sources: dict[str, str]) -> st
         if cost is not None:
             text += f" for {_money(game, cost)}"
     elif kind == "bid" and action.get("min") is not None:
-        text += f" (any amount from {action['min']}"
-        text += f" to {action['max']}" if action.get("max") is not None else ""
-        text += f", in steps of {action['step']})" if action.get("step") else ")"
+        text += f" ({bid_range(action, lambda amount: _money(game, amount))})"  # as the offer states it
     elif kind == "lay_tile":
         text = f"lay tile {str(action.get('tile', '')).split('-')[0]} on {action.get('hex')} rotation {action.get('rotation')}"
     elif kind == "place_token" and action.get("city"):
@@ -147,7 +146,8 @@ def state_lines(session: GameSession, player_id: int) -> list[str]:
 def last_moves(session: GameSession, count: int = 5) -> list[str]:
     game = session.game
     recent = [a for a in session.actions if a.get("type") != "message"][-count:]
-    return [describe(a, lambda e: name_of(game, e), game.rules) for a in recent]
+    notes = getattr(game, "history_notes", {})
+    return [describe(a, lambda e: name_of(game, e), game.rules, notes.get(a.get("id"))) for a in recent]
 
 
 def turn_text(session: GameSession, game_id: int, player_id: int, link: str, reply_to: str | None,
@@ -171,4 +171,17 @@ def turn_text(session: GameSession, game_id: int, player_id: int, link: str, rep
     else:
         out += ["", "Nothing for you to do right now."]
     out += ["", f"Page: {link}"]
-    return TurnText(game_id, player_id, session.version, moves, "\n".join(out), reply_to if moves else None)
+    return TurnText(game_id, player_id, session.version, moves, "\n".join(out), reply_to if moves else None,
+                    headline(session, game_id, player_id, bool(moves)))
+
+
+def headline(session: GameSession, game_id: int, player_id: int, on_move: bool) -> str:
+    """Where the game stands for this player, in one line: the subject of his mail says what its body says."""
+    game = session.game
+    label = f"game {game_id} ({session.title})"
+    if session.finished:
+        return f"{label[:1].upper()}{label[1:]} has finished."
+    if on_move:
+        return f"{name_of(game, player_id)}: it is your turn in {label} \u2014 {round_label(game)}, phase {game.phase.name}."
+    acting = [acting_name(game, e) for e in game.acting()]
+    return f"Nothing for you to do in {label}" + (f": waiting for {', '.join(acting)}." if acting else ".")

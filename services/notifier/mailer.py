@@ -8,22 +8,25 @@ than loses (at-least-once, like webhooks).
 from __future__ import annotations
 
 import email.policy
+import json
 import logging
 import smtplib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from services.clock import Clock
+from services.words.describe import plural
 
-from . import unsubscribe
+from . import events, fanout, unsubscribe
 from .settings import API_PREFIX, NotifierSettings, SmtpSettings
-from .tables import mail_queue
+from .tables import game_state, mail_queue
 
 if TYPE_CHECKING:
     from services.mailin.outgoing import MailBlock, TurnBlocks
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 # Long unfolded lines: a folded-and-encoded List-Unsubscribe URL is one that mail clients cannot use.
 HEADER_POLICY = email.policy.SMTP.clone(max_line_length=998)
 SmtpFactory = Callable[[SmtpSettings], smtplib.SMTP]
+SUBJECT_MAX = 120
 
 
 def connect_smtp(smtp: SmtpSettings) -> smtplib.SMTP:
@@ -63,8 +67,7 @@ def compose(
     state, page link), answers go to the block's signed reply address, and the mail joins the game's
     thread."""
     msg = EmailMessage(policy=HEADER_POLICY)
-    first = lines[0].splitlines()[0]
-    msg["Subject"] = first if len(lines) == 1 and len(first) <= 120 else f"Railpost: {len(lines)} updates in your games"
+    msg["Subject"] = subject(lines)
     msg["From"] = settings.smtp.sender
     msg["To"] = address
     msg["Date"] = formatdate(usegmt=True)
@@ -81,6 +84,30 @@ def compose(
             msg["Reply-To"] = block.reply_to
     msg.set_content(f"{body}\n\n-- \nRailpost. Stop these emails: {unsubscribe_url}\n")
     return msg
+
+
+def subject(lines: Sequence[str]) -> str:
+    """The first line of a one-line mail (cut to a subject's length), else how many updates it brings."""
+    if len(lines) == 1:
+        first = lines[0].splitlines()[0]
+        return first if len(first) <= SUBJECT_MAX else first[: SUBJECT_MAX - 1].rstrip() + "\u2026"
+    return f"Railpost: {plural(len(lines), 'update')} in your games"
+
+
+def current_lines(items: Sequence[Any], acting: Mapping[Any, bool], headlines: Mapping[Any, str]) -> list[str]:
+    """The lines still true when the mail leaves, one per game (`latest_per_game`): a "your turn" line of a
+    game where the reader no longer acts (`acting`, read now) is dropped, and where the game's state was read
+    for this mail its own line (`headlines`) stands in for it, so subject and body say the same thing."""
+    kept = []
+    for item in items:
+        if item.event_type == events.TURN and item.game_id is not None:
+            if acting.get(item.game_id) is False:
+                continue
+            if headlines.get(item.game_id):
+                link = item.line.rsplit("\n", 1)[-1] if "\n" in item.line else ""
+                item = SimpleNamespace(game_id=item.game_id, line=headlines[item.game_id] + (f"\n{link}" if link else ""))
+        kept.append(item)
+    return latest_per_game(kept)
 
 
 def latest_per_game(items: Sequence[Any]) -> list[str]:
@@ -137,7 +164,7 @@ class Mailer:
         now = self.clock.now()
         with self.engine.begin() as conn:
             items = conn.execute(
-                sa.select(mail_queue.c.id, mail_queue.c.line, mail_queue.c.game_id)
+                sa.select(mail_queue.c.id, mail_queue.c.line, mail_queue.c.game_id, mail_queue.c.event_type)
                 .where(mail_queue.c.player_id == player_id, mail_queue.c.address == address,
                        mail_queue.c.sent_at.is_(None), mail_queue.c.due_at <= window)
                 .order_by(mail_queue.c.created_at, mail_queue.c.id)
@@ -145,6 +172,7 @@ class Mailer:
             if not items:
                 return 0
             token = unsubscribe.issue(conn, player_id, address, now)
+            acting = {} if self.blocks is not None else acting_now(conn, {i.game_id for i in items}, player_id)
         url = f"{self.settings.public_base_url}{API_PREFIX}/unsubscribe/{token}"
         if self.blocks is None:
             batches: list[tuple[Sequence[Any], MailBlock | None]] = [(items, None)]
@@ -155,10 +183,29 @@ class Mailer:
             batches = [(group, self._block(game, player_id)) for game, group in by_game.items()]
         sent = 0
         for batch, block in batches:
-            msg = compose(self.settings, address, latest_per_game(batch), url, batch[0].id, block)
-            send_message(self.settings.smtp, msg, self.smtp_factory)
-            with self.engine.begin() as conn:
+            game = batch[0].game_id
+            # the state read for a game's block is the one its lines are held to
+            held = {game: block.acting} if block is not None else acting
+            lines = current_lines(batch, held, {game: block.headline} if block is not None else {})
+            if lines:
+                msg = compose(self.settings, address, lines, url, batch[0].id, block)
+                send_message(self.settings.smtp, msg, self.smtp_factory)
+                sent += 1
+            with self.engine.begin() as conn:  # sent, or no longer true: either way never sent again
                 conn.execute(mail_queue.update().where(mail_queue.c.id.in_([i.id for i in batch]))
                              .values(sent_at=now))
-            sent += 1
         return sent
+
+
+def acting_now(conn: sa.Connection, games: set[Any], player_id: str) -> dict[Any, bool]:
+    """For each game, whether the player (or the seat he holds) acts in it now, as the notifier last read
+    the game's turn; a game it has not read is left out (its lines stay)."""
+    wanted = [g for g in games if g is not None]
+    if not wanted:
+        return {}
+    out: dict[Any, bool] = {}
+    for game_id, raw in conn.execute(sa.select(game_state.c.game_id, game_state.c.acting)
+                                     .where(game_state.c.game_id.in_(wanted))).all():
+        holders = fanout.holders_of(conn, game_id)
+        out[game_id] = player_id in {holders.get(str(p), str(p)) for p in json.loads(raw)}
+    return out

@@ -14,11 +14,29 @@ from shared.engine.titles.base import TitleRules
 Namer = Callable[[Any], str]
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """"1 update", "2 updates": a count with its noun as a reader says it."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def _shares(action: dict[str, Any]) -> str:
     shares = action.get("shares") or []
     corp = str(shares[0]).rsplit("_", 1)[0] if shares else action.get("corporation", "?")
     pct = action.get("percent")
-    return f"{pct}% of {corp}" if pct else f"{len(shares)} share(s) of {corp}"
+    return f"{pct}% of {corp}" if pct else f"{plural(len(shares), 'share')} of {corp}"
+
+
+def bid_range(action: dict[str, Any], money: Callable[[Any], str] = str) -> str | None:
+    """The amounts a bid offer allows, as legal-actions states them (`min`, `step`, `max`, `multiple_of`,
+    shared/engine/ranges.py): the lowest bid, the highest, and the smallest raise — or, where the title
+    wants every bid a multiple of the step, that. None for an offer without a range."""
+    if action.get("min") is None:
+        return None
+    top = f" to {money(action['max'])}" if action.get("max") is not None else " up"
+    if action.get("multiple_of"):
+        return f"any multiple of {money(action['multiple_of'])} from {money(action['min'])}{top}"
+    text = f"any amount from {money(action['min'])}{top}"
+    return text + (f"; raises of at least {money(action['step'])}" if action.get("step") else "")
 
 
 def _route_path(route: dict[str, Any]) -> str:
@@ -86,8 +104,49 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
-def describe(action: dict[str, Any], namer: Namer, rules: TitleRules | None = None) -> str:
-    """One sentence: who did what (`rules`: the title's own words for its special purchases)."""
+END_REASONS = {
+    "bank": "the bank ran out of money",
+    "stock_market": "a share price reached the end of the stock market",
+    "bankrupt": "a bankruptcy ended it",
+    "fixed_round": "the last of the title's fixed rounds was played",
+    "final_phase": "the last phase's final set of rounds was played",
+    "dnf": "the turn limit was reached before the game ended by its rules",
+    "manually_ended": "the players agreed to end it",
+    "stalled": "no one could move any more",
+}
+
+
+def end_words(reason: str | None) -> str:
+    """Why the game is over, in words (the engine's reason codes are no reading for a player)."""
+    if reason is None:
+        return "the game is over"
+    return END_REASONS.get(reason, reason.replace("_", " "))
+
+
+def _noted(line: str, namer: Namer, note: dict[str, Any]) -> str:
+    """The line with what the state knew when the action was played (shared/engine/history.py): who sold
+    the train, who went bankrupt, and why the game ended there."""
+    if note.get("seller") is not None:
+        seller = str(note["seller"])
+        president = note.get("seller_president")
+        line += f" from {seller}" + (f" (president {namer(president)})" if president is not None else "")
+    fallen = [namer(p) for p in note.get("bankrupt") or []]
+    if fallen:
+        line += f"; {' and '.join(fallen)} {'goes' if len(fallen) == 1 else 'go'} bankrupt"
+    if note.get("ended"):
+        line += f". The game ends: {end_words(str(note['ended']))}"
+    return line
+
+
+def describe(action: dict[str, Any], namer: Namer, rules: TitleRules | None = None,
+             note: dict[str, Any] | None = None) -> str:
+    """One sentence: who did what (`rules`: the title's own words for its special purchases; `note`: what the
+    game kept of the action's moment, `Game.history_notes[action id]`)."""
+    line = _described(action, namer, rules)
+    return _noted(line, namer, note) if note else line
+
+
+def _described(action: dict[str, Any], namer: Namer, rules: TitleRules | None) -> str:
     kind = str(action.get("type"))
     # undo, redo and chat are the sender's: records name the acting player as their `entity` and whoever
     # clicked as `user`, so the log reads "Alice undoes ..." for the sender, never "None undoes ..."

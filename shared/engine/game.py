@@ -11,7 +11,7 @@ import pickle
 from functools import lru_cache
 from typing import Any
 
-from . import titledata
+from . import history, titledata
 from .actions import GAME_ACTIONS
 from .board.trains import TrainKind, kinds_from_setup
 from .core.market import StockMarket
@@ -110,6 +110,7 @@ class Game:
         # id of the player's action being processed; auto actions it causes carry no id and share this one
         # (a standing order compares it with the id of the action that set the order: programs.py)
         self.action_id = 0
+        self.history_notes: dict[int, dict[str, Any]] = {}  # what history lines say beyond the action (history.py)
         self.board = defn.board.clone()
         self.title_state: TitleState = self.rules.state_class()
         starting = setup["starting_cash"][str(len(self.players))]
@@ -338,12 +339,14 @@ class Game:
         self.serial = getattr(self, "serial", 0) + 1  # every action begun: what a round kept is for one state
         if isinstance(action.get("id"), int):
             self.action_id = action["id"]
+        seen = history.before(self, action)
         try:
             if kind.startswith("program_"):
                 self._process_program(action)
                 return
             if kind == "end_game":
                 self._process_end_game(action)
+                history.after(self, self.action_id, seen)
                 return
             self.round.process(self, action, trusted=trusted)
         except EngineError:
@@ -351,6 +354,7 @@ class Game:
             raise
         self.last_action = action
         self._after_action()
+        history.after(self, self.action_id, seen)
 
     def _process_end_game(self, action: dict[str, Any]) -> None:
         """Ending the game by agreement (the rules docs, "Ending the game by agreement"): any player, or a corporation, may end it at any

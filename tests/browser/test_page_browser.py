@@ -415,6 +415,8 @@ def test_people_take_seats_start_a_game_and_bid_from_its_page(server: Server, br
         row = anna.locator('fieldset[data-type="bid"] div').first
         box = row.locator("input")
         low, step = int(box.get_attribute("min")), int(box.get_attribute("step"))
+        # 1840's offer: any amount from the minimum (issue 49: not "steps of 5"), later bids raise by 5 or more
+        assert step == 1 and f"any amount from {low}" in row.inner_text() and "raises of at least 5" in row.inner_text()
         box.fill(str(low + step))
         version = state["version"]
         row.locator("button").click()

@@ -71,6 +71,10 @@ def test_an_undo_request_is_answered_by_mail(site: Site) -> None:
     own = site.notifier.blocks.text(gid, site.players[first]["id"])  # type: ignore[union-attr]
     assert own is not None and f"Pending: {first} asks to undo the last move; waiting for {second}" in own.text
     assert not ANSWER.search(own.text)
+    # the asked player's mail, read at sending, leads with the question, never "nothing for you to do"
+    his = site.notifier.blocks.text(gid, site.players[second]["id"])  # type: ignore[union-attr]
+    assert his is not None and not his.moves
+    assert his.headline == f"{first} asks to undo the last move in game {gid}: you are asked to answer."
 
     before = version(site, gid)
     site.reply(second, address, "perhaps later\n")

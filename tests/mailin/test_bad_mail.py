@@ -96,7 +96,7 @@ def test_html_only_and_unreadable_mail(table: tuple[Site, int, str]) -> None:
     fresh = tokens.reply_address(site.mailin, gid, site.players[name]["id"], v)
     site.reply(name, fresh, "", raw=html.replace(reply_to.encode(), fresh.encode()))
     assert version(site, gid) == v + 1
-    assert site.sink.to(me)[-1].get_content().startswith("Played: 1")
+    assert site.sink.to(me)[-1].get_content().startswith("Played \u201c1\u201d: ")
 
 
 def test_several_moves_stop_at_the_first_refusal(table: tuple[Site, int, str]) -> None:
@@ -106,7 +106,7 @@ def test_several_moves_stop_at_the_first_refusal(table: tuple[Site, int, str]) -
     site.reply(name, reply_to, "frobnicate\npass")
     assert version(site, gid) == v
     answer = site.sink.to(site.players[name]["email"])[-1].get_content()
-    assert "Not played" in answer and "frobnicate" in answer and "Played: pass" not in answer
+    assert "Not played" in answer and "frobnicate" in answer and "Played" not in answer
 
 
 def test_rate_limit_per_sender() -> None:
@@ -143,8 +143,11 @@ def test_several_moves_run_in_order(site: Site) -> None:
     answer = site.sink.to(me)[-1].get_content().replace("\r\n", "\n")
     # par, undo and redo are played; the turn has passed, so the buy is refused and the pass never tried
     assert version(site, gid) == v + 3, answer
-    assert "Played: par LNWR 100\nPlayed: undo\nPlayed: redo\nNot played:" in answer
-    assert "buy LNWR" in answer and "Played: pass" not in answer
+    # each answer line names the move played in the history's words, beside what the player wrote
+    assert (f"Played \u201cpar LNWR 100\u201d: {name} starts LNWR at 100.\n"
+            f"Played \u201cundo\u201d: {name} undoes the last action.\n"
+            f"Played \u201credo\u201d: {name} redoes the undone action.\nNot played:") in answer, answer
+    assert "buy LNWR" in answer and "Played \u201cpass" not in answer
 
 
 def test_lmtp_behind_postfix(table: tuple[Site, int, str]) -> None:

@@ -46,7 +46,7 @@ def test_imap_poller_plays_replies_from_a_mailbox(site: Site, dovecot: Imap) -> 
         box.append(reply)
     assert poller.poll_once() == 1
     assert version(site, gid) == v + 1
-    assert site.sink.to(site.players[name]["email"])[-1].get_content().startswith("Played: 1")
+    assert site.sink.to(site.players[name]["email"])[-1].get_content().startswith("Played \u201c1\u201d: ")
     with MailBoxUnencrypted(dovecot.host, dovecot.port).login(dovecot.user, dovecot.password) as box:
         assert list(box.fetch()) == []  # handled mail leaves the box
         box.append(reply)  # the same mail again

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.words.describe import describe
+
 from .conftest import Site, version
 
 TITLES = [("1825", ["Ann", "Bob", "Cyd"]), ("1828", ["Ann", "Bob", "Cyd"]), ("1840", ["Ann", "Bob"]),
@@ -34,10 +36,12 @@ def test_rest_move_then_reply_by_number(site: Site, title: str, names: list[str]
     assert version(site, gid) > v  # played before the receiver answered 250
     answer = site.sink.to(site.players[now]["email"])[-1]
     assert str(answer["In-Reply-To"]) == mid and mid in str(answer["References"])
-    assert answer.get_content().startswith("Played: 1"), answer.get_content()
-    # the event store names the mail behind the move
+    # the event store names the mail behind the move, and the answer names the move in the history's words
     events = site.client.get(f"/games/{gid}/events?after={v}").json["events"]
     assert events[0]["command_id"] == f"p{events[0]['data']['player_id']}:mail:{mid}#1"  # scoped to the seat
+    played = describe(events[0]["data"]["action"], lambda e: site.name_of(e) if isinstance(e, int) else str(e))
+    said = answer.get_content().replace("\r\n", "\n")
+    assert said.startswith(f"Played \u201c1\u201d: {played}.\n"), said
 
     after = site.acting(gid)[0]
     if after != now:  # the next player's turn mail, with its own reply address

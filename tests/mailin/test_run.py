@@ -83,7 +83,7 @@ def test_run_plays_a_reply_end_to_end(tmp_path: Path) -> None:
             smtp.send_message(reply)
         answer = _until(lambda: next((m for m in sink.to(address) if m["In-Reply-To"] == "<run-1@players.test>"),
                                      None), "no answer")
-        assert answer.get_content().startswith("Played: 1"), answer.get_content()
+        assert answer.get_content().startswith("Played \u201c1\u201d: "), answer.get_content()
         assert requests.get(f"{base}/games/{gid}/state", timeout=10).json()["version"] == 1
         assert (ROOT / "var" / "mailin-secret").exists()
     finally:

@@ -64,7 +64,7 @@ def test_the_stand_in_is_named_offered_mailed_and_plays_the_absent_seat_by_mail(
     site.reply(voter, str(mail["Reply-To"]), "1\n")
     wait(lambda: len(site.sink.to(site.players[voter]["email"])) > count, "no answer to the mail move")
     answer = site.sink.to(site.players[voter]["email"])[-1].get_content()
-    assert site.state(gid)["version"] == 1 and "Played: " in answer, answer
+    assert site.state(gid)["version"] == 1 and "Played \u201c" in answer, answer
 
     data = site.client.get(f"/games/{gid}/events").json["events"][-1]["data"]
     assert {k: v for k, v in data["action"].items() if k in turn[0]} == {k: v for k, v in turn[0].items()

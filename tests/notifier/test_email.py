@@ -60,12 +60,12 @@ def test_a_batch_over_two_games_lists_each_game_once(recorder, engine, clock, sm
     subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test")
     other = seat_game(recorder, ["Cy", "Bob"], known=table)
     for _ in range(3):
-        table.turn("Bob")
-        other.turn("Bob")
-        notifier.step()
-        clock.advance(5)
         table.turn("Ann")
         other.turn("Cy")
+        notifier.step()
+        clock.advance(5)
+        table.turn("Bob")
+        other.turn("Bob")
     clock.advance(65)
     notifier.step()
     assert len(inbox.messages) == 1
@@ -75,6 +75,47 @@ def test_a_batch_over_two_games_lists_each_game_once(recorder, engine, clock, sm
     lines = [line for line in body.split("\n\n") if "/games/" in line]
     assert len(lines) == len(set(lines)) == 2, body
     assert body.count(f"/games/{table.game_id}\n") == 1 and body.count(f"/games/{other.game_id}\n") == 1, body
+
+
+def test_a_turn_he_has_already_played_is_not_mailed(recorder, engine, clock, smtp, make_notifier):
+    """Issue 49: a batched mail said "it is your turn" after the player had moved. A turn line is held to
+    the game's state when the mail leaves: Bob moved within the window, so his turn in that game is no
+    news; his turn in the other game still stands and is the whole mail, its subject that game's line."""
+    inbox, port = smtp
+    table = seat_game(recorder, ["Ann", "Bob"])
+    other = seat_game(recorder, ["Cy", "Bob"], known=table)
+    notifier = make_notifier(port)
+    notifier.step()
+    subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test")
+    table.turn("Bob")
+    other.turn("Bob")
+    notifier.step()
+    clock.advance(20)
+    table.turn("Ann")  # Bob moved in the first game; the second still waits for him
+    notifier.step()
+    clock.advance(45)
+    notifier.step()
+    assert len(inbox.messages) == 1
+    msg = _parse(inbox.messages[0][1])
+    body = msg.get_payload(decode=True).decode()
+    assert f"game {other.game_id} " in msg["Subject"] and "your turn" in msg["Subject"], msg["Subject"]
+    assert f"/games/{table.game_id}" not in body and f"/games/{other.game_id}" in body, body
+    other.turn("Cy")
+    notifier.step()
+    clock.advance(65)
+    notifier.step()
+    assert len(inbox.messages) == 1  # nothing new is true for Bob: no mail
+
+
+def test_a_long_single_line_is_its_own_subject_never_1_updates():
+    from services.notifier.mailer import compose
+
+    line = "Ann mentioned you in game 7 (1830): \u201c" + "x" * 200 + "\u201d"
+    msg = compose(settings_for("sqlite://"), "bob@example.test", [line], f"{BASE_URL}/u", 1)
+    assert "updates" not in msg["Subject"] and msg["Subject"].startswith("Ann mentioned you in game 7"), msg["Subject"]
+    assert len(msg["Subject"]) <= 120
+    two = compose(settings_for("sqlite://"), "bob@example.test", ["a", "b"], f"{BASE_URL}/u", 1)
+    assert two["Subject"] == "Railpost: 2 updates in your games"
 
 
 def test_one_click_unsubscribe_takes_effect_at_once(recorder, engine, db_url, clock, smtp, make_notifier):
@@ -123,10 +164,10 @@ def test_daily_digest_collects_the_day(recorder, engine, clock, smtp, make_notif
     subscribe(engine, clock, table.pid("Bob"), channel="email", email="bob@example.test", email_mode="daily")
     other = seat_game(recorder, ["Cy", "Bob"], known=table)
     for _ in range(3):
-        table.turn("Bob")
         table.turn("Ann")
-        other.turn("Bob")
+        table.turn("Bob")
         other.turn("Cy")
+        other.turn("Bob")
         notifier.step()
         clock.advance(600)
     assert inbox.messages == []

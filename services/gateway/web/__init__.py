@@ -60,15 +60,20 @@ def wants_html() -> bool:
     return best == "text/html" and request.accept_mimetypes["text/html"] > request.accept_mimetypes["application/json"]
 
 
-def _log(game: Game, namer: Any, rules: TitleRules | None, upto: int | None = None) -> list[dict[str, Any]]:
+def _log(game: Game, namer: Any, rules: TitleRules | None, upto: int | None = None,
+         notes: dict[int, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The last moves in words; `notes`: what the engine kept of each move's moment (who sold a train, who
+    went bankrupt, why the game ended: shared/engine/history.py), by action id."""
     last = game.version if upto is None else upto
+    notes = notes or {}
     events = rt().recorder.read_events(game.id, after_version=max(0, last - LOG_LINES), limit=min(last, LOG_LINES))
     lines = []
     for event in reversed(events):
         action = (event.data or {}).get("action") or {}
         if _private(action):
             continue
-        text = stood_in(describe(action, namer, rules), action, (event.data or {}).get("for_player"), namer)
+        text = stood_in(describe(action, namer, rules, notes.get(action.get("id"))), action,
+                        (event.data or {}).get("for_player"), namer)
         autos = [describe(a, namer, rules) for a in action.get("auto_actions") or [] if not _private(a)]
         lines.append({"version": event.version, "text": text, "autos": autos})
     return lines
@@ -183,6 +188,7 @@ def render_page(game: Game) -> Response:
                 _stand_in(summary["page_data"], game.id, session)
             market = market_view(session.game)
             rules = session.game.rules
+            notes = dict(getattr(session.game, "history_notes", {}))
             chat = _chat(session)
             tray = _tray(session, view)
         context.update(history=at, shown_version=game.version if at is None else at, chat=chat, tray=tray)
@@ -191,7 +197,7 @@ def render_page(game: Game) -> Response:
                                   if h.get("tile") or h.get("location") or any(
                                       t for n in h["nodes"] for t in n.get("tokens") or [])],
                        names={str(k): v for k, v in names.items()},
-                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e), rules, at))
+                       log=_log(game, lambda e: names.get(e, str(e)) if isinstance(e, int) else str(e), rules, at, notes))
     html = render_template("game_page.html", **context)
     return Response(html, mimetype="text/html", headers=HTML_HEADERS)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.gateway.web.earnings import chart_svg, earnings
+from services.words.describe import end_words
 from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
 from shared.engine.core.stock import StockRound
@@ -143,25 +144,6 @@ def priority_deal(game: Game) -> int | None:
             return game.player_order[0]
         return trial.player_order[0]
     return game.player_order[0]
-
-
-END_REASONS = {
-    "bank": "the bank ran out of money",
-    "stock_market": "a share price reached the end of the stock market",
-    "bankrupt": "a bankruptcy ended it",
-    "fixed_round": "the last of the title's fixed rounds was played",
-    "final_phase": "the last phase's final set of rounds was played",
-    "dnf": "the turn limit was reached before the game ended by its rules",
-    "manually_ended": "the players agreed to end it",
-    "stalled": "no one could move any more",
-}
-
-
-def end_words(reason: str | None) -> str:
-    """Why the game is over, in words (the engine's reason codes are no reading for a player)."""
-    if reason is None:
-        return "the game is over"
-    return END_REASONS.get(reason, reason.replace("_", " "))
 
 
 def ranking(game: Game, result: dict[Any, Any] | None) -> list[dict[str, Any]]:

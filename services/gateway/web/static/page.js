@@ -106,6 +106,12 @@
     const parts = routes.map((r) => r.train + ": " + (r.revenue_str || (r.hexes || []).join("-")) + " (" + r.revenue + ")");
     return "Run for " + total + (parts.length ? " — " + parts.join("; ") : " (no route)");
   }
+  // a bid offer's range in the mail's words (services/words/describe.py bid_range): keep the two alike
+  function bidRange(a, low, high) {
+    const top = high !== null ? " to " + high : " up";
+    if (a.multiple_of) return "any multiple of " + a.multiple_of + " from " + low + top;
+    return "any amount from " + low + top + (a.step ? "; raises of at least " + a.step : "");
+  }
   function label(a) {
     switch (a.type) {
       case "pass": return "Pass";
@@ -483,7 +489,8 @@
           const offers = byTarget[target];
           const first = offers[0];
           const low = first.min !== undefined ? first.min : Math.min(...offers.map((a) => Number(a.price)));
-          const step = first.step || 1;
+          // any amount from the minimum is legal unless the offer says every bid is a multiple of its step
+          const step = first.multiple_of || 1;
           const high = first.max !== undefined && first.max !== null ? first.max : null;
           const wrap = document.createElement("div");
           const input = document.createElement("input");
@@ -496,7 +503,7 @@
             return a;
           };
           wrap.append(button("Bid on " + target, action), document.createTextNode(" "), input,
-            document.createTextNode(" (" + low + (high !== null ? "–" + high : " or more") + ", steps of " + step + ")"));
+            document.createTextNode(" (" + bidRange(first, low, high) + ")"));
           fs.appendChild(wrap);
         });
       } else {
