@@ -130,24 +130,40 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
     return [(share, price) for _, share, price in out]
 
 
+def forced_issues(game: Game, corp: Corporation, need: int) -> tuple[int, int]:
+    """How many forced issues raise `need` (all the limits allow when they cannot) and what they fetch: each
+    drops the price one space, fetches less than the new price and may not take it under $20 (seed)."""
+    cell = corp.share_cell
+    assert cell is not None
+    count = proceeds = 0
+    for _ in range(issue_limit(game, corp)):
+        if proceeds >= need:
+            break
+        new = game.market.left(cell)
+        if new == cell or game.market.cell(new).price < K.EMERGENCY_ISSUE_FLOOR:
+            break
+        proceeds += forced_issue_proceeds(game, new)
+        cell = new
+        count += 1
+    return count, proceeds
+
+
+def make_forced_issues(game: Game, corp: Corporation, count: int) -> None:
+    for _ in range(count):
+        share = next(s for s in corp.shares if s.owner == corp.sym)
+        assert corp.share_cell is not None
+        corp.share_cell = game.market.left(corp.share_cell)
+        corp.give(share, POOL)
+        game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
+
+
 def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
     """The plan that raises `price`, or None when even all of it falls short (bankruptcy)."""
     plan = Plan(price)
     need = price - corp.cash
     if need <= 0:
         return plan
-    cell = corp.share_cell
-    assert cell is not None
-    for _ in range(issue_limit(game, corp)):
-        if plan.issue_proceeds >= need:
-            break
-        new = game.market.left(cell)
-        if new == cell or game.market.cell(new).price < K.EMERGENCY_ISSUE_FLOOR:
-            break
-        receives = forced_issue_proceeds(game, new)
-        cell = new
-        plan.issues += 1
-        plan.issue_proceeds += receives
+    plan.issues, plan.issue_proceeds = forced_issues(game, corp, need)
     need -= plan.issue_proceeds
     if need <= 0:
         return plan
@@ -170,12 +186,7 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
 def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
     from .stock import sell_to_market
 
-    for _ in range(plan.issues):
-        share = next(s for s in corp.shares if s.owner == corp.sym)
-        assert corp.share_cell is not None
-        corp.share_cell = game.market.left(corp.share_cell)
-        corp.give(share, POOL)
-        game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
+    make_forced_issues(game, corp, plan.issues)
     if corp.president is None:
         return
     president = game.player(corp.president)
@@ -229,5 +240,5 @@ def go_bankrupt(game: Game, corp: Corporation) -> None:
         game.end_game("bankrupt")
 
 
-__all__ = ["Plan", "buy_back", "buyback_price", "emergency_plan", "execute_plan", "go_bankrupt", "issue",
-           "issue_limit", "issue_price"]
+__all__ = ["Plan", "buy_back", "buyback_price", "emergency_plan", "execute_plan", "forced_issues", "go_bankrupt", "issue",
+           "issue_limit", "issue_price", "make_forced_issues"]

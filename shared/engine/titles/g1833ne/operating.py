@@ -22,10 +22,12 @@ from .finance import (
     buyback_price,
     emergency_plan,
     execute_plan,
+    forced_issues,
     go_bankrupt,
     issue,
     issue_limit,
     issue_price,
+    make_forced_issues,
 )
 from .state import state
 
@@ -494,6 +496,11 @@ class TrainStep(BuyTrain):
         corp = game.corporations[action["entity"]]
         if "bankrupt" not in self.actions(game, round_, corp.sym):
             raise IllegalAction(f"{corp.sym} can still raise the money for a train", "not_bankrupt")
+        # the seed's order: the treasury, then the forced issues (they fall short, so all the limits allow),
+        # then the president's cash and shares; only what is still missing makes him bankrupt
+        cheapest = _rules(game).cheapest_face(game, corp)
+        assert cheapest is not None
+        make_forced_issues(game, corp, forced_issues(game, corp, cheapest[1] - corp.cash)[0])
         go_bankrupt(game, corp)
         if corp.closed or not self.actions(game, round_, corp.sym):
             self.passed = True
