@@ -11,6 +11,7 @@ from typing import Any
 from shared.engine import GameSession
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+from shared.engine.titles.g1833ne.operating import TrainStep
 
 Policy = Callable[[GameSession, list[dict[str, Any]], random.Random], dict[str, Any]]
 TITLE = "1833NE"
@@ -37,7 +38,7 @@ def _reserve(game: Any, corp: Any) -> int:
     rules = game.rules
     if not rules.must_buy_train(game, corp):
         return 0
-    cheapest = rules.cheapest_face(game, corp)
+    cheapest = TrainStep.cheapest(game)
     return cheapest[1] if cheapest else 0
 
 

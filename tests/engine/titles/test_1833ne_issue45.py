@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_1833ne_audit import cell, new
 
 from shared.engine import GameSession
+from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 
 
@@ -51,3 +53,51 @@ def test_a_bankrupt_president_s_corporation_has_issued_first() -> None:
     assert g.player(1).bankrupt
     assert g.share_price(cv) == 20  # the forced issue moved the price once
     assert cv.percent_owned_by(cv.sym) == 50  # 60% in the treasury before, one share issued
+
+
+# -- 2. an obsolete train on sale does not block the emergency purchase, nor meet the duty ------------------------
+def phase_five_with_trains_handed_back(s: GameSession) -> None:
+    """Every card up to the 6/9s sold; a 3/5 and a 4/7 handed back to the bank in phase IV (the limit fell to
+    2); then phase V: the 3/5 is removed, the 4/7 is obsolete; only 7+3s ($1,000) are new."""
+    g = s.game
+    for train in g.depot.trains:
+        if train.name != "7+3":
+            train.rusted = True  # sold and gone (scenario set-up)
+    for tid in ("3/5-4", "4/7-5"):
+        train = g.depot.by_id(tid)
+        assert train is not None
+        train.rusted = False
+        g.depot.discarded.append(train)
+    for phase in (3, 4):
+        g.phase_index = phase
+        g.rules.phase_changed(g)
+    g.edited()
+    assert g.phase.name == "V" and g.depot.by_id("4/7-5").obsolete and g.depot.by_id("3/5-4").rusted
+
+
+def test_an_obsolete_train_on_sale_does_not_block_the_emergency_purchase() -> None:
+    s = cv_without_a_train(president_cash=1100)
+    phase_five_with_trains_handed_back(s)
+    g = s.game
+    cv = g.corporations["CV"]
+    # the only train type on sale that meets the duty is the 7+3: one forced issue ($10), the president pays 990
+    assert [(o["type"], o["train"], o["price"]) for o in legal_actions(g)] == [("buy_train", "7+3-0", 1000)]
+    # the obsolete 4/7 is refused (the 3+3 face would be the cheapest), the removed 3/5 is not on sale
+    with pytest.raises(IllegalAction, match="obsolete train does not meet the duty"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "4/7-5", "price": 230, "variant": "3+3"})
+    with pytest.raises(IllegalAction, match="not for sale"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "3/5-4", "price": 140, "variant": "2+2"})
+    g.process({"type": "buy_train", "entity": "CV", "train": "7+3-0", "price": 1000, "variant": "7+3"})
+    assert [t.id for t in cv.trains] == ["7+3-0"] and g.player(1).cash == 1100 - 990
+    assert not g.rules.must_buy_train(g, cv)
+
+
+def test_an_obsolete_train_is_not_bought_to_meet_the_duty_with_the_corporations_own_money() -> None:
+    s = cv_without_a_train(president_cash=1100, cv_cash=300)
+    phase_five_with_trains_handed_back(s)
+    g = s.game
+    # $300 would pay for the obsolete 3+3 ($230): it is neither offered nor sold; the 7+3 is (300 + 10 + 690)
+    assert [(o["train"], o["price"]) for o in legal_actions(g) if o["type"] == "buy_train"] == [("7+3-0", 1000)]
+    with pytest.raises(IllegalAction, match="obsolete train does not meet the duty"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "4/7-5", "price": 230, "variant": "3+3"})
+    assert g.corporations["CV"].cash == 300 and not g.corporations["CV"].trains

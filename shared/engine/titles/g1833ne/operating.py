@@ -380,6 +380,21 @@ class TrainStep(BuyTrain):
                 "buy_shares": "finance", "bankrupt": "bankrupt", "buy_company": "buy_company",
                 "special_buy": "special_buy"}
 
+    @staticmethod
+    def duty_faces(game: Game) -> list[tuple[Train, str, int]]:
+        """The faces on sale that meet the duty to own a train: an obsolete train handed back to the bank
+        does not (seed: the duty counts trains left "after ... de verouderde treinen heeft verwijderd")."""
+        return [f for f in _rules(game).depot_faces(game) if not f[0].obsolete]
+
+    @classmethod
+    def cheapest(cls, game: Game) -> tuple[str, int] | None:
+        """The cheaper of the train types on sale (the only one the president's money may help to buy)."""
+        faces = cls.duty_faces(game)
+        if not faces:
+            return None
+        _, face, price = min(faces, key=lambda f: f[2])
+        return face, price
+
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, Operating1833)
         if entity != round_.current_entity(game) or entity not in game.corporations:
@@ -389,7 +404,7 @@ class TrainStep(BuyTrain):
         if corp.closed:
             return []
         if rules.must_buy_train(game, corp):
-            cheapest = rules.cheapest_face(game, corp)
+            cheapest = self.cheapest(game)
             if cheapest is None:
                 return []
             if corp.cash >= cheapest[1]:
@@ -438,7 +453,7 @@ class TrainStep(BuyTrain):
         if not rules.room_for_train(game, corp):
             return IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)}; obsolete trains "
                                  "do not count)", "train_limit")
-        cheapest = rules.cheapest_face(game, corp)
+        cheapest = self.cheapest(game)
         if cheapest is not None and rules.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
                                  "share issues, its president's cash and shares): its president must declare "
@@ -473,10 +488,13 @@ class TrainStep(BuyTrain):
             rules.buy_used_train(game, corp, train, price)
         else:
             face = rules.check_depot_purchase(game, corp, train, price, action.get("variant"))
+            if train.obsolete and rules.must_buy_train(game, corp):
+                raise IllegalAction(f"an obsolete train does not meet the duty to own a train: {corp.sym} must buy "
+                                    "one that is not obsolete", "train_obsolete")
             if corp.cash < price:
                 if not rules.must_buy_train(game, corp):
                     raise IllegalAction(f"{corp.sym} has {corp.cash}, the {face} costs {price}", "cash")
-                cheapest = rules.cheapest_face(game, corp)
+                cheapest = self.cheapest(game)
                 assert cheapest is not None
                 plan = emergency_plan(game, corp, price)
                 if plan is None:
@@ -498,7 +516,7 @@ class TrainStep(BuyTrain):
             raise IllegalAction(f"{corp.sym} can still raise the money for a train", "not_bankrupt")
         # the seed's order: the treasury, then the forced issues (they fall short, so all the limits allow),
         # then the president's cash and shares; only what is still missing makes him bankrupt
-        cheapest = _rules(game).cheapest_face(game, corp)
+        cheapest = self.cheapest(game)
         assert cheapest is not None
         make_forced_issues(game, corp, forced_issues(game, corp, cheapest[1] - corp.cash)[0])
         go_bankrupt(game, corp)
@@ -517,13 +535,15 @@ class TrainStep(BuyTrain):
         if "bankrupt" in kinds:
             return [{"type": "bankrupt", "entity": entity}]
         if "buy_train" in kinds:
-            if rules.must_buy_train(game, corp) and corp.cash < (rules.cheapest_face(game, corp) or ("", 0))[1]:
-                face, price = rules.cheapest_face(game, corp)  # type: ignore[misc]
-                train = rules.card_for_face(game, face)
+            must = rules.must_buy_train(game, corp)
+            if must and corp.cash < (self.cheapest(game) or ("", 0))[1]:
+                train, face, price = min(self.duty_faces(game), key=lambda f: f[2])
                 out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
                             "variant": face})
             else:
                 for train, face, price in rules.affordable_faces(game, corp):
+                    if must and train.obsolete:
+                        continue  # it would not meet the duty
                     out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
                                 "variant": face})
                 if not rules.must_buy_train(game, corp):
