@@ -101,3 +101,41 @@ def test_an_obsolete_train_is_not_bought_to_meet_the_duty_with_the_corporations_
     with pytest.raises(IllegalAction, match="obsolete train does not meet the duty"):
         g.process({"type": "buy_train", "entity": "CV", "train": "4/7-5", "price": 230, "variant": "3+3"})
     assert g.corporations["CV"].cash == 300 and not g.corporations["CV"].trains
+
+
+# -- 3. a president's sales in one turn drop the price once ----------------------------------------------------
+def cv_held_40_30() -> GameSession:
+    """4 players; CV at $60: player 1 (president) 40%, player 2 30%; CV has operated; player 1's turn."""
+    s = new(4)
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 60)})
+    for shares in (["CV_1"], ["CV_2"], ["CV_3"]):
+        s.submit({"type": "buy_shares", "entity": 2, "shares": shares, "percent": 10})
+        s.submit({"type": "pass", "entity": 3})
+        s.submit({"type": "pass", "entity": 4})
+        if shares != ["CV_3"]:
+            s.submit({"type": "buy_shares", "entity": 1, "shares": [f"CV_{3 + int(shares[0][-1])}"],
+                      "percent": 10})
+            s.submit({"type": "pass", "entity": 1})
+    g = s.game
+    cv = g.corporations["CV"]
+    cv.operated = True  # after its first run anybody may sell (scenario set-up)
+    g.edited()
+    assert g.acting() == [1] and cv.percent_owned_by(1) == 40 and cv.percent_owned_by(2) == 30
+    return s
+
+
+def test_a_presidents_sales_in_one_turn_drop_the_price_once() -> None:
+    s = cv_held_40_30()
+    g = s.game
+    cv = g.corporations["CV"]
+    cash = g.player(1).cash
+    s.submit({"type": "sell_shares", "entity": 1, "shares": ["CV_4"], "percent": 10})
+    assert g.share_price(cv) == 50 and g.player(1).cash == cash + 60
+    s.submit({"type": "sell_shares", "entity": 1, "shares": ["CV_5"], "percent": 10})
+    # the same as one sale of both: one space down (60 -> 50), both certificates at 60
+    assert g.share_price(cv) == 50 and g.player(1).cash == cash + 120
+    s.submit({"type": "pass", "entity": 1})
+    assert g.acting() == [2]  # player 2 (30%) is president now; his sale in his own turn is a new one
+    held = next(sh.id for sh in cv.shares if sh.owner == 2 and not sh.president)
+    s.submit({"type": "sell_shares", "entity": 2, "shares": [held], "percent": 10})
+    assert g.share_price(cv) == 40

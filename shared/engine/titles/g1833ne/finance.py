@@ -201,7 +201,7 @@ def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
         game.pay(president, corp, short)
 
 
-def go_bankrupt(game: Game, corp: Corporation) -> None:
+def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None = None) -> None:
     """The president cannot raise the train: he sells what he may, all his money goes to the corporation,
     his remaining certificates go to the market without moving prices, and he leaves the game."""
     from .stock import sell_to_market
@@ -211,7 +211,8 @@ def go_bankrupt(game: Game, corp: Corporation) -> None:
     player = game.player(pid)
     for share, _ in sellable_in_emergency(game, player, corp):
         if share.owner == player.id:
-            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent))
+            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent),
+                           turn_sales if turn_sales is not None else {})
     game.pay(player, corp, player.cash)
     order = [p for p in game.player_order if p != pid]
     touched: list[Corporation] = []

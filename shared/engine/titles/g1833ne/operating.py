@@ -49,6 +49,7 @@ class Operating1833(OperatingRound):
         self.p3_lays = 0
         self.bought_trains = 0
         self.pending_lay: str | None = None  # the hex being paid for, so P2's free lay can be recognised
+        self.turn_sales: dict[str, int] = {}  # the president's emergency sales this turn (`sell_to_market`)
 
     def current_entity(self, game: Game) -> Any:
         """A corporation pushed over its train limit by another's purchase discards before play goes on."""
@@ -62,6 +63,10 @@ class Operating1833(OperatingRound):
         self.financed = False
         self.p3_lays = 0
         self.bought_trains = 0
+        self.turn_sales = {}
+
+    def sales_this_turn(self) -> dict[str, int]:
+        return self.__dict__.setdefault("turn_sales", {})  # (a round pickled mid-turn before it had them)
 
 
 # -- finance actions shared by the build and train steps ------------------------------------------------
@@ -519,7 +524,7 @@ class TrainStep(BuyTrain):
         cheapest = self.cheapest(game)
         assert cheapest is not None
         make_forced_issues(game, corp, forced_issues(game, corp, cheapest[1] - corp.cash)[0])
-        go_bankrupt(game, corp)
+        go_bankrupt(game, corp, round_.sales_this_turn())
         if corp.closed or not self.actions(game, round_, corp.sym):
             self.passed = True
 
