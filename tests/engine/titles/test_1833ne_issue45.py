@@ -12,21 +12,25 @@ from test_1833ne_audit import cell, new
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
+from shared.engine.model import POOL
 
 
 def offered(g: Any) -> set[str]:
     return {o["type"] for o in legal_actions(g)}
 
 
-def cv_without_a_train(president_cash: int, cv_cash: int = 0) -> GameSession:
+def cv_without_a_train(president_cash: int, cv_cash: int = 0, frr_share: bool = False) -> GameSession:
     """3 players. CV launched at $40 by player 1 (its 20% certificate only); player 3 holds 20% of CV; FRR
-    ($100) is player 2's. CV runs nothing in OR 1 (40 -> 30) and must buy a train with `cv_cash`, its president
-    holding `president_cash`."""
+    ($100) is player 2's (player 1 holds 10% of it with `frr_share`). CV runs nothing in OR 1 (40 -> 30) and must
+    buy a train with `cv_cash`, its president holding `president_cash`."""
     s = new(3)
     s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 40)})
     s.submit({"type": "par", "entity": 2, "corporation": "FRR", "share_price": cell(s, 100)})
     s.submit({"type": "buy_shares", "entity": 3, "shares": ["CV_1"], "percent": 10})
-    s.submit({"type": "pass", "entity": 1})
+    if frr_share:
+        s.submit({"type": "buy_shares", "entity": 1, "shares": ["FRR_1"], "percent": 10})
+    else:
+        s.submit({"type": "pass", "entity": 1})
     s.submit({"type": "pass", "entity": 2})
     s.submit({"type": "buy_shares", "entity": 3, "shares": ["CV_2"], "percent": 10})
     for pid in (1, 2, 3):
@@ -139,3 +143,23 @@ def test_a_presidents_sales_in_one_turn_drop_the_price_once() -> None:
     held = next(sh.id for sh in cv.shares if sh.owner == 2 and not sh.president)
     s.submit({"type": "sell_shares", "entity": 2, "shares": [held], "percent": 10})
     assert g.share_price(cv) == 40
+
+
+# -- R1. a bankrupt player's remaining shares are sold unmoved, for the corporation that needed the train --------
+def test_a_bankrupt_players_remaining_shares_pay_the_corporation_that_needed_the_train() -> None:
+    s = cv_without_a_train(president_cash=15, frr_share=True)
+    g = s.game
+    cv, frr = g.corporations["CV"], g.corporations["FRR"]
+    # FRR has not operated yet, so only its president may sell it: player 1's FRR share cannot be sold in the
+    # emergency, and $0 + $10 (one forced issue) + $15 < $75: bankrupt
+    assert offered(g) == {"bankrupt"}
+    s.submit({"type": "bankrupt", "entity": "CV"})
+    # his $15, then his CV president's certificate (20% at $20) and his FRR share ($100) sold unmoved, for CV
+    assert cv.cash == 10 + 15 + 40 + 100
+    assert g.share_price(cv) == 20 and g.share_price(frr) == 100
+    assert frr.percent_owned_by(POOL) == 10 and cv.president == 3 and g.player(1).cash == 0
+    # the new president buys the train, CV paying it alone
+    cash = g.player(3).cash
+    assert g.acting() == ["CV"]
+    s.submit({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
+    assert cv.cash == 165 - 75 and g.player(3).cash == cash and len(cv.trains) == 1

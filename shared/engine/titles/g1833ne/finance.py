@@ -203,7 +203,8 @@ def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
 
 def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None = None) -> None:
     """The president cannot raise the train: he sells what he may, all his money goes to the corporation,
-    his remaining certificates go to the market without moving prices, and he leaves the game."""
+    his remaining certificates are sold to the market without moving prices, for that corporation (our
+    reading of the seed's "verkocht"), and he leaves the game."""
     from .stock import sell_to_market
 
     pid = corp.president
@@ -220,8 +221,10 @@ def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None
         held = [s for s in other.shares if s.owner == pid]
         if not held:
             continue
+        price = 0 if other.closed else game.share_price(other) or 0
         for share in held:
             other.give(share, POOL)
+        game.pay(None, corp, price * sum(s.percent for s in held) // 10)
         touched.append(other)
     for other in touched:
         if order:
