@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_1833ne_audit import cell, new
+from test_1833ne_audit import BOSTON_PORTLAND_I, EXTENDED_TO_PORTLAND, cell, new
+from test_1833ne_rules import boston_to_portland, run
 
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+from shared.engine.titles.g1833ne import constants as K
 
 
 def offered(g: Any) -> set[str]:
@@ -163,3 +165,34 @@ def test_a_bankrupt_players_remaining_shares_pay_the_corporation_that_needed_the
     assert g.acting() == ["CV"]
     s.submit({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
     assert cv.cash == 165 - 75 and g.player(3).cash == cash and len(cv.trains) == 1
+
+
+# -- R2. P5's owner chooses the ferry it doubles, once ------------------------------------------------------------
+def test_p5s_owner_chooses_its_ferry_once() -> None:
+    s = new(4)
+    s.submit({"type": "par", "entity": 1, "corporation": "B&L", "share_price": cell(s, 100)})
+    s.submit({"type": "buy_company", "entity": 2, "company": K.P5, "price": 70})
+    boston_to_portland(s)
+    for pid in (3, 4, 1, 2):
+        s.submit({"type": "pass", "entity": pid})
+    g = s.game
+    bl = g.corporations["B&L"]
+    assert g.acting() == ["B&L"]
+    g.rules.buy_ferry(g, bl, {"description": "F1"})  # New Haven, bought first
+    g.rules.buy_ferry(g, bl, {"description": "F5"})  # Portland, the newest: "New"
+    g.edited()
+    s.submit({"type": "buy_company", "entity": "B&L", "company": K.P5, "price": 70})
+    # P5 doubles nothing until its owner chooses; each of its ferries is offered
+    assert g.title_state.luxury is None
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 30 + 20)
+    assert sorted(o["choice"] for o in legal_actions(g) if o["type"] == "choose") == ["F1", "F5"]
+    with pytest.raises(IllegalAction, match="F3"):
+        g.process({"type": "choose", "entity": "B&L", "choice": "F3"})  # not one of its ferries
+    s.submit({"type": "choose", "entity": "B&L", "choice": "F5"})
+    assert g.title_state.luxury == "F5"
+    assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
+    # chosen once: never offered or accepted again
+    assert not [o for o in legal_actions(g) if o["type"] == "choose"]
+    with pytest.raises(IllegalAction, match="once"):
+        g.process({"type": "choose", "entity": "B&L", "choice": "F1"})
+    assert g.title_state.luxury == "F5"

@@ -338,8 +338,6 @@ class Rules1833NE(TitleRules):
         if company.sym == K.P2:
             state(game).p2_bought = True
             state(game).p2_free = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
-        if company.sym == K.P5:
-            bonuses.assign_luxury(game, corp)
         self.sync_virtual_stations(game)
 
     def sync_virtual_stations(self, game: Game) -> None:

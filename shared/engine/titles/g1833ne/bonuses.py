@@ -37,18 +37,15 @@ def buy_ferry(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
     game.pay(corp, None, price)
     state(game).ferries[ferry] = corp.sym
     state(game).ferry_order.append(ferry)
-    if K.P5 in corp.companies:
-        assign_luxury(game, corp)
 
 
-def assign_luxury(game: Game, corp: Corporation) -> None:
-    """P5 doubles the first ferry its owner has (gap: the seed does not say when it is assigned)."""
-    if state(game).luxury is not None:
-        return
-    for ferry in state(game).ferry_order:
-        if state(game).ferries.get(ferry) == corp.sym:
-            state(game).luxury = ferry
-            return
+def luxury_choices(game: Game, corp: Corporation) -> list[str]:
+    """The ferries P5's owner may choose for P5 to double: its own, until one is chosen (seed: "kan niet
+    opnieuw worden toegewezen"; our reading: the owner chooses, once)."""
+    company = game.companies.get(K.P5)
+    if state(game).luxury is not None or company is None or company.closed or K.P5 not in corp.companies:
+        return []
+    return [f for f in state(game).ferry_order if state(game).ferries.get(f) == corp.sym]
 
 
 # -- routes ---------------------------------------------------------------------------------------------------
@@ -109,4 +106,4 @@ def extra_revenue(game: Game, routes: list[dict[str, Any]], corp: Corporation) -
     return total
 
 
-__all__ = ["assign_luxury", "buy_ferry", "buyable_ferries", "extra_revenue", "route_hexes"]
+__all__ = ["buy_ferry", "buyable_ferries", "extra_revenue", "luxury_choices", "route_hexes"]

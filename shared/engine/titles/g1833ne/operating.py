@@ -15,6 +15,7 @@ from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, 
 from ...core.rounds import Round, Step
 from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
+from . import bonuses
 from . import constants as K
 from . import tables as T
 from .finance import (
@@ -137,14 +138,41 @@ def ferry_refusal(game: Game, corp: Corporation) -> IllegalAction | None:
     return None
 
 
+def luxury_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> EngineError | None:
+    """Why P5's owner may not choose this ferry for P5 (our reading: the owner chooses, once)."""
+    choice = action.get("choice")
+    if not isinstance(choice, str):
+        return MalformedAction("'choice' names the ferry P5 doubles, like 'F1'", "choice")
+    if K.P5 not in corp.companies:
+        return IllegalAction(f"{corp.sym} does not own the Luxury Ferry Service (P5)", "luxury")
+    chosen = state(game).luxury
+    if chosen is not None:
+        return IllegalAction(f"P5 doubles {chosen}: its ferry is chosen once and never reassigned", "luxury")
+    ferries = bonuses.luxury_choices(game, corp)
+    if choice not in ferries:
+        return IllegalAction(f"P5 doubles one of {corp.sym}'s ferries ({', '.join(ferries) or 'none yet'}), "
+                             f"not {choice}", "luxury")
+    return None
+
+
+def choose_luxury(game: Game, action: dict[str, Any]) -> None:
+    refusal = luxury_refusal(game, game.corporations[action["entity"]], action)
+    if refusal is not None:
+        raise refusal
+    state(game).luxury = action["choice"]
+
+
 def shopping_actions(game: Game, corp: Corporation) -> list[str]:
-    """Privates and ferries may be bought at any point of the corporation's turn (the seed sets no moment)."""
+    """Privates and ferries may be bought, and P5's ferry chosen, at any point of the corporation's turn (the
+    seed sets no moment)."""
     rules = _rules(game)
     out = []
     if rules.buyable_privates(game, corp):
         out.append("buy_company")
     if rules.buyable_ferries(game, corp):
         out.append("special_buy")
+    if bonuses.luxury_choices(game, corp):
+        out.append("choose")
     return out
 
 
@@ -161,6 +189,8 @@ def shopping_options(game: Game, corp: Corporation, kinds: Collection[str]) -> l
         for ferry in rules.buyable_ferries(game, corp):
             out.append({"type": "special_buy", "entity": corp.sym, "description": ferry,
                         "cost": T.of(game).ferry_price})
+    if "choose" in kinds:
+        out.extend({"type": "choose", "entity": corp.sym, "choice": f} for f in bonuses.luxury_choices(game, corp))
     return out
 
 
@@ -172,7 +202,7 @@ class BuildStep(TrackAndToken):
     handlers = {
         "lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
         "sell_shares": "finance", "buy_shares": "finance", "buy_company": "buy_company",
-        "special_buy": "special_buy",
+        "special_buy": "special_buy", "choose": "choose",
     }
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
@@ -207,6 +237,8 @@ class BuildStep(TrackAndToken):
             return rules.refuse_private(game, corp, action)
         if kind == "special_buy":
             return ferry_refusal(game, corp)
+        if kind == "choose":
+            return luxury_refusal(game, corp, action)
         if kind not in ("lay_tile", "place_token"):
             return None
         if kind == "lay_tile" and action.get("ability") != K.P3:
@@ -287,6 +319,9 @@ class BuildStep(TrackAndToken):
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
+
+    def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        choose_luxury(game, action)
 
     def options(self, game: Game, round_: Round, entity: Any,
                 kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
@@ -383,7 +418,7 @@ class TrainStep(BuyTrain):
 
     handlers = {"buy_train": "buy_train", "pass": "pass_step", "sell_shares": "finance",
                 "buy_shares": "finance", "bankrupt": "bankrupt", "buy_company": "buy_company",
-                "special_buy": "special_buy"}
+                "special_buy": "special_buy", "choose": "choose"}
 
     @staticmethod
     def duty_faces(game: Game) -> list[tuple[Train, str, int]]:
@@ -477,6 +512,9 @@ class TrainStep(BuyTrain):
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
+
+    def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        choose_luxury(game, action)
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
