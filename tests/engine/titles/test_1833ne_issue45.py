@@ -196,3 +196,51 @@ def test_p5s_owner_chooses_its_ferry_once() -> None:
     with pytest.raises(IllegalAction, match="once"):
         g.process({"type": "choose", "entity": "B&L", "choice": "F1"})
     assert g.title_state.luxury == "F5"
+
+
+# -- R3. in an emergency the president chooses which of his shares he sells ------------------------------------
+def cv_short_with_shares_to_sell() -> GameSession:
+    """3 players. Player 1 launches CV at $40 and buys FRR_1 ($100, player 2's) and B&L_1 ($60, player 3's);
+    FRR and B&L count as having run. CV runs nothing in OR 1 (40 -> 30); it has $0, player 1 has $20."""
+    s = new(3)
+    s.submit({"type": "par", "entity": 1, "corporation": "CV", "share_price": cell(s, 40)})
+    s.submit({"type": "par", "entity": 2, "corporation": "FRR", "share_price": cell(s, 100)})
+    s.submit({"type": "par", "entity": 3, "corporation": "B&L", "share_price": cell(s, 60)})
+    s.submit({"type": "buy_shares", "entity": 1, "shares": ["FRR_1"], "percent": 10})
+    s.submit({"type": "pass", "entity": 2})
+    s.submit({"type": "pass", "entity": 3})
+    s.submit({"type": "buy_shares", "entity": 1, "shares": ["B&L_1"], "percent": 10})
+    for pid in (2, 3, 1):
+        s.submit({"type": "pass", "entity": pid})
+    g = s.game
+    assert g.acting() == ["CV"]
+    for sym in ("FRR", "B&L"):
+        g.corporations[sym].operated = True  # (scenario set-up) anybody may sell them
+    cv = g.corporations["CV"]
+    g.pay(cv, None, cv.cash)
+    g.pay(g.player(1), None, g.player(1).cash - 20)
+    g.edited()
+    s.submit({"type": "pass", "entity": "CV"})
+    assert g.share_price(cv) == 30 and g.acting() == ["CV"]
+    return s
+
+
+def test_in_an_emergency_the_president_chooses_what_he_sells() -> None:
+    s = cv_short_with_shares_to_sell()
+    g = s.game
+    cv = g.corporations["CV"]
+    # $0 + one forced issue ($10) + his $20 leave $45 of the $75: either share covers it, so he may sell either
+    # (one of them: the second would go beyond the need); CV's president's certificate is never offered
+    sales = [(o["entity"], tuple(o["shares"])) for o in legal_actions(g) if o["type"] == "sell_shares"]
+    assert sorted(sales) == [(1, ("B&L_1",)), (1, ("FRR_1",))]
+    assert offered(g) == {"sell_shares"}
+    with pytest.raises(IllegalAction, match="sell"):
+        g.process({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
+    # he keeps the dearer FRR and sells B&L (the engine used to sell the dearest first)
+    s.submit({"type": "sell_shares", "entity": 1, "shares": ["B&L_1"], "percent": 10})
+    assert g.player(1).cash == 20 + 60 and g.share_price(g.corporations["B&L"]) == 60  # not its president
+    assert g.share_price(cv) == 20 and cv.cash == 10  # the forced issue came first
+    assert g.corporations["FRR"].percent_owned_by(1) == 10
+    assert [(o["type"], o["price"]) for o in legal_actions(g)] == [("buy_train", 75)]
+    s.submit({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
+    assert cv.cash == 0 and g.player(1).cash == 80 - 65 and len(cv.trains) == 1

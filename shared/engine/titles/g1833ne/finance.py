@@ -96,12 +96,14 @@ class Plan:
     sales_total: int = 0
 
 
-def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
-                          issued: int = 0) -> list[tuple[Share, int]]:
-    """The president's certificates he may sell, best first: other corporations before the operating one,
-    dearer before cheaper (gap: the digest leaves the choice to him; the engine fixes one order)."""
+def sellable_in_emergency(game: Game, player: Player, operating: Corporation, issued: int = 0,
+                          turn: dict[str, int] | None = None) -> list[tuple[Share, int]]:
+    """The president's certificates he may sell, with what each fetches, in the order the plan counts them
+    (other corporations first, dearer first; he chooses his own sales: `emergency.sale_options`). `turn`: what
+    his earlier sales of a corporation this turn fetched (a later one fetches the same and moves nothing)."""
     out: list[tuple[tuple[int, int, str], Share, int]] = []
     limit = game.rules.market_share_limit(game)
+    turn = turn or {}
     for corp in game.corporations.values():
         if corp.closed or corp.share_cell is None:
             continue
@@ -111,6 +113,8 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
             # the forced issues come first and move the price and the market before he sells
             cell = game.market.left(cell, issued)
             price = game.market.cell(cell).price
+        if corp.sym in turn:
+            price = turn[corp.sym]
         if price <= 0:
             continue
         if not corp.operated and corp.president != player.id:
@@ -119,7 +123,7 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
         room = (limit - corp.percent_owned_by(POOL) - (10 * issued if corp is operating else 0)) // 10
         if corp is operating:
             # selling may not change the presidency, nor drop the price to 0 (closing it)
-            if game.market.cell(game.market.left(cell)).price <= 0:
+            if corp.sym not in turn and game.market.cell(game.market.left(cell)).price <= 0:
                 continue
             mine = corp.percent_owned_by(player.id)
             others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
@@ -157,8 +161,9 @@ def make_forced_issues(game: Game, corp: Corporation, count: int) -> None:
         game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
 
 
-def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
-    """The plan that raises `price`, or None when even all of it falls short (bankruptcy)."""
+def emergency_plan(game: Game, corp: Corporation, price: int, turn: dict[str, int] | None = None) -> Plan | None:
+    """The plan that raises `price`, or None when even all of it falls short (bankruptcy). Its sales say only
+    that enough can be sold: the president chooses his own (`emergency.sale_options`)."""
     plan = Plan(price)
     need = price - corp.cash
     if need <= 0:
@@ -173,7 +178,7 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
     if president.cash >= need:
         plan.president_cash = need
         return plan
-    for share, share_price in sellable_in_emergency(game, president, corp, plan.issues):
+    for share, share_price in sellable_in_emergency(game, president, corp, plan.issues, turn):
         # he sells one certificate at a time and stops once his cash and the proceeds cover the rest
         plan.sales.append(share)
         plan.sales_total += share_price
@@ -184,21 +189,12 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
 
 
 def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
-    from .stock import sell_to_market
-
+    """The forced issues, then the president's cash for the rest (his sales, of his choice, came before)."""
+    assert not plan.sales, "the president sells shares of his choice before the train is bought"
     make_forced_issues(game, corp, plan.issues)
-    if corp.president is None:
-        return
-    president = game.player(corp.president)
-    by_corp: dict[str, list[Share]] = {}
-    for share in plan.sales:
-        by_corp.setdefault(share.corporation, []).append(share)
-    for sym, shares in by_corp.items():
-        sell_to_market(game, president, Bundle(game.corporations[sym], shares,
-                                                         sum(s.percent for s in shares)))
     short = plan.price - corp.cash
-    if short > 0:
-        game.pay(president, corp, short)
+    if short > 0 and corp.president is not None:
+        game.pay(game.player(corp.president), corp, short)
 
 
 def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None = None) -> None:
@@ -210,10 +206,10 @@ def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None
     pid = corp.president
     assert pid is not None
     player = game.player(pid)
-    for share, _ in sellable_in_emergency(game, player, corp):
+    turn = turn_sales if turn_sales is not None else {}
+    for share, _ in sellable_in_emergency(game, player, corp, 0, turn):
         if share.owner == player.id:
-            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent),
-                           turn_sales if turn_sales is not None else {})
+            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent), turn)
     game.pay(player, corp, player.cash)
     order = [p for p in game.player_order if p != pid]
     touched: list[Corporation] = []

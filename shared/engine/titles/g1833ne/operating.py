@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
+from ...core.shares import parse_bundle
 from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
-from . import bonuses
+from . import bonuses, emergency
 from . import constants as K
 from . import tables as T
 from .finance import (
@@ -31,6 +32,7 @@ from .finance import (
     make_forced_issues,
 )
 from .state import state
+from .stock import sell_to_market
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -68,6 +70,18 @@ class Operating1833(OperatingRound):
 
     def sales_this_turn(self) -> dict[str, int]:
         return self.__dict__.setdefault("turn_sales", {})  # (a round pickled mid-turn before it had them)
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A player's sale while a corporation operates is its president's emergency sale: the train step takes
+        it (and refuses it, in the words of the rule, when no emergency sale is open)."""
+        entity = action.get("entity")
+        if action.get("type") == "sell_shares" and isinstance(entity, int) and not isinstance(entity, bool) \
+                and not self.done and any(p.id == entity for p in game.players):
+            step = next(s for s in self.steps if isinstance(s, TrainStep))
+            step.emergency_sell(game, self, action)
+            self.after_process(game, action)
+            return
+        super().process(game, action, trusted)
 
 
 # -- finance actions shared by the build and train steps ------------------------------------------------
@@ -449,8 +463,11 @@ class TrainStep(BuyTrain):
                 return []
             if corp.cash >= cheapest[1]:
                 return ["buy_train"] + finance_actions(game, round_, corp)
-            plan = emergency_plan(game, corp, cheapest[1])
-            return ["buy_train"] if plan is not None else ["bankrupt"]
+            plan = emergency_plan(game, corp, cheapest[1], round_.sales_this_turn())
+            if plan is None:
+                return ["bankrupt"]
+            # when his cash falls short too, the president first sells shares of his choice
+            return ["sell_shares"] if plan.sales else ["buy_train"]
         if not rules.room_for_train(game, corp):
             return []
         out: list[str] = []
@@ -472,6 +489,7 @@ class TrainStep(BuyTrain):
         if kind not in ("buy_train", "bankrupt", "pass") or sym not in game.corporations \
                 or sym != round_.current_entity(game):
             return None
+
         corp = game.corporations[sym]
         rules = _rules(game)
         if kind == "pass":
@@ -494,6 +512,11 @@ class TrainStep(BuyTrain):
             return IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)}; obsolete trains "
                                  "do not count)", "train_limit")
         cheapest = self.cheapest(game)
+        if cheapest is not None and "sell_shares" in self.actions(game, round_, sym) and self.in_emergency(game, corp):
+            _, lack = emergency.shortfall(game, corp, cheapest[1])
+            return IllegalAction(f"{corp.sym}'s treasury, forced share issues and its president's cash fall {lack} "
+                                 f"short of the {cheapest[0]}: its president first sells shares of his choice "
+                                 "(sell_shares)", "emergency_sale")
         if cheapest is not None and rules.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
                                  "share issues, its president's cash and shares): its president must declare "
@@ -503,9 +526,44 @@ class TrainStep(BuyTrain):
                                  f"{cheapest[1]} and no other corporation has a train to sell", "cash")
         return None
 
+    def in_emergency(self, game: Game, corp: Corporation) -> tuple[str, int] | None:
+        """The cheapest train (face, price) when `corp` must buy one and cannot pay it from its treasury."""
+        cheapest = self.cheapest(game)
+        if cheapest is None or not _rules(game).must_buy_train(game, corp) or corp.cash >= cheapest[1]:
+            return None
+        return cheapest
+
     def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
+        if isinstance(action.get("entity"), int):
+            self.emergency_sell(game, round_, action)
+            return
+        if action["type"] == "sell_shares" and self.in_emergency(game, game.corporations[action["entity"]]):
+            raise IllegalAction("in an emergency the corporation's issues are the forced ones, made before its "
+                                "president's first sale; its president now sells shares of his own", "emergency_issue")
         do_finance(game, round_, action)
+
+    def emergency_sell(self, game: Game, round_: Operating1833, action: dict[str, Any]) -> None:
+        """The president sells shares of his choice for his corporation's train (issue 45, R3): the forced
+        issues first, then his sale, moving each price once in the turn."""
+        corp = round_.corp(game)
+        player = game.player(action["entity"])
+        cheapest = self.in_emergency(game, corp)
+        if cheapest is None or round_.active_step(game) is not self \
+                or "sell_shares" not in self.actions(game, round_, corp.sym):
+            raise IllegalAction(f"{player.name} sells shares in an operating round only when {corp.sym}, his "
+                                "corporation, must buy a train its treasury, forced issues and his cash cannot pay",
+                                "emergency_sale")
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        if bundle.percent != sum(s.percent for s in bundle.shares):
+            raise MalformedAction("1833NE sells whole certificates", "shares_percent")
+        turn = round_.sales_this_turn()
+        refusal = emergency.sale_refusal(game, corp, cheapest[1], turn, player, bundle)
+        if refusal is not None:
+            raise refusal
+        issues, _ = emergency.shortfall(game, corp, cheapest[1])
+        make_forced_issues(game, corp, issues)
+        sell_to_market(game, player, bundle, turn)
 
     def buy_company(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).corporation_buys_private(game, game.corporations[action["entity"]], action)
@@ -539,12 +597,16 @@ class TrainStep(BuyTrain):
                     raise IllegalAction(f"{corp.sym} has {corp.cash}, the {face} costs {price}", "cash")
                 cheapest = self.cheapest(game)
                 assert cheapest is not None
-                plan = emergency_plan(game, corp, price)
+                plan = emergency_plan(game, corp, price, round_.sales_this_turn())
                 if plan is None:
                     raise IllegalAction(f"{corp.sym} cannot raise {price} for the {face}", "emergency")
                 if plan.president_cash + plan.sales_total > 0 and price > cheapest[1]:
                     raise IllegalAction(f"the president's money may only buy the cheapest train "
                                         f"({cheapest[0]} at {cheapest[1]})", "emergency_cheapest")
+                if plan.sales:
+                    raise IllegalAction(f"{corp.sym} is {plan.price - corp.cash - plan.issue_proceeds - plan.president_cash} "
+                                        "short: its president first sells shares of his choice (sell_shares)",
+                                        "emergency_sale")
                 execute_plan(game, corp, plan)
             state(game).faces[train.id] = face
             game.buy_train_from_depot(corp, train, price)
@@ -577,6 +639,9 @@ class TrainStep(BuyTrain):
         out: list[dict[str, Any]] = []
         if "bankrupt" in kinds:
             return [{"type": "bankrupt", "entity": entity}]
+        cheapest = self.in_emergency(game, corp)
+        if cheapest is not None and "sell_shares" in kinds:
+            return emergency.sale_options(game, corp, cheapest[1], round_.sales_this_turn())
         if "buy_train" in kinds:
             must = rules.must_buy_train(game, corp)
             if must and corp.cash < (self.cheapest(game) or ("", 0))[1]:
