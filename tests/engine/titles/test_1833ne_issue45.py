@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from test_1833ne_audit import BOSTON_PORTLAND_I, EXTENDED_TO_PORTLAND, cell, new
-from test_1833ne_rules import boston_to_portland, run
+from test_1833ne_rules import boston_to_portland, run, set_price
 
 from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
@@ -244,3 +244,39 @@ def test_in_an_emergency_the_president_chooses_what_he_sells() -> None:
     assert [(o["type"], o["price"]) for o in legal_actions(g)] == [("buy_train", 75)]
     s.submit({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 75, "variant": "2"})
     assert cv.cash == 0 and g.player(1).cash == 80 - 65 and len(cv.trains) == 1
+
+
+def test_an_emergency_sale_beyond_the_limits_or_the_need_is_refused() -> None:
+    s = cv_short_with_shares_to_sell()
+    g = s.game
+    bl = g.corporations["B&L"]
+    bl.give(bl.shares[2], 1)  # (scenario set-up) player 1 holds B&L_1 and B&L_2
+    g.edited()
+    sales = sorted(tuple(o["shares"]) for o in legal_actions(g) if o["type"] == "sell_shares")
+    assert sales == [("B&L_1",), ("FRR_1",)]  # one B&L certificate ($60) covers the $45: never two
+    with pytest.raises(IllegalAction, match="stops once the amount is reached"):
+        g.process({"type": "sell_shares", "entity": 1, "shares": ["B&L_1", "B&L_2"], "percent": 20})
+    with pytest.raises(IllegalAction, match="president's certificate is never sold"):
+        g.process({"type": "sell_shares", "entity": 1, "shares": ["CV_0"], "percent": 20})
+    with pytest.raises(IllegalAction, match="only CV's president"):
+        g.process({"type": "sell_shares", "entity": 2, "shares": ["FRR_2"], "percent": 10})
+    with pytest.raises(IllegalAction, match="emergency issues|forced ones"):
+        g.process({"type": "sell_shares", "entity": "CV", "shares": ["CV_5"], "percent": 10})
+    assert g.player(1).cash == 20 and g.share_price(g.corporations["CV"]) == 30  # nothing moved
+
+
+def test_in_an_emergency_the_forced_issues_may_pay_the_dearer_face_but_the_presidents_money_may_not() -> None:
+    s = cv_without_a_train(president_cash=500, cv_cash=70)
+    g = s.game
+    cv = g.corporations["CV"]
+    set_price(s, "CV", 60)  # (scenario set-up)
+    # $70 + one forced issue (60 -> 50, fetching $40) pay the 2+1 ($100) without the president: both faces
+    offers = sorted((o["variant"], o["price"]) for o in legal_actions(g) if o["type"] == "buy_train")
+    assert offers == [("2", 75), ("2+1", 100)]
+    s.submit({"type": "buy_train", "entity": "CV", "train": "2-0", "price": 100, "variant": "2+1"})
+    assert cv.cash == 10 and g.player(1).cash == 500 and g.share_price(cv) == 50
+    # at $50 with $0, three forced issues fetch $30 + $20 + $10: the 2+1 would need the president's money
+    s = cv_without_a_train(president_cash=500)
+    set_price(s, "CV", 50)
+    offers = sorted((o["variant"], o["price"]) for o in legal_actions(s.game) if o["type"] == "buy_train")
+    assert offers == [("2", 75)]

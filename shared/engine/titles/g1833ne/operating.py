@@ -644,10 +644,14 @@ class TrainStep(BuyTrain):
             return emergency.sale_options(game, corp, cheapest[1], round_.sales_this_turn())
         if "buy_train" in kinds:
             must = rules.must_buy_train(game, corp)
-            if must and corp.cash < (self.cheapest(game) or ("", 0))[1]:
-                train, face, price = min(self.duty_faces(game), key=lambda f: f[2])
-                out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
-                            "variant": face})
+            if cheapest is not None:
+                # the cheapest face, and a dearer one the treasury and the forced issues pay without the
+                # president's money (seed: his money may not buy the dearer type)
+                for train, face, price in sorted(self.duty_faces(game), key=lambda f: f[2]):
+                    plan = emergency_plan(game, corp, price, round_.sales_this_turn())
+                    if price == cheapest[1] or (plan is not None and plan.president_cash + plan.sales_total == 0):
+                        out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
+                                    "variant": face})
             else:
                 for train, face, price in rules.affordable_faces(game, corp):
                     if must and train.obsolete:
