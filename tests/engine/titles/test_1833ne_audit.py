@@ -21,7 +21,7 @@ from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1833ne import constants as K
-from shared.engine.titles.g1833ne.operating import choose_luxury
+from shared.engine.titles.g1833ne.bonuses import choose_luxury
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
 

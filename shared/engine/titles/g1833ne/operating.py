@@ -152,30 +152,6 @@ def ferry_refusal(game: Game, corp: Corporation) -> IllegalAction | None:
     return None
 
 
-def luxury_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> EngineError | None:
-    """Why P5's owner may not choose this ferry for P5 (our reading: the owner chooses, once)."""
-    choice = action.get("choice")
-    if not isinstance(choice, str):
-        return MalformedAction("'choice' names the ferry P5 doubles, like 'F1'", "choice")
-    if K.P5 not in corp.companies:
-        return IllegalAction(f"{corp.sym} does not own the Luxury Ferry Service (P5)", "luxury")
-    chosen = state(game).luxury
-    if chosen is not None:
-        return IllegalAction(f"P5 doubles {chosen}: its ferry is chosen once and never reassigned", "luxury")
-    ferries = bonuses.luxury_choices(game, corp)
-    if choice not in ferries:
-        return IllegalAction(f"P5 doubles one of {corp.sym}'s ferries ({', '.join(ferries) or 'none yet'}), "
-                             f"not {choice}", "luxury")
-    return None
-
-
-def choose_luxury(game: Game, action: dict[str, Any]) -> None:
-    refusal = luxury_refusal(game, game.corporations[action["entity"]], action)
-    if refusal is not None:
-        raise refusal
-    state(game).luxury = action["choice"]
-
-
 def shopping_actions(game: Game, corp: Corporation) -> list[str]:
     """Privates and ferries may be bought, and P5's ferry chosen, at any point of the corporation's turn (the
     seed sets no moment)."""
@@ -252,7 +228,7 @@ class BuildStep(TrackAndToken):
         if kind == "special_buy":
             return ferry_refusal(game, corp)
         if kind == "choose":
-            return luxury_refusal(game, corp, action)
+            return bonuses.luxury_refusal(game, corp, action)
         if kind not in ("lay_tile", "place_token"):
             return None
         if kind == "lay_tile" and action.get("ability") != K.P3:
@@ -335,7 +311,7 @@ class BuildStep(TrackAndToken):
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
 
     def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        choose_luxury(game, action)
+        bonuses.choose_luxury(game, action)
 
     def options(self, game: Game, round_: Round, entity: Any,
                 kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
@@ -572,7 +548,7 @@ class TrainStep(BuyTrain):
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
 
     def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        choose_luxury(game, action)
+        bonuses.choose_luxury(game, action)
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
