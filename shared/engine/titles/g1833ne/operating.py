@@ -465,7 +465,6 @@ class TrainStep(BuyTrain):
         if kind not in ("buy_train", "bankrupt", "pass") or sym not in game.corporations \
                 or sym != round_.current_entity(game):
             return None
-
         corp = game.corporations[sym]
         rules = _rules(game)
         if kind == "pass":
@@ -511,9 +510,6 @@ class TrainStep(BuyTrain):
 
     def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
-        if isinstance(action.get("entity"), int):
-            self.emergency_sell(game, round_, action)
-            return
         if action["type"] == "sell_shares" and self.in_emergency(game, game.corporations[action["entity"]]):
             raise IllegalAction("in an emergency the corporation's issues are the forced ones, made before its "
                                 "president's first sale; its president now sells shares of his own", "emergency_issue")
@@ -580,9 +576,9 @@ class TrainStep(BuyTrain):
                     raise IllegalAction(f"the president's money may only buy the cheapest train "
                                         f"({cheapest[0]} at {cheapest[1]})", "emergency_cheapest")
                 if plan.sales:
-                    raise IllegalAction(f"{corp.sym} is {plan.price - corp.cash - plan.issue_proceeds - plan.president_cash} "
-                                        "short: its president first sells shares of his choice (sell_shares)",
-                                        "emergency_sale")
+                    lack = emergency.shortfall(game, corp, price)[1]
+                    raise IllegalAction(f"{corp.sym} is {lack} short: its president first sells shares of his "
+                                        "choice (sell_shares)", "emergency_sale")
                 execute_plan(game, corp, plan)
             state(game).faces[train.id] = face
             game.buy_train_from_depot(corp, train, price)
