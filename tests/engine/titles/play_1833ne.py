@@ -13,6 +13,7 @@ from typing import Any
 from shared.engine import GameSession
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+from shared.engine.titles.g1833ne.operating import TrainStep
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from randomplay import check_who_acts  # noqa: E402
@@ -42,7 +43,7 @@ def _reserve(game: Any, corp: Any) -> int:
     rules = game.rules
     if not rules.must_buy_train(game, corp):
         return 0
-    cheapest = rules.cheapest_face(game, corp)
+    cheapest = TrainStep.cheapest(game)
     return cheapest[1] if cheapest else 0
 
 
@@ -180,7 +181,36 @@ def write_fixtures(directory: str) -> None:
         Path(directory, f"{name}.json").write_text(json.dumps(record, separators=(",", ":")) + "\n")
 
 
+def rerecord(directory: str) -> None:
+    """Carry the golden games over a rule change: replay each one's actions while the engine accepts them,
+    then finish it with the greedy player (`python -m tests.engine.titles.play_1833ne --rerecord <dir>`).
+    Unlike `write_fixtures`, the game up to the change stays the recorded one."""
+    import json
+    from pathlib import Path
+
+    from shared.engine.errors import EngineError
+
+    for name, (seed, n, options) in SCRIPTED.items():
+        path = Path(directory, f"{name}.json")
+        old = json.loads(path.read_text())
+        session = GameSession.new(TITLE, players(n), seed=seed, optional_rules=options)
+        for action in old["actions"]:
+            try:
+                session.submit({k: v for k, v in action.items() if k != "id"})
+            except EngineError:
+                break
+        rng = random.Random(seed)
+        while not session.finished:
+            session.submit(greedy_policy(session, legal_actions(session.game), rng))
+        record = session.to_record()
+        record["id"] = name
+        path.write_text(json.dumps(record, separators=(",", ":")) + "\n")
+
+
 if __name__ == "__main__":
     import sys
 
-    write_fixtures(sys.argv[1])
+    if sys.argv[1] == "--rerecord":
+        rerecord(sys.argv[2])
+    else:
+        write_fixtures(sys.argv[1])

@@ -21,6 +21,7 @@ from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1833ne import constants as K
+from shared.engine.titles.g1833ne.bonuses import choose_luxury
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
 
@@ -584,6 +585,7 @@ def test_p5_doubles_its_ferry_with_the_new_bonus() -> None:
     # without P5: F5 (Portland) $30 + "New" $20, once
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 30 + 20)
     g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})  # its owner's choice (issue 45)
     assert g.title_state.luxury == "F5"
     # with P5: the ferry and its "New" bonus doubled; the route bonus is not a ferry's and stays single
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
@@ -594,8 +596,9 @@ def test_p5_stays_on_its_ferry_when_the_corporation_buys_another() -> None:
     g = s.game
     bl = g.corporations["B&L"]
     g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
-    assert g.title_state.luxury is None  # no ferry yet: P5 waits for the first one
+    assert g.title_state.luxury is None  # no ferry yet: nothing to choose
     g.rules.buy_ferry(g, bl, {"description": "F5"})
+    choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})
     assert g.title_state.luxury == "F5"
     g.rules.buy_ferry(g, bl, {"description": "F1"})  # the newest ferry now: "New" moves to F1 (New Haven)
     assert g.title_state.luxury == "F5"  # never reassigned
@@ -617,6 +620,7 @@ def test_p5_doubles_the_last_bonus_of_the_last_ferry(swap_tables: Any) -> None: 
     for fid in ("F1", "F2", "F3"):
         g.rules.buy_ferry(g, cv, {"description": fid})
     g.rules.buy_ferry(g, bl, {"description": "F5"})
+    choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 7))
     g.rules.buy_ferry(g, cv, {"description": "F4"})  # the last ferry: the marker goes to F4 and reads "Last"
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * 30)
@@ -626,7 +630,7 @@ def test_p5_doubles_the_last_bonus_of_the_last_ferry(swap_tables: Any) -> None: 
 
 
 def test_p5_inherited_in_a_takeover_doubles_the_acquirers_ferry() -> None:
-    """The acquirer gets the target's privates and ferries; P5 must then double one of its ferries."""
+    """The acquirer gets the target's privates and ferries; its president then chooses the ferry P5 doubles."""
     s = new(4, ["takeover_game"])
     s.submit({"type": "par", "entity": 1, "corporation": "B&L", "share_price": cell(s, 100)})
     s.submit({"type": "buy_company", "entity": 2, "company": K.P5, "price": 70})
@@ -639,7 +643,8 @@ def test_p5_inherited_in_a_takeover_doubles_the_acquirers_ferry() -> None:
     assert g.title_state.luxury is None
     g.phase_index = 1  # takeovers from phase II (Boston-Portland: $50 in II as in I)
     complete_takeover(g, bl, frr)
-    assert K.P5 in bl.companies and g.title_state.luxury == "F5"
+    assert K.P5 in bl.companies and g.title_state.luxury is None
+    choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})  # its new owner chooses (issue 45)
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 20))
 
 

@@ -265,6 +265,10 @@ BAD: list[tuple[str, Mutate, str]] = [
     ("bills", lambda r: r["bank"]["set_aside"].update(value=1500), r"bank.set_aside: must be a number of \$1,000"),
     ("whole bank", lambda r: r["bank"]["set_aside"].update(value=10000),
      r"bank.set_aside: 10000 is not less than the bank's 10000"),
+    ("reading source", lambda r: r["readings"][1].update(source="maybe"),
+     r"readings\[1\]: source must be one of seed, provisional"),
+    ("reading twice", lambda r: r["readings"][1].update(key="phase_iv_reservations"),
+     r"readings: 'phase_iv_reservations' appears twice"),
 ]
 
 
@@ -274,3 +278,18 @@ def test_a_bad_tables_file_is_a_data_error_naming_the_entry(
     swap_tables(mutate)
     with pytest.raises(DataError, match=message):
         new(["takeover_game"])
+
+
+def test_the_provisional_readings_are_listed_and_a_confirmed_one_is_not(swap_tables: Callable[[Mutate], None]) -> None:
+    """The readings the engine applies where the seed is open (issue 45: which reservations lapse in phase IV,
+    P4's A6-Boston bonus) are shown as provisional with the tables' values, until the rulebook confirms them."""
+    listed = {e["key"]: e["description"] for e in provisional_values("1833NE")}
+    assert {"reading.phase_iv_reservations", "reading.p4_a6_boston_bonus", "bank.set_aside"} <= set(listed)
+    assert "Worcester" in listed["reading.phase_iv_reservations"] and "A6" in listed["reading.p4_a6_boston_bonus"]
+
+    def confirm(raw: Any) -> None:
+        raw["readings"][0]["source"] = "seed"
+
+    swap_tables(confirm)
+    keys = {e["key"] for e in provisional_values("1833NE")}
+    assert "reading.phase_iv_reservations" not in keys and "reading.p4_a6_boston_bonus" in keys

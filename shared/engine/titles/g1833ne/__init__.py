@@ -338,8 +338,6 @@ class Rules1833NE(TitleRules):
         if company.sym == K.P2:
             state(game).p2_bought = True
             state(game).p2_free = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
-        if company.sym == K.P5:
-            bonuses.assign_luxury(game, corp)
         self.sync_virtual_stations(game)
 
     def sync_virtual_stations(self, game: Game) -> None:
@@ -452,25 +450,12 @@ class Rules1833NE(TitleRules):
                 return [(card, price)] + [(v["name"], v["price"]) for v in raw.get("variants") or []]
         return []
 
-    def card_for_face(self, game: Game, face: str) -> Train:
-        for train in self.depot_trains_for(game, None):  # type: ignore[arg-type]
-            if face in [f for f, _ in self.faces(game, train.name)]:
-                return train
-        raise IllegalAction(f"no {face} is for sale", "train_unavailable")
-
     def depot_faces(self, game: Game) -> list[tuple[Train, str, int]]:
         out = []
         for train in self.depot_trains_for(game, None):  # type: ignore[arg-type]
             for face, price in self.faces(game, train.name):
                 out.append((train, face, price))
         return out
-
-    def cheapest_face(self, game: Game, corp: Corporation) -> tuple[str, int] | None:
-        faces = self.depot_faces(game)
-        if not faces:
-            return None
-        _, face, price = min(faces, key=lambda f: f[2])
-        return face, price
 
     def affordable_faces(self, game: Game, corp: Corporation) -> list[tuple[Train, str, int]]:
         return [f for f in self.depot_faces(game) if f[2] <= corp.cash]
@@ -528,6 +513,8 @@ class Rules1833NE(TitleRules):
             if K.REMOVED_IN.get(train.name) == name:
                 state(game).faces.pop(train.id, None)
                 game.rust(train)
+                if train in game.depot.discarded:
+                    game.depot.discarded.remove(train)  # a removed train handed back is no longer on sale
             elif K.OBSOLETE_IN.get(train.name) == name:
                 train.obsolete = True
         if name == "III":

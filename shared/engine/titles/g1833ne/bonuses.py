@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...errors import IllegalAction
+from ...errors import EngineError, IllegalAction, MalformedAction
 from . import constants as K
 from . import tables as T
 from .state import state
@@ -37,18 +37,39 @@ def buy_ferry(game: Game, corp: Corporation, action: dict[str, Any]) -> None:
     game.pay(corp, None, price)
     state(game).ferries[ferry] = corp.sym
     state(game).ferry_order.append(ferry)
-    if K.P5 in corp.companies:
-        assign_luxury(game, corp)
 
 
-def assign_luxury(game: Game, corp: Corporation) -> None:
-    """P5 doubles the first ferry its owner has (gap: the seed does not say when it is assigned)."""
-    if state(game).luxury is not None:
-        return
-    for ferry in state(game).ferry_order:
-        if state(game).ferries.get(ferry) == corp.sym:
-            state(game).luxury = ferry
-            return
+def luxury_choices(game: Game, corp: Corporation) -> list[str]:
+    """The ferries P5's owner may choose for P5 to double: its own, until one is chosen (seed: "kan niet
+    opnieuw worden toegewezen"; our reading: the owner chooses, once)."""
+    company = game.companies.get(K.P5)
+    if state(game).luxury is not None or company is None or company.closed or K.P5 not in corp.companies:
+        return []
+    return [f for f in state(game).ferry_order if state(game).ferries.get(f) == corp.sym]
+
+
+def luxury_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> EngineError | None:
+    """Why P5's owner may not choose this ferry for P5 (our reading: the owner chooses, once)."""
+    choice = action.get("choice")
+    if not isinstance(choice, str):
+        return MalformedAction("'choice' names the ferry P5 doubles, like 'F1'", "choice")
+    if K.P5 not in corp.companies:
+        return IllegalAction(f"{corp.sym} does not own the Luxury Ferry Service (P5)", "luxury")
+    chosen = state(game).luxury
+    if chosen is not None:
+        return IllegalAction(f"P5 doubles {chosen}: its ferry is chosen once and never reassigned", "luxury")
+    ferries = luxury_choices(game, corp)
+    if choice not in ferries:
+        return IllegalAction(f"P5 doubles one of {corp.sym}'s ferries ({', '.join(ferries) or 'none yet'}), "
+                             f"not {choice}", "luxury")
+    return None
+
+
+def choose_luxury(game: Game, action: dict[str, Any]) -> None:
+    refusal = luxury_refusal(game, game.corporations[action["entity"]], action)
+    if refusal is not None:
+        raise refusal
+    state(game).luxury = action["choice"]
 
 
 # -- routes ---------------------------------------------------------------------------------------------------
@@ -109,4 +130,4 @@ def extra_revenue(game: Game, routes: list[dict[str, Any]], corp: Corporation) -
     return total
 
 
-__all__ = ["assign_luxury", "buy_ferry", "buyable_ferries", "extra_revenue", "route_hexes"]
+__all__ = ["buy_ferry", "choose_luxury", "buyable_ferries", "extra_revenue", "luxury_choices", "luxury_refusal", "route_hexes"]

@@ -96,12 +96,14 @@ class Plan:
     sales_total: int = 0
 
 
-def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
-                          issued: int = 0) -> list[tuple[Share, int]]:
-    """The president's certificates he may sell, best first: other corporations before the operating one,
-    dearer before cheaper (gap: the digest leaves the choice to him; the engine fixes one order)."""
+def sellable_in_emergency(game: Game, player: Player, operating: Corporation, issued: int = 0,
+                          turn: dict[str, int] | None = None) -> list[tuple[Share, int]]:
+    """The president's certificates he may sell, with what each fetches, in the order the plan counts them
+    (other corporations first, dearer first; he chooses his own sales: `emergency.sale_options`). `turn`: what
+    his earlier sales of a corporation this turn fetched (a later one fetches the same and moves nothing)."""
     out: list[tuple[tuple[int, int, str], Share, int]] = []
     limit = game.rules.market_share_limit(game)
+    turn = turn or {}
     for corp in game.corporations.values():
         if corp.closed or corp.share_cell is None:
             continue
@@ -111,6 +113,8 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
             # the forced issues come first and move the price and the market before he sells
             cell = game.market.left(cell, issued)
             price = game.market.cell(cell).price
+        if corp.sym in turn:
+            price = turn[corp.sym]
         if price <= 0:
             continue
         if not corp.operated and corp.president != player.id:
@@ -119,7 +123,7 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
         room = (limit - corp.percent_owned_by(POOL) - (10 * issued if corp is operating else 0)) // 10
         if corp is operating:
             # selling may not change the presidency, nor drop the price to 0 (closing it)
-            if game.market.cell(game.market.left(cell)).price <= 0:
+            if corp.sym not in turn and game.market.cell(game.market.left(cell)).price <= 0:
                 continue
             mine = corp.percent_owned_by(player.id)
             others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
@@ -130,24 +134,41 @@ def sellable_in_emergency(game: Game, player: Player, operating: Corporation,
     return [(share, price) for _, share, price in out]
 
 
-def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
-    """The plan that raises `price`, or None when even all of it falls short (bankruptcy)."""
-    plan = Plan(price)
-    need = price - corp.cash
-    if need <= 0:
-        return plan
+def forced_issues(game: Game, corp: Corporation, need: int) -> tuple[int, int]:
+    """How many forced issues raise `need` (all the limits allow when they cannot) and what they fetch: each
+    drops the price one space, fetches less than the new price and may not take it under $20 (seed)."""
     cell = corp.share_cell
     assert cell is not None
+    count = proceeds = 0
     for _ in range(issue_limit(game, corp)):
-        if plan.issue_proceeds >= need:
+        if proceeds >= need:
             break
         new = game.market.left(cell)
         if new == cell or game.market.cell(new).price < K.EMERGENCY_ISSUE_FLOOR:
             break
-        receives = forced_issue_proceeds(game, new)
+        proceeds += forced_issue_proceeds(game, new)
         cell = new
-        plan.issues += 1
-        plan.issue_proceeds += receives
+        count += 1
+    return count, proceeds
+
+
+def make_forced_issues(game: Game, corp: Corporation, count: int) -> None:
+    for _ in range(count):
+        share = next(s for s in corp.shares if s.owner == corp.sym)
+        assert corp.share_cell is not None
+        corp.share_cell = game.market.left(corp.share_cell)
+        corp.give(share, POOL)
+        game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
+
+
+def emergency_plan(game: Game, corp: Corporation, price: int, turn: dict[str, int] | None = None) -> Plan | None:
+    """The plan that raises `price`, or None when even all of it falls short (bankruptcy). Its sales say only
+    that enough can be sold: the president chooses his own (`emergency.sale_options`)."""
+    plan = Plan(price)
+    need = price - corp.cash
+    if need <= 0:
+        return plan
+    plan.issues, plan.issue_proceeds = forced_issues(game, corp, need)
     need -= plan.issue_proceeds
     if need <= 0:
         return plan
@@ -157,7 +178,7 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
     if president.cash >= need:
         plan.president_cash = need
         return plan
-    for share, share_price in sellable_in_emergency(game, president, corp, plan.issues):
+    for share, share_price in sellable_in_emergency(game, president, corp, plan.issues, turn):
         # he sells one certificate at a time and stops once his cash and the proceeds cover the rest
         plan.sales.append(share)
         plan.sales_total += share_price
@@ -168,39 +189,27 @@ def emergency_plan(game: Game, corp: Corporation, price: int) -> Plan | None:
 
 
 def execute_plan(game: Game, corp: Corporation, plan: Plan) -> None:
-    from .stock import sell_to_market
-
-    for _ in range(plan.issues):
-        share = next(s for s in corp.shares if s.owner == corp.sym)
-        assert corp.share_cell is not None
-        corp.share_cell = game.market.left(corp.share_cell)
-        corp.give(share, POOL)
-        game.pay(None, corp, forced_issue_proceeds(game, corp.share_cell))
-    if corp.president is None:
-        return
-    president = game.player(corp.president)
-    by_corp: dict[str, list[Share]] = {}
-    for share in plan.sales:
-        by_corp.setdefault(share.corporation, []).append(share)
-    for sym, shares in by_corp.items():
-        sell_to_market(game, president, Bundle(game.corporations[sym], shares,
-                                                         sum(s.percent for s in shares)))
+    """The forced issues, then the president's cash for the rest (his sales, of his choice, came before)."""
+    assert not plan.sales, "the president sells shares of his choice before the train is bought"
+    make_forced_issues(game, corp, plan.issues)
     short = plan.price - corp.cash
-    if short > 0:
-        game.pay(president, corp, short)
+    if short > 0 and corp.president is not None:
+        game.pay(game.player(corp.president), corp, short)
 
 
-def go_bankrupt(game: Game, corp: Corporation) -> None:
+def go_bankrupt(game: Game, corp: Corporation, turn_sales: dict[str, int] | None = None) -> None:
     """The president cannot raise the train: he sells what he may, all his money goes to the corporation,
-    his remaining certificates go to the market without moving prices, and he leaves the game."""
+    his remaining certificates are sold to the market without moving prices, for that corporation (our
+    reading of the seed's "verkocht"), and he leaves the game."""
     from .stock import sell_to_market
 
     pid = corp.president
     assert pid is not None
     player = game.player(pid)
-    for share, _ in sellable_in_emergency(game, player, corp):
+    turn = turn_sales if turn_sales is not None else {}
+    for share, _ in sellable_in_emergency(game, player, corp, 0, turn):
         if share.owner == player.id:
-            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent))
+            sell_to_market(game, player, Bundle(game.corporations[share.corporation], [share], share.percent), turn)
     game.pay(player, corp, player.cash)
     order = [p for p in game.player_order if p != pid]
     touched: list[Corporation] = []
@@ -208,8 +217,10 @@ def go_bankrupt(game: Game, corp: Corporation) -> None:
         held = [s for s in other.shares if s.owner == pid]
         if not held:
             continue
+        price = 0 if other.closed else game.share_price(other) or 0
         for share in held:
             other.give(share, POOL)
+        game.pay(None, corp, price * sum(s.percent for s in held) // 10)
         touched.append(other)
     for other in touched:
         if order:
@@ -229,5 +240,5 @@ def go_bankrupt(game: Game, corp: Corporation) -> None:
         game.end_game("bankrupt")
 
 
-__all__ = ["Plan", "buy_back", "buyback_price", "emergency_plan", "execute_plan", "go_bankrupt", "issue",
-           "issue_limit", "issue_price"]
+__all__ = ["Plan", "buy_back", "buyback_price", "emergency_plan", "execute_plan", "forced_issues", "go_bankrupt", "issue",
+           "issue_limit", "issue_price", "make_forced_issues"]

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
 from ...core.rounds import Round, Step
+from ...core.shares import parse_bundle
 from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
+from . import bonuses, emergency
 from . import constants as K
 from . import tables as T
 from .finance import (
@@ -22,12 +24,15 @@ from .finance import (
     buyback_price,
     emergency_plan,
     execute_plan,
+    forced_issues,
     go_bankrupt,
     issue,
     issue_limit,
     issue_price,
+    make_forced_issues,
 )
 from .state import state
+from .stock import sell_to_market
 
 if TYPE_CHECKING:
     from ...game import Game
@@ -47,6 +52,7 @@ class Operating1833(OperatingRound):
         self.p3_lays = 0
         self.bought_trains = 0
         self.pending_lay: str | None = None  # the hex being paid for, so P2's free lay can be recognised
+        self.turn_sales: dict[str, int] = {}  # the president's emergency sales this turn (`sell_to_market`)
 
     def current_entity(self, game: Game) -> Any:
         """A corporation pushed over its train limit by another's purchase discards before play goes on."""
@@ -60,6 +66,22 @@ class Operating1833(OperatingRound):
         self.financed = False
         self.p3_lays = 0
         self.bought_trains = 0
+        self.turn_sales = {}
+
+    def sales_this_turn(self) -> dict[str, int]:
+        return self.__dict__.setdefault("turn_sales", {})  # (a round pickled mid-turn before it had them)
+
+    def process(self, game: Game, action: dict[str, Any], trusted: bool) -> None:
+        """A player's sale while a corporation operates is its president's emergency sale: the train step takes
+        it (and refuses it, in the words of the rule, when no emergency sale is open)."""
+        entity = action.get("entity")
+        if action.get("type") == "sell_shares" and isinstance(entity, int) and not isinstance(entity, bool) \
+                and not self.done and any(p.id == entity for p in game.players):
+            step = next(s for s in self.steps if isinstance(s, TrainStep))
+            step.emergency_sell(game, self, action)
+            self.after_process(game, action)
+            return
+        super().process(game, action, trusted)
 
 
 # -- finance actions shared by the build and train steps ------------------------------------------------
@@ -131,13 +153,16 @@ def ferry_refusal(game: Game, corp: Corporation) -> IllegalAction | None:
 
 
 def shopping_actions(game: Game, corp: Corporation) -> list[str]:
-    """Privates and ferries may be bought at any point of the corporation's turn (the seed sets no moment)."""
+    """Privates and ferries may be bought, and P5's ferry chosen, at any point of the corporation's turn (the
+    seed sets no moment)."""
     rules = _rules(game)
     out = []
     if rules.buyable_privates(game, corp):
         out.append("buy_company")
     if rules.buyable_ferries(game, corp):
         out.append("special_buy")
+    if bonuses.luxury_choices(game, corp):
+        out.append("choose")
     return out
 
 
@@ -154,6 +179,8 @@ def shopping_options(game: Game, corp: Corporation, kinds: Collection[str]) -> l
         for ferry in rules.buyable_ferries(game, corp):
             out.append({"type": "special_buy", "entity": corp.sym, "description": ferry,
                         "cost": T.of(game).ferry_price})
+    if "choose" in kinds:
+        out.extend({"type": "choose", "entity": corp.sym, "choice": f} for f in bonuses.luxury_choices(game, corp))
     return out
 
 
@@ -165,7 +192,7 @@ class BuildStep(TrackAndToken):
     handlers = {
         "lay_tile": "lay_tile", "place_token": "place_token", "pass": "pass_step",
         "sell_shares": "finance", "buy_shares": "finance", "buy_company": "buy_company",
-        "special_buy": "special_buy",
+        "special_buy": "special_buy", "choose": "choose",
     }
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
@@ -200,6 +227,8 @@ class BuildStep(TrackAndToken):
             return rules.refuse_private(game, corp, action)
         if kind == "special_buy":
             return ferry_refusal(game, corp)
+        if kind == "choose":
+            return bonuses.luxury_refusal(game, corp, action)
         if kind not in ("lay_tile", "place_token"):
             return None
         if kind == "lay_tile" and action.get("ability") != K.P3:
@@ -280,6 +309,9 @@ class BuildStep(TrackAndToken):
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
+
+    def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        bonuses.choose_luxury(game, action)
 
     def options(self, game: Game, round_: Round, entity: Any,
                 kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
@@ -376,7 +408,22 @@ class TrainStep(BuyTrain):
 
     handlers = {"buy_train": "buy_train", "pass": "pass_step", "sell_shares": "finance",
                 "buy_shares": "finance", "bankrupt": "bankrupt", "buy_company": "buy_company",
-                "special_buy": "special_buy"}
+                "special_buy": "special_buy", "choose": "choose"}
+
+    @staticmethod
+    def duty_faces(game: Game) -> list[tuple[Train, str, int]]:
+        """The faces on sale that meet the duty to own a train: an obsolete train handed back to the bank
+        does not (seed: the duty counts trains left "after ... de verouderde treinen heeft verwijderd")."""
+        return [f for f in _rules(game).depot_faces(game) if not f[0].obsolete]
+
+    @classmethod
+    def cheapest(cls, game: Game) -> tuple[str, int] | None:
+        """The cheaper of the train types on sale (the only one the president's money may help to buy)."""
+        faces = cls.duty_faces(game)
+        if not faces:
+            return None
+        _, face, price = min(faces, key=lambda f: f[2])
+        return face, price
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, Operating1833)
@@ -387,13 +434,16 @@ class TrainStep(BuyTrain):
         if corp.closed:
             return []
         if rules.must_buy_train(game, corp):
-            cheapest = rules.cheapest_face(game, corp)
+            cheapest = self.cheapest(game)
             if cheapest is None:
                 return []
             if corp.cash >= cheapest[1]:
                 return ["buy_train"] + finance_actions(game, round_, corp)
-            plan = emergency_plan(game, corp, cheapest[1])
-            return ["buy_train"] if plan is not None else ["bankrupt"]
+            plan = emergency_plan(game, corp, cheapest[1], round_.sales_this_turn())
+            if plan is None:
+                return ["bankrupt"]
+            # when his cash falls short too, the president first sells shares of his choice
+            return ["sell_shares"] if plan.sales else ["buy_train"]
         if not rules.room_for_train(game, corp):
             return []
         out: list[str] = []
@@ -436,7 +486,12 @@ class TrainStep(BuyTrain):
         if not rules.room_for_train(game, corp):
             return IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)}; obsolete trains "
                                  "do not count)", "train_limit")
-        cheapest = rules.cheapest_face(game, corp)
+        cheapest = self.cheapest(game)
+        if cheapest is not None and "sell_shares" in self.actions(game, round_, sym) and self.in_emergency(game, corp):
+            _, lack = emergency.shortfall(game, corp, cheapest[1])
+            return IllegalAction(f"{corp.sym}'s treasury, forced share issues and its president's cash fall {lack} "
+                                 f"short of the {cheapest[0]}: its president first sells shares of his choice "
+                                 "(sell_shares)", "emergency_sale")
         if cheapest is not None and rules.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
                                  "share issues, its president's cash and shares): its president must declare "
@@ -446,15 +501,50 @@ class TrainStep(BuyTrain):
                                  f"{cheapest[1]} and no other corporation has a train to sell", "cash")
         return None
 
+    def in_emergency(self, game: Game, corp: Corporation) -> tuple[str, int] | None:
+        """The cheapest train (face, price) when `corp` must buy one and cannot pay it from its treasury."""
+        cheapest = self.cheapest(game)
+        if cheapest is None or not _rules(game).must_buy_train(game, corp) or corp.cash >= cheapest[1]:
+            return None
+        return cheapest
+
     def finance(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
+        if action["type"] == "sell_shares" and self.in_emergency(game, game.corporations[action["entity"]]):
+            raise IllegalAction("in an emergency the corporation's issues are the forced ones, made before its "
+                                "president's first sale; its president now sells shares of his own", "emergency_issue")
         do_finance(game, round_, action)
+
+    def emergency_sell(self, game: Game, round_: Operating1833, action: dict[str, Any]) -> None:
+        """The president sells shares of his choice for his corporation's train (issue 45, R3): the forced
+        issues first, then his sale, moving each price once in the turn."""
+        corp = round_.corp(game)
+        player = game.player(action["entity"])
+        cheapest = self.in_emergency(game, corp)
+        if cheapest is None or round_.active_step(game) is not self \
+                or "sell_shares" not in self.actions(game, round_, corp.sym):
+            raise IllegalAction(f"{player.name} sells shares in an operating round only when {corp.sym}, his "
+                                "corporation, must buy a train its treasury, forced issues and his cash cannot pay",
+                                "emergency_sale")
+        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        if bundle.percent != sum(s.percent for s in bundle.shares):
+            raise MalformedAction("1833NE sells whole certificates", "shares_percent")
+        turn = round_.sales_this_turn()
+        refusal = emergency.sale_refusal(game, corp, cheapest[1], turn, player, bundle)
+        if refusal is not None:
+            raise refusal
+        issues, _ = emergency.shortfall(game, corp, cheapest[1])
+        make_forced_issues(game, corp, issues)
+        sell_to_market(game, player, bundle, turn)
 
     def buy_company(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).corporation_buys_private(game, game.corporations[action["entity"]], action)
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         _rules(game).buy_ferry(game, game.corporations[action["entity"]], action)
+
+    def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
+        bonuses.choose_luxury(game, action)
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -471,17 +561,24 @@ class TrainStep(BuyTrain):
             rules.buy_used_train(game, corp, train, price)
         else:
             face = rules.check_depot_purchase(game, corp, train, price, action.get("variant"))
+            if train.obsolete and rules.must_buy_train(game, corp):
+                raise IllegalAction(f"an obsolete train does not meet the duty to own a train: {corp.sym} must buy "
+                                    "one that is not obsolete", "train_obsolete")
             if corp.cash < price:
                 if not rules.must_buy_train(game, corp):
                     raise IllegalAction(f"{corp.sym} has {corp.cash}, the {face} costs {price}", "cash")
-                cheapest = rules.cheapest_face(game, corp)
+                cheapest = self.cheapest(game)
                 assert cheapest is not None
-                plan = emergency_plan(game, corp, price)
+                plan = emergency_plan(game, corp, price, round_.sales_this_turn())
                 if plan is None:
                     raise IllegalAction(f"{corp.sym} cannot raise {price} for the {face}", "emergency")
                 if plan.president_cash + plan.sales_total > 0 and price > cheapest[1]:
                     raise IllegalAction(f"the president's money may only buy the cheapest train "
                                         f"({cheapest[0]} at {cheapest[1]})", "emergency_cheapest")
+                if plan.sales:
+                    lack = emergency.shortfall(game, corp, price)[1]
+                    raise IllegalAction(f"{corp.sym} is {lack} short: its president first sells shares of his "
+                                        "choice (sell_shares)", "emergency_sale")
                 execute_plan(game, corp, plan)
             state(game).faces[train.id] = face
             game.buy_train_from_depot(corp, train, price)
@@ -494,7 +591,12 @@ class TrainStep(BuyTrain):
         corp = game.corporations[action["entity"]]
         if "bankrupt" not in self.actions(game, round_, corp.sym):
             raise IllegalAction(f"{corp.sym} can still raise the money for a train", "not_bankrupt")
-        go_bankrupt(game, corp)
+        # the seed's order: the treasury, then the forced issues (they fall short, so all the limits allow),
+        # then the president's cash and shares; only what is still missing makes him bankrupt
+        cheapest = self.cheapest(game)
+        assert cheapest is not None
+        make_forced_issues(game, corp, forced_issues(game, corp, cheapest[1] - corp.cash)[0])
+        go_bankrupt(game, corp, round_.sales_this_turn())
         if corp.closed or not self.actions(game, round_, corp.sym):
             self.passed = True
 
@@ -509,14 +611,23 @@ class TrainStep(BuyTrain):
         out: list[dict[str, Any]] = []
         if "bankrupt" in kinds:
             return [{"type": "bankrupt", "entity": entity}]
+        cheapest = self.in_emergency(game, corp)
+        if cheapest is not None and "sell_shares" in kinds:
+            return emergency.sale_options(game, corp, cheapest[1], round_.sales_this_turn())
         if "buy_train" in kinds:
-            if rules.must_buy_train(game, corp) and corp.cash < (rules.cheapest_face(game, corp) or ("", 0))[1]:
-                face, price = rules.cheapest_face(game, corp)  # type: ignore[misc]
-                train = rules.card_for_face(game, face)
-                out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
-                            "variant": face})
+            must = rules.must_buy_train(game, corp)
+            if cheapest is not None:
+                # the cheapest face, and a dearer one the treasury and the forced issues pay without the
+                # president's money (seed: his money may not buy the dearer type)
+                for train, face, price in sorted(self.duty_faces(game), key=lambda f: f[2]):
+                    plan = emergency_plan(game, corp, price, round_.sales_this_turn())
+                    if price == cheapest[1] or (plan is not None and plan.president_cash + plan.sales_total == 0):
+                        out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
+                                    "variant": face})
             else:
                 for train, face, price in rules.affordable_faces(game, corp):
+                    if must and train.obsolete:
+                        continue  # it would not meet the duty
                     out.append({"type": "buy_train", "entity": entity, "train": train.id, "price": price,
                                 "variant": face})
                 if not rules.must_buy_train(game, corp):

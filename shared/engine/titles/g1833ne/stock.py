@@ -26,6 +26,13 @@ if TYPE_CHECKING:
 class StockStep(BuySellParShares):
     """Buy, sell, launch; every share costs the current price, treasury purchases pay the corporation."""
 
+    def setup(self, game: Game, round_: Round) -> None:
+        super().setup(game, round_)
+        self.turn_sales: dict[str, int] = {}  # corporation -> what its first sale this turn fetched
+
+    def turn_sales_now(self) -> dict[str, int]:
+        return self.__dict__.setdefault("turn_sales", {})  # (a step pickled mid-turn before it had them)
+
     def share_cost(self, game: Game, corp: Corporation, share: Share) -> int:
         price = game.share_price(corp)
         assert price is not None
@@ -110,7 +117,7 @@ class StockStep(BuySellParShares):
         reason = self.can_sell(game, round_, player, corp, bundle)
         if reason:
             raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
-        sell_to_market(game, player, bundle)
+        sell_to_market(game, player, bundle, self.turn_sales_now())
         round_.sold.setdefault(player.id, {})[corp.sym] = "now"
 
     # -- privates from the bank (gap: the digest does not say how players get them) ------------------
@@ -156,17 +163,22 @@ class StockStep(BuySellParShares):
         return out
 
 
-def sell_to_market(game: Game, player: Player, bundle: Bundle, *, move_price: bool = True) -> int:
-    """Sell certificates to the market at the current price. Only the president's own sales drop the price,
-    one space however many he sells. Returns the proceeds."""
+def sell_to_market(game: Game, player: Player, bundle: Bundle, turn: dict[str, int] | None = None) -> int:
+    """Sell certificates to the market. Only the president's own sales drop the price, one space however many
+    he sells in his turn (seed): `turn` holds the price each corporation's first sale of this turn fetched; a
+    later sale of it in the same turn fetches that price too and moves nothing, as one sale of them all would.
+    Returns the proceeds."""
     corp = bundle.corporation
-    was_president = corp.president == player.id
-    price = game.share_price(corp)
+    first = turn is None or corp.sym not in turn
+    price = game.share_price(corp) if first else turn[corp.sym]  # type: ignore[index]
     assert price is not None
+    if turn is not None:
+        turn.setdefault(corp.sym, price)
+    was_president = corp.president == player.id
     proceeds = price * bundle.percent // 10
     game.pay(None, player, proceeds)
     game.transfer_shares(bundle, POOL, seller=player.id)
-    if move_price and was_president and corp.share_cell is not None:
+    if first and was_president and corp.share_cell is not None:
         corp.share_cell = game.market.left(corp.share_cell)
         game.rules.check_price_close(game, corp)  # type: ignore[attr-defined]
     return proceeds

@@ -245,6 +245,17 @@ def parse(raw: Any, path: Path) -> Tables:
     kept = r.value(takeover["six_nine_cards_kept"], "takeover.six_nine_cards_kept", "takeover.six_nine_cards_kept",
                    "takeovers remove a 6/9 card while more than this many remain", takeover_only=True,
                    money=False)
+    readings = top.get("readings", [])  # optional: readings the engine applies in code, listed to be shown
+    if not isinstance(readings, list):
+        raise r.fail("readings", "must be a list")
+    keys = []
+    for i, raw_reading in enumerate(readings):
+        where = f"readings[{i}]"
+        reading = r.obj(raw_reading, where, ("key", "description", "source"))
+        keys.append(r.text(reading["key"], where))
+        r.entries.append(Entry(f"reading.{keys[-1]}", r.text(reading["description"], where),
+                               r.source(reading["source"], where)))
+    _unique(r, keys, "readings")
     return Tables(bonuses, price, tuple(phases), ferries, new_bonus, last_bonus, corps, kept, set_aside, *spaces,
                   tuple(r.entries))
 

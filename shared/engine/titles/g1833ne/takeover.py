@@ -20,7 +20,6 @@ from ...core.rounds import Round, Step
 from ...core.shares import change_presidency
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Corporation
-from . import bonuses
 from . import constants as K
 from . import tables as T
 from .state import state
@@ -328,10 +327,6 @@ def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pa
         game.companies[sym].owner = acquirer.sym
         acquirer.companies.append(sym)
     target.companies = []
-    if K.P5 in acquirer.companies:
-        # P5 doubles one of its owner's ferries: inherited with P5, or P5 inherited by a ferry owner, a ferry
-        # must now be chosen (one already chosen stays: P5 is never reassigned)
-        bonuses.assign_luxury(game, acquirer)
     game.rules.sync_virtual_stations(game)  # type: ignore[attr-defined]
     for h in game.board.hexes.values():
         for slots in h.tokens:
