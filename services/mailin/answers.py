@@ -77,7 +77,7 @@ def read(body: str, ask: Ask, names: Mapping[int, str]) -> Answer:
 
 def block(ask: Ask, names: Mapping[int, str], address: str, on_move: bool) -> str:
     """What a mail says about one question the table asks its reader."""
-    data = {"ask": ask.kind, "by": ask.by, "target": ask.target, "name": ask.name}
+    data = {"ask": ask.kind, "by": ask.by, "target": ask.target, "name": ask.name, "move": ask.move}
     lines = [f"{ask_sentence(data, {str(k): v for k, v in names.items()})}; you are asked to answer by "
              f"{ask.closes.replace(microsecond=0).isoformat()}."]
     if ask.kind == "vote":
@@ -91,7 +91,7 @@ def block(ask: Ask, names: Mapping[int, str], address: str, on_move: bool) -> st
 
 def status(ask: Ask, names: Mapping[int, str]) -> str:
     """A question the table asks others than the mail's reader: where it stands."""
-    data = {"ask": ask.kind, "by": ask.by, "target": ask.target, "name": ask.name}
+    data = {"ask": ask.kind, "by": ask.by, "target": ask.target, "name": ask.name, "move": ask.move}
     waiting = ", ".join(names.get(p, str(p)) for p in ask.players)
     return (f"Pending: {ask_sentence(data, {str(k): v for k, v in names.items()})}; waiting for {waiting} "
             f"(until {ask.closes.replace(microsecond=0).isoformat()}).")

@@ -98,7 +98,7 @@ def interpret(
     if isinstance(event, TableAsks):  # exactly the players who must answer
         return make(ASKS, _ids(event.players), ask=event.ask, ask_id=event.ask_id,
                     by=None if event.by is None else str(event.by), deadline=event.deadline, name=event.name,
-                    target=event.target, voters=_ids(event.voters))
+                    target=event.target, voters=_ids(event.voters), move=event.move)
     if isinstance(event, MessagePosted):
         author = _ids(event.author)
         mentioned = [p for p in _ids(event.mentions) if p not in author]

@@ -29,7 +29,8 @@ def _game(n: Notification) -> str:
 
 
 ANSWERS = {"vote": "vote extend, substitute (naming a player) or open the seat", "undo": "accept or decline",
-           "redo": "accept or decline", "seat_claim": "accept or decline"}
+           "redo": "accept or decline", "seat_claim": "accept or decline", "end_game": "accept or decline",
+           "purchase": "accept or decline"}
 
 
 def ask_sentence(d: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -45,6 +46,12 @@ def ask_sentence(d: Mapping[str, Any], names: Mapping[str, str]) -> str:
         return f"{who} asks to {ask} {what if ask == 'undo' else 'the undone moves'}"
     if ask == "seat_claim":
         return f"{d.get('name') or 'A new player'} asks to take over {who}'s seat"
+    if ask == "end_game":
+        return f"{who} proposes to end the game now"
+    if ask == "purchase":
+        move = d.get("move") or {}
+        what = move.get("company") or (f"train {move['train']}" if move.get("train") else "a holding of yours")
+        return f"{who} proposes that {move.get('entity', 'his corporation')} buys {what} for {move.get('price', '?')}"
     return "The table asks you"
 
 
@@ -90,7 +97,7 @@ def standard_body(n: Notification, names: Mapping[str, str], link: str, recipien
         "text": text_line(n, names),
     }
     for key in ("reason", "author", "result", "games", "step", "deadline", "ask", "ask_id", "by", "name", "target",
-                "voters"):
+                "voters", "move"):
         if key in n.data:
             data[key] = n.data[key]
     if n.event_type == events.MENTIONED:

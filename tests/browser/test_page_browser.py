@@ -1083,3 +1083,41 @@ def test_a_stand_in_makes_the_absent_seats_move_from_the_page(server: Server, br
     data = server.api("GET", f"/games/{gid}/events").json()["events"][-1]["data"]
     assert data["action"]["type"] == "pass" and data["action"]["entity"] == absent
     assert data["action"]["user"] == stand_in and data["for_player"] == absent
+
+
+def test_ending_the_game_is_proposed_from_the_page_and_accepted_there(server: Server, browser: Any) -> None:
+    """In a new game ending it is the table's vote (docs/time-controls.md, "Proposals"): one player proposes
+    it from his page, the other sees the proposal on his page, with buttons, and his acceptance ends the game
+    at once, in the request that accepted it."""
+    gid, seats = _seated(server, 47, ("Una", "Vic"))
+    assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
+    una, vic = seats
+    page = _open(browser, server, gid, vic["token"])
+    try:
+        box = page.locator("fieldset[data-type='end-game']")
+        box.wait_for(timeout=10_000)
+        assert "ends once Una accept" in box.inner_text()
+        box.get_by_role("button", name="End the game for everyone…").click()
+        page.locator("fieldset[data-type='end-game'] button[data-confirm]").click()
+        page.wait_for_function("() => /Proposed/.test(document.getElementById('turn-message').textContent)",
+                               timeout=10_000)
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+    assert server.api("GET", f"/games/{gid}").json()["status"] == "active"  # nothing played yet
+    page = _open(browser, server, gid, una["token"])
+    try:
+        page.wait_for_selector("#clock-proposal", timeout=20_000)
+        assert "Vic proposes: to end the game now; waiting for Una" in page.locator("#clock-proposal").inner_text()
+        assert "Waiting for your answer: Vic's proposal" in page.locator("#clock-pending").inner_text()
+        page.locator("#clock-section").screenshot(path=str(SHOTS / "end_game_proposal.png"))
+        page.click('#clock-proposal button[data-accept="true"]')
+        page.wait_for_load_state("load")
+        assert not page.errors, page.errors
+    finally:
+        page.close()
+    for _ in range(100):
+        if server.api("GET", f"/games/{gid}").json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    assert server.api("GET", f"/games/{gid}").json()["status"] == "finished"

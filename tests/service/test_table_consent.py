@@ -223,3 +223,16 @@ def test_the_partners_president_decides_a_merger_started_with_his_corporation(ca
     assert back["acting_players"] == [3581]  # the start taken back: the starter's turn goes on
     _, legal = call("GET", f"/games/{game_id}/legal-actions", tokens[3581])
     assert any(a["type"] == "choose" and a["choice"] == "MP" for a in legal["actions"])
+
+
+def test_the_players_asked_are_told_what_the_proposal_is_with_its_price() -> None:
+    from services.notifier.payloads import ask_sentence
+
+    names = {"3581": "Ann", "8320": "Bob"}
+    purchase = {"ask": "purchase", "by": "3581", "move": {"type": "buy_train", "entity": "NW", "train": "2-0",
+                                                          "price": 80}}
+    assert ask_sentence(purchase, names) == "Ann proposes that NW buys train 2-0 for 80"
+    private = {"ask": "purchase", "by": "3581", "move": {"type": "buy_company", "entity": "MP", "company": "D&H",
+                                                         "price": 1}}
+    assert ask_sentence(private, names) == "Ann proposes that MP buys D&H for 1"
+    assert ask_sentence({"ask": "end_game", "by": "8320"}, names) == "Bob proposes to end the game now"

@@ -14,6 +14,7 @@
   let legal = [];
   let deadEnds = [];  // moves the engine would take that leave only an undo: shown with their reason, not offered
   let endGame = null;  // ending the game by agreement: open to every player at any moment, asked twice
+  let proposals = [];  // moves the table's rules put to the players they touch first (legal-actions `proposals`)
   let orders = [];  // the standing orders legal-actions offers (program_*)
   const dataNode = document.getElementById("page-data");
   const pageData = dataNode ? JSON.parse(dataNode.textContent) : { share_sources: {}, train_owners: {}, names: {} };
@@ -141,6 +142,7 @@
         : "Use " + a.entity + ": " + ((a.choice && a.choice.type) || JSON.stringify(a.choice));
       case "reassign_trains": return "Assign trains: " + ((a.assignments || []).map((x) => x.train + " to " + x.corporation).join(", ") || "none");
       case "merge": return "Merge with " + a.corporation;
+      case "decline": return "Decline " + nameOf(a.proposed_by) + "'s merger with your corporation (it is taken back)";
       case "failed_merge": return "Give up this merger" + (a.corporations ? " (" + [].concat(a.corporations).join(", ") + ")" : "");
       case "remove_token": return "Remove the token in " + a.city;
       case "discard_train": return "Discard train " + a.train;
@@ -164,6 +166,8 @@
     bankrupt: "Bankruptcy", end_game: "End the game", special_buy: "Special purchase",
     reassign_trains: "Reassign trains" };
 
+  function nameOf(pid) { return (pageData.names || {})[String(pid)] || ("player " + pid); }
+
   // ---------- posting ------------------------------------------------------------------------------
   function say(text, isError) {
     const box = $("turn-message");
@@ -181,6 +185,10 @@
     });
     const d = r.data || {};
     if (r.status === 200 && d.status === "applied") { say("Done."); location.reload(); return; }
+    if (r.status === 202 && d.status === "proposed") {
+      say("Proposed: played once " + (d.proposal.waiting_for || []).map(nameOf).join(", ") + " accept" + (d.proposal.waiting_for.length > 1 ? "" : "s") + ".");
+      setTimeout(() => location.reload(), 1500); return;
+    }
     if (r.status === 202) { say("Accepted; waiting for the rules worker…"); setTimeout(() => location.reload(), 1500); return; }
     if (r.status === 409) { say("The game moved on before your move arrived; showing it now."); setTimeout(() => location.reload(), 1200); return; }
     say("Refused: " + (d.reason || d.message || d.error || ("HTTP " + r.status)), true);
@@ -511,6 +519,7 @@
       }
       box.appendChild(fs);
     });
+    if (proposals.length) box.appendChild(proposalsFieldset());
     if (deadEnds.length) box.appendChild(deadEndsFieldset());
     if (me && me.player_id !== null) {
       const fs = document.createElement("fieldset");
@@ -524,17 +533,35 @@
     }
   }
 
-  // the game ends for everyone at once (18xx.games' "end game" by agreement): a button that asks again
+  // moves that take from another player's holding: the table's rules put them to him first, with the price
+  function proposalsFieldset() {
+    const fs = document.createElement("fieldset");
+    fs.dataset.type = "proposals";
+    const lg = document.createElement("legend"); lg.textContent = "Propose (played once the owner accepts)";
+    fs.appendChild(lg);
+    proposals.forEach((a) => {
+      const move = Object.assign({}, a); delete move._needs;
+      fs.appendChild(button("Propose: " + label(move) + " — asks " + a._needs.map(nameOf).join(", "), () => bare(move), true));
+    });
+    return fs;
+  }
+
+  // the game ends for everyone (18xx.games' "end game" by agreement): a button that asks again; where the
+  // table votes on it, the button proposes it to the others
   function endGameFieldset() {
     const fs = document.createElement("fieldset");
     fs.dataset.type = "end-game";
     const lg = document.createElement("legend"); lg.textContent = "End the game";
     const note = document.createElement("p");
-    note.textContent = "When the table agrees to stop, any player ends the game here; the final values are counted as usual.";
+    const asks = endGame._needs || [];
+    note.textContent = asks.length
+      ? "Propose to end the game: it ends once " + asks.map(nameOf).join(", ") + " accept; the final values are counted as usual."
+      : "When the table agrees to stop, any player ends the game here; the final values are counted as usual.";
     const ask = document.createElement("button");
     ask.type = "button"; ask.className = "secondary"; ask.textContent = "End the game for everyone…";
     ask.addEventListener("click", () => {
-      const sure = button("Yes, end the game now", () => endGame, true);
+      const sure = button(asks.length ? "Yes, propose ending the game" : "Yes, end the game now", () => {
+        const move = Object.assign({}, endGame); delete move._needs; return move; }, true);
       sure.dataset.confirm = "1";
       const keep = document.createElement("button");
       keep.type = "button"; keep.className = "secondary"; keep.textContent = "Keep playing";
@@ -739,7 +766,9 @@
     const all = r.data.actions || [];
     legal = all.filter((a) => !String(a.type).startsWith("program_") && a.type !== "end_game");
     orders = all.filter((a) => String(a.type).startsWith("program_"));
-    endGame = all.find((a) => a.type === "end_game") || null;
+    proposals = (r.data.proposals || []).map((a) => { const out = Object.assign({}, a); delete out.needs_consent; out._needs = a.needs_consent || []; return out; });
+    endGame = all.find((a) => a.type === "end_game") || proposals.find((a) => a.type === "end_game") || null;
+    proposals = proposals.filter((a) => a.type !== "end_game");
     deadEnds = r.data.dead_ends || [];
     const turn = $("turn");
     turn.hidden = false;
@@ -904,6 +933,8 @@
     if (mine !== null && ur && ur.affected.includes(mine) && !ur.accepted.includes(mine)) yours.push(who(ur.requester) + "'s " + ur.kind + " request");
     const sc = c.seat_claim;
     if (mine !== null && sc && sc.affected.includes(mine) && !sc.accepted.includes(mine)) yours.push(sc.name + "'s claim of " + who(sc.player_id) + "'s seat");
+    const pr = c.proposal;
+    if (mine !== null && pr && pr.affected.includes(mine) && !pr.accepted.includes(mine)) yours.push(who(pr.by) + "'s proposal");
     if (yours.length) {
       const p = line("Waiting for your answer: " + yours.join("; ") + ".", "clock-pending");
       p.className = "notice";
@@ -933,6 +964,20 @@
           const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
           b.dataset.accept = String(accept); b.textContent = words;
           b.addEventListener("click", () => send("/undo-requests/answer", { accept: accept }));
+          p.append(" ", b);
+        });
+      }
+    }
+    if (pr) {
+      const waiting = pr.affected.filter((pid) => !pr.accepted.includes(pid));
+      const what = pr.kind === "end_game" ? "to end the game now" : label(pr.action);
+      const p = line(who(pr.by) + " proposes: " + what + "; waiting for " + (waiting.map(who).join(", ") || "nobody")
+        + " (until " + when(pr.closes) + ").", "clock-proposal");
+      if (mine !== null && waiting.includes(mine)) {
+        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
+          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
+          b.dataset.accept = String(accept); b.textContent = words;
+          b.addEventListener("click", () => send("/proposals/answer", { accept: accept }));
           p.append(" ", b);
         });
       }
