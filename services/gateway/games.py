@@ -228,6 +228,7 @@ def import_record() -> ResponseReturnValue:
         raise ApiError(422, "record_invalid", f"the record cannot be replayed: {type(err).__name__}: "
                        f"{str(err)[:200]}") from err
     if not done.replayed:
+        record_undo_policy(done.game.id, imports.UNDO_CONSENT)  # the record's own undo rule
         rt().dispatcher.warm(done.game.id)
     body = ImportOut().dump({"game": game_view(done.game), "seats": done.secrets["seats"],
                              "players": done.secrets["players"]})
