@@ -121,7 +121,7 @@ def check_rest(fixture: Path, call: Call, limit: int | None = None, export: Path
         diff = first_diff(_plain(json.loads(setup_path.read_text(encoding="utf-8"))), _plain(state["digest"]))
         if diff:
             return Outcome(0, len(trace), f"set-up differs: {_describe(diff)}")
-    return _play_on(call, game_id, record, trace, Position(record["actions"]), limit, export)
+    return _play_on(call, game_id, record, trace, Position(record["actions"][:limit]), limit, export)
 
 
 def check_import(fixture: Path, call: Call, at: int, limit: int | None = None, export: Path | None = None,
@@ -130,7 +130,8 @@ def check_import(fixture: Path, call: Call, at: int, limit: int | None = None, e
     as a table moving its running game here does), the state compared with the golden line of the last of
     them, then every further action (up to the first `limit`) posted as a live move and compared as
     `check_rest` compares it. With `seats` each move is posted with the seat token of the player who made
-    it (an undo, redo or chat: its sender), as the table's players would post them; else as operator."""
+    it (an undo, redo or chat: its sender), as the table's players would post them (a move of an entity no
+    player controls, as operator); else every move as operator."""
     record = json.loads(fixture.read_text(encoding="utf-8"))
     trace = load_trace(fixture_paths(fixture)[0])
     head = {k: record[k] for k in ("id", "title", "players", "settings") if k in record}
@@ -140,7 +141,7 @@ def check_import(fixture: Path, call: Call, at: int, limit: int | None = None, e
         return Outcome(0, len(trace), f"import of {at} actions answered {status}: {made}")
     game_id = int(made["game"]["id"])
     _, exported = call("GET", f"/games/{game_id}/export")
-    position = Position(record["actions"])
+    position = Position(record["actions"][:limit])
     for index, (action, stored) in enumerate(zip(record["actions"][:at], exported["actions"], strict=True)):
         position.walk(index, action, stored.get("id"))
     if at:
