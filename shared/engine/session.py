@@ -363,8 +363,8 @@ class GameSession:
     def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
         return self.game.legal_actions(entity)
 
-    def controller(self, entity: Any) -> Any:
-        return self.game.controller(entity)
+    def controller(self, entity: Any, entity_type: str | None = None) -> Any:
+        return self.game.controller(entity, entity_type)
 
     @property
     def finished(self) -> bool:
