@@ -270,6 +270,7 @@ def import_record() -> ResponseReturnValue:
         raise ApiError(422, "record_invalid", f"the record cannot be replayed: {type(err).__name__}: "
                        f"{str(err)[:200]}") from err
     if not done.replayed:
+        record_undo_policy(done.game.id, imports.UNDO_CONSENT)  # the record's own undo rule
         rt().dispatcher.warm(done.game.id)
         if (args["end_game"], args["purchases"]) != ("any", "free"):  # the table chose stricter rules
             record_table_rules(done.game.id, True, args["end_game"], args["purchases"])

@@ -251,7 +251,7 @@ def authorise(session: GameSession, receipt: Receipt,
     if action.get("type") in META_TYPES:
         return None
     try:
-        controller = session.controller(action.get("entity"))
+        controller = session.controller(action.get("entity"), action.get("entity_type"))
     except EngineError as err:
         return Refusal(err.message, err.rule, 400)
     if controller != player:

@@ -7,6 +7,10 @@ proves it: the caller's own id (player token), or any id with the admin token. E
 becomes a fresh identity with a fresh id, and the record is rewritten to that id before it is replayed;
 the fresh identities' tokens are answered with the seat tokens.
 
+An imported game keeps the rules its record was played under: 18xx.games lets anyone undo anything, so an
+import plays on with free undo (`UNDO_CONSENT`), as a game created with `undo: free` does; a game moved here
+mid-way then continues exactly as it would have live (docs/service.md, "Import").
+
 Imports take an Idempotency-Key, scoped to the caller: a retry with the same key and body answers the game
 the first call created (with the same tokens); the same key with another body is refused.
 """
@@ -23,6 +27,8 @@ from shared.engine import GameSession
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, Conflict, NewEvent, NewGame, SqlRecorder
 from shared.eventstore.records import ACTIVE, FINISHED, Game, ImportKey
 from shared.jsontext import canonical
+
+UNDO_CONSENT = False  # the undo rule of an imported game: free, as the record was played
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
         return _table_order(session, out)
     actions = session.legal_actions(entity)
     if player_id is not None:
-        actions = [a for a in actions if session.controller(a.get("entity")) == player_id]
+        actions = [a for a in actions if session.controller(a.get("entity"), a.get("entity_type")) == player_id]
     if orders and isinstance(entity, int) and (player_id is None or entity == player_id) \
             and any(p.id == entity for p in game.players):
         ends = [a for a in end_game_options(game, entity) if a["entity"] == entity]

@@ -204,11 +204,13 @@ class Game:
     def share_price(self, corp: Corporation) -> int | None:
         return None if corp.share_cell is None else self.market.cell(corp.share_cell).price
 
-    def controller(self, entity: Any) -> Any:
-        """The player who decides for an entity (a corporation's president, or its receivership agent)."""
+    def controller(self, entity: Any, entity_type: str | None = None) -> Any:
+        """The player who decides for an entity (a corporation's president, or its receivership agent).
+        A private and a minor may share a symbol (1828's C&P): a move naming its `entity_type` "company" is
+        the private's, decided by whoever controls the private's owner."""
         if isinstance(entity, int):
             return entity
-        corp = self.corporations.get(entity)
+        corp = None if entity_type == "company" else self.corporations.get(entity)
         if corp is not None:
             return self.rules.acting_player_for(self, corp)
         company = self.companies.get(entity)

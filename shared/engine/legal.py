@@ -44,7 +44,7 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
     for entity in _controlled(game, player):
         for action in legal_actions(game, entity):
             key = repr(sorted(action.items()))
-            if game.controller(action.get("entity")) == player and key not in seen:
+            if game.controller(action.get("entity"), action.get("entity_type")) == player and key not in seen:
                 seen.add(key)
                 out.append(action)
     if orders and isinstance(player, int) and any(p.id == player for p in game.players):
@@ -73,7 +73,7 @@ def dead_ends_of(game: Game, player: Any) -> list[dict[str, Any]]:
     for entity in _controlled(game, player):
         for option in game.round.dead_ends(game, entity):
             option = _complete(game, entity, option)
-            if game.controller(option["entity"]) == player and option not in out:
+            if game.controller(option["entity"], option.get("entity_type")) == player and option not in out:
                 out.append(option)
     return out
 

@@ -147,10 +147,17 @@ class GameSession:
         so does an import here (`trusted`). What is posted live is judged in full (`submit`).
         Actions undone later change nothing in the end, so they are stored but never applied; the log,
         the active flags and the redo stack come out exactly as a step-by-step replay leaves them.
+
+        The state does too, in a title whose state depends on how it was reached (an 1828 merger seen while
+        it waits; `Game.loading`): a game moved here goes on from the position its table saw, as live mode
+        would (docs/service.md, "Import"). That position is a reload of the actions active at the record's
+        last undo or redo (one load, then looked at, as `_rebuild` leaves it), and every move since then
+        was seen as it was made. Without an undo or redo the whole record was seen move by move.
         """
         assert self.state is not None
         total = len(actions)
-        self.state.loading = True  # an import is a load, as a rebuild is
+        reload = max((i for i, a in enumerate(actions) if a.get("type") in ("undo", "redo")), default=-1)
+        self.state.loading = reload >= 0  # the last undo's or redo's reload
         for index, action in enumerate(actions):
             stored = dict(action)
             if not isinstance(stored.get("id"), int):
@@ -168,6 +175,9 @@ class GameSession:
                     self._maybe_checkpoint()
             else:
                 self.entries.append(_Entry(stored, active=False))
+            if index == reload:  # the reloaded position is shown, and every move after it is seen as made
+                self.state.loading = False
+                self.state.rules.looked_at(self.state)
             if progress is not None:
                 progress(index + 1, total)
         self.state.loading = False
@@ -353,8 +363,8 @@ class GameSession:
     def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
         return self.game.legal_actions(entity)
 
-    def controller(self, entity: Any) -> Any:
-        return self.game.controller(entity)
+    def controller(self, entity: Any, entity_type: str | None = None) -> Any:
+        return self.game.controller(entity, entity_type)
 
     def consenters(self, action: dict[str, Any]) -> tuple[str | None, list[int]]:
         """(kind, players): whose word `action` needs besides its mover's (`consent`): "purchase" for a move

@@ -738,8 +738,10 @@ def test_the_position_an_undo_returns_to_is_looked_at_so_a_waiting_mergers_float
     PRR at index 840; at 842 1004 answers, at 843 1001 takes the answer back (a reload), at 844 1004 gives
     it again and the merger completes. The reloaded position, a merger waiting for 1004 with ERIE's
     treasury past its float, is shown before the next move: ERIE counts as floated from there on, so the
-    System keeps the two treasuries ($860). The reference shows the same after its undo; only a whole
-    import, never looked at between its moves, recapitalises the System ($1,570)."""
+    System keeps the two treasuries ($860). The reference shows the same after its undo. An import of the
+    record goes on from the position its table saw (the reload at its last undo, then every move as made),
+    so it holds the same $860 (the reference's own load of the whole record, never looked at between its
+    moves, recapitalises the System: $1,570; docs/rules-1828.md, *Being watched*)."""
     record = json.loads((CAMPAIGN / "camp1828_ensure_good_privates_5p_6502014_845.json").read_text())
     session = GameSession.from_record(record, limit=844, on_action=lambda *_: None)  # move by move
     assert record["actions"][843]["type"] == "undo"
@@ -749,8 +751,9 @@ def test_the_position_an_undo_returns_to_is_looked_at_so_a_waiting_mergers_float
     assert session.game.round.merger is None  # the merger completed with 1004's sale
     system = session.game.corporations["ERIE-PRR"]
     assert (system.floated, system.cash) == (True, 860)
-    imported = GameSession.from_record(record)  # one load of the whole record, as the reference loads it
-    assert imported.game.corporations["ERIE-PRR"].cash == 1570
+    imported = GameSession.from_record(record)  # an import: the game as its table saw it
+    assert imported.game.corporations["ERIE-PRR"].cash == 860
+    assert imported.digest() == session.digest()
 
 
 def test_a_buy_order_for_a_merged_corporation_stays_while_no_purchase_is_open() -> None:
