@@ -270,10 +270,10 @@ def import_record() -> ResponseReturnValue:
         raise ApiError(422, "record_invalid", f"the record cannot be replayed: {type(err).__name__}: "
                        f"{str(err)[:200]}") from err
     if not done.replayed:
-        record_undo_policy(done.game.id, imports.UNDO_CONSENT)  # the record's own undo rule
+        # the rules the record was played under (free undo, any player ends it, free purchases), unless the
+        # table chose stricter ones for the rest of the game
+        record_table_rules(done.game.id, imports.UNDO_CONSENT, args["end_game"], args["purchases"])
         rt().dispatcher.warm(done.game.id)
-        if (args["end_game"], args["purchases"]) != ("any", "free"):  # the table chose stricter rules
-            record_table_rules(done.game.id, True, args["end_game"], args["purchases"])
     body = ImportOut().dump({"game": game_view(done.game), "seats": done.secrets["seats"],
                              "players": done.secrets["players"]})
     return body, 200 if done.replayed else 201, {"Location": game_url(done.game.id)}

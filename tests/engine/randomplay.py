@@ -96,7 +96,7 @@ def check_who_acts(session: GameSession) -> None:
         if not kinds:  # only a run: the acting corporation's president runs it
             owners |= {game.controller(entity)} - {None}
             continue
-        owners |= {game.controller(o.get("entity")) for o in game.legal_actions(entity, kinds)} - {None}
+        owners |= {game.controller(o.get("entity"), o.get("entity_type")) for o in game.legal_actions(entity, kinds)} - {None}
         if "run_routes" in game.round.actions_for(game, entity):
             owners |= {game.controller(entity)} - {None}
     assert named == owners, (f"after action {session.next_id() - 1} the game names {sorted(named)} but the moves "
