@@ -236,3 +236,43 @@ def test_the_players_asked_are_told_what_the_proposal_is_with_its_price() -> Non
                                                          "price": 1}}
     assert ask_sentence(private, names) == "Ann proposes that MP buys D&H for 1"
     assert ask_sentence({"ask": "end_game", "by": "8320"}, names) == "Bob proposes to end the game now"
+
+
+TURN_ONLY = {"end_game", "program_buy_shares", "program_share_pass", "program_disable"}
+
+
+@pytest.mark.parametrize("title,players,seed,moves", [("1828", 3, 4, 250), ("1840", 3, 11, 100),
+                                                      ("1833NE", 3, 12, 250)])
+def test_a_client_playing_only_what_the_named_players_are_offered_never_stalls(
+        tmp_path: Path, title: str, players: int, seed: int, moves: int) -> None:
+    """Who the state names is who can move, through the service: after every move the players `/state` names
+    are exactly the seats legal-actions offers a move of the turn, and a client that plays only those never
+    finds the table waiting on nobody (1828 seed 4 starts a merger with another player's corporation)."""
+    import random
+
+    call = next(_embedded(tmp_path))
+    status, game = call("POST", "/games", json={"title": title, "seats": players, "seed": seed})
+    assert status == 201, game
+    tokens = {}
+    for i in range(players):
+        joined = call("POST", f"/games/{game['id']}/join", json={"name": f"P{i}"})[1]
+        tokens[int(joined["player_id"])] = joined["token"]
+    assert call("POST", f"/games/{game['id']}/start", next(iter(tokens.values())))[0] == 200
+    rng = random.Random(seed)
+    for _ in range(moves):
+        now = state(call, game["id"])
+        if now["status"] != "active":
+            break
+        named = {int(p) for p in now["acting_players"]}
+        offers = {pid: [a for a in call("GET", f"/games/{game['id']}/legal-actions", tok)[1]["actions"]
+                        if a["type"] not in TURN_ONLY] for pid, tok in tokens.items()}
+        moving = {pid for pid, mine in offers.items() if mine}
+        # every named player has a move; nobody else is offered one except a move open off turn (1840's
+        # private sold to the bank), which never makes it his turn
+        assert named and named <= moving, (now["version"], named, moving)
+        pid = rng.choice(sorted(named))
+        move = rng.choice(offers[pid])
+        status, body = post(call, game["id"], tokens[pid], {k: v for k, v in move.items()
+                                                            if k not in ("min", "max", "step", "multiple_of")},
+                            now["version"])
+        assert status in (200, 202) and body.get("status") in ("applied", "proposed"), body
