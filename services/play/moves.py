@@ -178,6 +178,10 @@ class MoveDoor:
     def _decline(self, game: Game, player: int, key: str, expected_version: int, wait: float) -> Accepted:
         """A player asked by another's move (an 1828 merger started with his corporation) declines it: the
         table takes that move back, in the decliner's name, as a table decision (no consent asked)."""
+        command_id = table_command_id(game.id, f"decline-p{player}:{key}")
+        undo = {"type": "undo", "entity": player, "entity_type": "player", "user": player}
+        if self.recorder.get_receipt(game.id, command_id) is not None:  # a retry: its first receipt
+            return self._queue(game.id, command_id, Caller(player), undo, expected_version, wait)
         with self.sessions.use(game) as session:
             proposer = session.proposed_by(player)
         if proposer is None:
@@ -186,8 +190,6 @@ class MoveDoor:
         if expected_version != game.version:
             raise Refused(409, "stale_version", f"expected version {expected_version} but game {game.id} is at "
                           f"version {game.version}")
-        undo = {"type": "undo", "entity": player, "entity_type": "player", "user": player}
-        command_id = table_command_id(game.id, game.version, f"decline-{player}-{key}")
         return self._queue(game.id, command_id, Caller(player), undo, expected_version, wait)
 
     def _queue(self, game_id: int, command_id: str, caller: Caller, action: dict[str, Any], expected_version: int,

@@ -64,10 +64,10 @@ def seat_command_id(player_id: int, key: str) -> str:
     return f"p{player_id}:{key}"
 
 
-def table_command_id(game_id: int, version: int, what: str) -> str:
+def table_command_id(game_id: int, what: str) -> str:
     """A command the table decided (a declined proposal taken back): a namespace no caller's key reaches,
     so the settle does not hold it to the rules the table has already applied (`seat_of_command`)."""
-    return f"table:{game_id}:{version}:{what}"
+    return f"table:{game_id}:{what}"
 
 
 def seat_of_command(command_id: str) -> int | None:

@@ -217,8 +217,12 @@ def test_the_partners_president_decides_a_merger_started_with_his_corporation(ca
     status, body = post(call, game_id, tokens[3581], {"type": "decline", "entity": 3581,
                                                       "entity_type": "player"}, version + 1)
     assert status == 422 and body["error"] == "nothing_to_decline", body
-    status, body = post(call, game_id, tokens[11345], decline, version + 1)
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    body_of = {"action": decline, "expected_version": version + 1}
+    status, body = call("POST", f"/games/{game_id}/actions?wait=10", tokens[11345], json=body_of, headers=key)
     assert status == 200 and body["status"] == "applied", body
+    again = call("POST", f"/games/{game_id}/actions?wait=10", tokens[11345], json=body_of, headers=key)
+    assert again[0] == 200 and again[1]["new_version"] == body["new_version"], again  # a retry: the same receipt
     back = state(call, game_id)
     assert back["acting_players"] == [3581]  # the start taken back: the starter's turn goes on
     _, legal = call("GET", f"/games/{game_id}/legal-actions", tokens[3581])
