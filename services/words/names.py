@@ -21,13 +21,18 @@ def name_of(game: Game, entity: Any) -> str:
 
 
 def acting_name(game: Game, entity: Any) -> str:
-    """Who must act, with the player behind a corporation or line ("NYC (Alice)")."""
-    if isinstance(entity, int):
-        return name_of(game, entity)
+    """Who must act, with the player behind a corporation or line ("NYC (Alice)"): the players who decide
+    the entity's moves now (`Round.deciders`, the one answer the state gives), so a player asked by another's
+    move is named, not the one who asked ("Bob (asked by Alice)": an 1828 merger with Bob's corporation)."""
     try:
-        controller = game.controller(entity)
+        deciders = [] if game.finished else game.round.deciders(game, entity)
     except Exception:  # an entity the title resolves differently: its symbol alone still says who acts
-        controller = None
+        deciders = []
+    if isinstance(entity, int):
+        if deciders and deciders != [entity]:
+            return f"{', '.join(name_of(game, p) for p in deciders)} (asked by {name_of(game, entity)})"
+        return name_of(game, entity)
+    controller = deciders[0] if deciders else None
     label = str(entity)
     corp = game.corporations.get(label) if isinstance(game.corporations, dict) else None
     if corp is not None and label.isdigit() and corp.name:  # 1840's lines: "Linie 15", never a bare "15"

@@ -186,6 +186,10 @@ def render_page(game: Game) -> Response:
             summary["page_data"]["seat_players"] = {str(s.seat_index): s.player_id for s in seats}
             if at is None and game.status == "active":
                 _stand_in(summary["page_data"], game.id, session)
+                stand_in = summary["page_data"].get("stand_in")
+                if stand_in is not None:  # the header names who moves now, as the state does
+                    summary["acting"] = [f"{names.get(stand_in['by'], stand_in['by'])} for "
+                                         f"{names.get(stand_in['absent'], stand_in['absent'])}"]
             market = market_view(session.game)
             rules = session.game.rules
             notes = dict(getattr(session.game, "history_notes", {}))

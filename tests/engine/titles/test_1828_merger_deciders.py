@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from test_1828_rules import MARKET, recorded
 
+from services.words.names import acting_name
 from shared.engine.errors import IllegalAction
 
 
@@ -30,6 +31,9 @@ def test_the_partners_president_is_named_and_offered_the_merger() -> None:
     assert game.legal_actions_of(3581, orders=False) == []  # the starter has nothing to do meanwhile
     assert game.proposed_by(11345) == 3581
     assert game.proposed_by(3581) is None
+    # the page's header and the turn mail's "Acting:" line name him, and whose move he answers
+    names = {p.id: p.name for p in game.players}
+    assert [acting_name(game, e) for e in game.acting()] == [f"{names[11345]} (asked by {names[3581]})"]
 
 
 def test_the_partners_president_completes_the_merger_he_accepts() -> None:
