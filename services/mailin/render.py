@@ -58,7 +58,7 @@ def _money(game: Game, amount: Any) -> str:
 def share_cost(game: Game, action: dict[str, Any]) -> int | None:
     """What a `buy_shares` costs, asked of the round's own buying step (the title's `share_cost`: par price
     from the IPO, market price from the pool, and each title's exceptions), or None when the round has no
-    such step. Read from outside, as `services.play.bids` reads bid ranges."""
+    such step. Read from outside, as `shared.engine.ranges` states bid ranges."""
     shares = action.get("shares") or []
     if not shares:
         return None

@@ -1,6 +1,7 @@
 """The notifier's own tables (SQLAlchemy Core), shared by the service, the API and the tests.
 
-The migration `0002_notifier` creates the same shapes; `tests/notifier/test_schema.py` checks they agree.
+The migration `0002_notifier` creates the same shapes;
+`tests/notifier/test_api.py::test_migration_matches_the_tables` checks they agree.
 Identifiers from the event store (game and player ids) are kept as strings so either integer or text keys
 upstream fit without a migration.
 """

@@ -105,7 +105,6 @@ class Corporation:
     ipoed: bool = False
     floated: bool = False
     closed: bool = False
-    receivership: bool = False
     operated: bool = False
     trains: list[Train] = field(default_factory=list)
     companies: list[str] = field(default_factory=list)

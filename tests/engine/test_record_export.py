@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from services.play.bids import annotate_bids
 from shared.engine import GameSession
+from shared.engine.ranges import annotate_bids
 from shared.engine.records import RANGE_HINTS, record_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

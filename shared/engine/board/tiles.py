@@ -62,10 +62,6 @@ class Node:
                 best = rev[color]
         return best
 
-    @property
-    def max_revenue(self) -> int:
-        return self.revenue if isinstance(self.revenue, int) else max(self.revenue.values(), default=0)
-
 
 @dataclass(frozen=True)
 class Path:

@@ -7,11 +7,10 @@ seller then keeps the difference as ordinary shares.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import IllegalAction, MalformedAction
-from ..model import POOL, Corporation, Owner, Share
+from ..model import Corporation, Owner, Share
 
 
 @dataclass
@@ -138,10 +137,3 @@ def _swap_president(corp: Corporation, pres: Share, new: int) -> None:
         corp.give(share, old)
     corp.give(pres, new)
 
-
-def certificates(shares: Iterable[Share]) -> int:
-    return sum(1 for _ in shares)
-
-
-def percent_in_pool(corp: Corporation) -> int:
-    return corp.percent_owned_by(POOL)

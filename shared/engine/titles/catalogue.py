@@ -55,10 +55,6 @@ class TitleInfo:
     def option(self, name: str) -> OptionInfo | None:
         return next((o for o in self.options if o.name == name), None)
 
-    def options_at(self, players: int) -> list[str]:
-        """The options a game of `players` may choose."""
-        return [o.name for o in self.options if o.allows(players)]
-
     def as_dict(self) -> dict[str, Any]:
         return {"title": self.title, "aliases": list(self.aliases), "full_title": self.full_title,
                 "players": {"min": self.min_players, "max": self.max_players},

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from shared.engine import GameSession
-from shared.engine.core.shares import POOL, parse_bundle
+from shared.engine.core.shares import parse_bundle
 from shared.engine.errors import IllegalAction
 from shared.engine.game import Game
+from shared.engine.model import POOL
 from shared.engine.titles.g1828.state import state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -186,7 +186,7 @@ class Rules1825(TitleRules):
 
     def can_start(self, game: Game, corp: Corporation) -> bool:
         # The digest opens corporations band by band, but the recorded games (which win for 1825) show the
-        # reference accepting a start in any band; `current_band` stays for display. See docs/conflicts.md.
+        # reference accepting a start in any band; `current_band` stays for display. See docs/conflicts-1825.md #1.
         return True
 
     def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
