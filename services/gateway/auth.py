@@ -14,7 +14,7 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404
 from services.gateway.runtime import rt
 from services.tokens import hash_token
-from shared.eventstore import signins
+from shared.eventstore import identity
 from shared.eventstore.records import Game, Player, Seat
 
 SEAT_CACHE_SIZE = 100_000
@@ -40,14 +40,26 @@ def principal() -> Principal | None:
         return Principal(seat=_signin_seat(token))
     if _is_admin(token):
         return Principal(admin=True)
-    digest = hash_token(token)
-    seat = _seat(digest)
-    if seat is not None:
-        return Principal(seat=seat)
-    player = rt().recorder.player_by_token(digest)
-    if player is not None:
-        return Principal(player=player)
-    raise ApiError(401, "unauthorized", "unknown token")
+    who = identity.by_token(_Reads(), hash_token(token))
+    if who is None:
+        raise ApiError(401, "unauthorized", "unknown token")
+    return Principal(seat=who.seat, player=who.player)
+
+
+class _Reads:
+    """The store as `identity` reads it, with seat tokens remembered for the process (`_seat`)."""
+
+    def seat_by_token(self, token_hash: str) -> Seat | None:
+        return _seat(token_hash)
+
+    def player_by_token(self, token_hash: str) -> Player | None:
+        return rt().recorder.player_by_token(token_hash)
+
+    def seats(self, game_id: int) -> list[Seat]:
+        return rt().recorder.seats(game_id)
+
+    def signins_revoked_at(self, game_id: int, player_id: int) -> float | None:
+        return rt().recorder.signins_revoked_at(game_id, player_id)
 
 
 def _signin_seat(token: str) -> Seat:
@@ -56,18 +68,10 @@ def _signin_seat(token: str) -> Seat:
     if link is None:
         raise ApiError(401, "unauthorized", "that sign-in link is not one of ours: open the page link of your "
                        "latest turn email, or use your seat link")
-    now = time.time()
-    if now >= link.expires:
-        raise ApiError(401, "signin_link_expired", "that sign-in link has expired: open the page link of your "
-                       "latest turn email, or use your seat link")
-    revoked = signins.revoked_at(rt().recorder, link.game_id, link.player_id)
-    if revoked is not None and link.issued <= revoked:
-        raise ApiError(401, "signin_link_revoked", "that sign-in link was revoked: open the page link of a turn "
-                       "email sent since, or use your seat link")
-    seat = next((s for s in rt().recorder.seats(link.game_id) if s.player_id == link.player_id), None)
-    if seat is None:
-        raise ApiError(401, "unauthorized", f"player {link.player_id} holds no seat in game {link.game_id}")
-    return seat
+    try:
+        return identity.by_link(rt().recorder, link, time.time())
+    except identity.Refused as refused:
+        raise ApiError(401, refused.code, refused.message) from refused
 
 
 def _seat(digest: str) -> Seat | None:

@@ -14,7 +14,6 @@ from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404
 from services.gateway.runtime import rt
 from services.gateway.schemas import RevokeOut
-from shared.eventstore import signins
 
 bp = Blueprint("signin", __name__)
 
@@ -28,5 +27,5 @@ def revoke(game_id: int) -> ResponseReturnValue:
     if who.seat is None:
         raise ApiError(403, "seat_only", "only a seat revokes its own sign-in links")
     now = time.time()
-    signins.revoke(rt().recorder, game.id, who.seat.player_id, now)
+    rt().recorder.revoke_signins(game.id, who.seat.player_id, now)
     return {"game_id": game.id, "player_id": who.seat.player_id, "revoked_before": now}

@@ -5,12 +5,13 @@ work is recorded exactly when the tracking position moves past the event that ca
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
+
+from shared.eventstore import identity
 
 from . import outbox, payloads, webpush
 from .events import Notification
@@ -156,18 +157,8 @@ def _queue_mail(
 
 
 def holders_of(conn: sa.Connection, game_id: str | int) -> dict[str, str]:
-    """(services/play/handover.py) Seat player id -> the player id of whoever holds it now, for the seats handed over in this game (as
-    text, the notifier's ids): the notifier sends a seat's notices to its holder."""
-    clock = sa.table("clock_events", sa.column("game_id"), sa.column("type"), sa.column("data"), sa.column("seq"))
-    try:
-        gid = int(game_id)
-    except (TypeError, ValueError):
-        return {}
-    rows = conn.execute(sa.select(clock.c.data).where(clock.c.game_id == gid, clock.c.type == "seat_handed_over")
-                        .order_by(clock.c.seq)).all()
-    out: dict[str, str] = {}
-    for row in rows:
-        data = json.loads(row.data)
-        if data.get("holder") is not None:
-            out[str(data["seat"])] = str(data["holder"])
-    return out
+    """Seat player id -> the player id of whoever holds it now, for the seats handed over in this game (as
+    text, the notifier's ids; shared/eventstore/identity.py): the notifier sends a seat's notices to its
+    holder."""
+    return {str(seat): str(holder) for seat, holder in identity.holders(conn, game_id).items()
+            if holder is not None}

@@ -1,5 +1,6 @@
-"""The clock's own event log (table `clock_events`, migration 0005_clock): appended with the sequence number
-the writer read, so two writers (the scheduler and a player's vote) can never both extend the same history."""
+"""The clock's own event log (table `clock_events`, migration 0005_clock, declared by the store in
+`shared/eventstore/tables.py`): appended with the sequence number the writer read, so two writers (the
+scheduler and a player's vote) can never both extend the same history."""
 
 from __future__ import annotations
 
@@ -12,17 +13,7 @@ import sqlalchemy as sa
 
 from shared.eventstore.outbox import OutboxEvent
 from shared.eventstore.reader import write_outbox
-
-metadata = sa.MetaData()
-clock_events = sa.Table(
-    "clock_events", metadata,
-    sa.Column("game_id", sa.BigInteger, primary_key=True),
-    sa.Column("seq", sa.Integer, primary_key=True),
-    sa.Column("type", sa.Text, nullable=False),
-    sa.Column("data", sa.Text, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-)
-
+from shared.eventstore.tables import clock_events
 
 # built once: the clock's views, votes and the undo check read a game's clock log often, and composing the
 # statement anew cost as much CPU as running it

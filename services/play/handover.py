@@ -15,12 +15,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
-import sqlalchemy as sa
-
 from services.play.votes import VoteError
 
 if TYPE_CHECKING:
     from services.play.timekeeping import Table
+    from shared.eventstore import SqlRecorder
 
 SEAT_TYPES = frozenset({"seat_offered", "seat_claimed", "claim_answer", "seat_handed_over", "claim_dropped",
                         "seat_resigned"})
@@ -132,16 +131,7 @@ def settle(table: Table, version: int, now: datetime) -> tuple[list[dict[str, An
     return [_stamp("seat_handed_over", now, seat=c.seat, name=c.name, version=version, holder=c.holder)], c
 
 
-def hand_over(engine: sa.Engine, game_id: int, claim_: SeatClaim) -> None:
-    """The seat's name and token become the newcomer's; the engine's seat (its player id) stays, so the
-    holdings, standing orders and the seat's notifications go with it. Idempotent."""
-    seats = sa.table("seats", sa.column("game_id"), sa.column("player_id"), sa.column("name"),
-                     sa.column("token_hash"))
-    with engine.begin() as conn:
-        conn.execute(seats.update().where(seats.c.game_id == game_id, seats.c.player_id == claim_.seat)
-                     .values(name=claim_.name, token_hash=claim_.token_hash))
-        # the first holder's sign-in links (his turn emails) name the same seat: they end with his tenure
-        conn.execute(sa.text("INSERT INTO signin_revocations (game_id, player_id, revoked_at) VALUES (:g, :p, :t) "
-                             "ON CONFLICT (game_id, player_id) DO UPDATE SET revoked_at = excluded.revoked_at"),
-                     {"g": game_id, "p": claim_.seat, "t": time.time()})
-
+def hand_over(recorder: SqlRecorder, game_id: int, claim_: SeatClaim) -> None:
+    """The seat becomes the newcomer's (shared/eventstore/identity.py: its name and token change, its player
+    id stays, the first holder's sign-in links are revoked). Idempotent."""
+    recorder.hand_over_seat(game_id, claim_.seat, claim_.name, claim_.token_hash, time.time())

@@ -181,7 +181,7 @@ class Pending:
             return events
         self.decide(game_id, decision)
         for claim in done:
-            handover.hand_over(self.log.engine, game_id, claim)
+            handover.hand_over(self.recorder, game_id, claim)
         return done
 
     # -- what the table asks whom -----------------------------------------------------------------------

@@ -118,7 +118,7 @@ class Scheduler:
         told = [*asks_made(game_id, game.title, before, result.events), *stand_in_told(game, result.events)]
         self.log.append(game_id, table.seq, result.events, told, game.version)
         for claim in result.handovers:  # a claim nobody declined in time: the newcomer holds the seat
-            hand_over(self.log.engine, game_id, claim)
+            hand_over(self.recorder, game_id, claim)
         for i, (player, action) in enumerate(result.actions):
             body = {"action": action, "expected_version": game.version}
             commands.submit(self.recorder, self.dispatcher, game_id, f"clock-{game_id}-{table.seq}-{i}", body,

@@ -25,6 +25,7 @@ from typing import Any
 from ..jsontext import dumps
 from .errors import Conflict, NotFound
 from .gametx import GameTx
+from .identity import SeatRecords
 from .outbox import GameFinished, GameStarted, TurnChanged
 from .records import (
     ACTIVE,
@@ -57,8 +58,8 @@ from .rows import (
 )
 
 
-class SqlRecorder:
-    """Everything but connections and locks. Subclasses implement `_tx`, `_lock_suffix`, `_is_unique`, and
+class SqlRecorder(SeatRecords):
+    """Everything but connections and locks (seats and identity: `identity.SeatRecords`). Subclasses implement `_tx`, `_lock_suffix`, `_is_unique`, and
     either number positions in the writing transaction or implement `number_pending`."""
 
     _lock_suffix = ""

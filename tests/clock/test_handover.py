@@ -105,6 +105,14 @@ def test_open_seat_is_offered_claimed_and_handed_over_with_consent(table: Any) -
     assert client.get("/notifier/subscriptions", headers=other).status_code == 200
     assert client.get("/notifier/subscriptions", headers=cy).status_code == 401
     assert client.get("/notifier/subscriptions", headers=cy_player).status_code == 200
+    # sign-in links answer the same at the notifier (shared/eventstore/identity.py): a fresh link of the
+    # handed-over seat opens the page but not the first holder's channels, the old one nothing
+    new_link = bearer(signin.sign(SIGNIN_SECRET, game_id, first, time.time() + 2))  # past the revocation
+    assert client.get(f"/games/{game_id}/page/me", headers=new_link).status_code == 200
+    assert client.get("/notifier/subscriptions", headers=new_link).status_code == 401
+    assert client.get("/notifier/subscriptions", headers=old_link).status_code == 401
+    other_link = bearer(signin.sign(SIGNIN_SECRET, game_id, other_id, time.time()))
+    assert client.get("/notifier/subscriptions", headers=other_link).status_code == 200
     assert client.get(f"/games/{game_id}/clock").json["holders"][0]["player_id"] == first
 
 

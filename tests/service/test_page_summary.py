@@ -112,3 +112,33 @@ def test_revenue_history_follows_each_run_and_the_dividend_after_it() -> None:
         assert svg.count("<rect") == len(rs)
         assert svg.count('class="bar kept"') == sum(r["kind"] == "withhold" for r in rs)
         assert svg.count('class="bar plain"') == sum(r["kind"] is None for r in rs)
+
+
+def _presidents_agree(path: str, every: int) -> int:
+    """Replays a recorded game; at every `every`-th position, and at each position inside a merger, the page's
+    corporations table names the president the state (the digest `GET /games/{id}/state` serves) names.
+    Returns at how many compared positions some corporation's president is not its plain `president` (the
+    merger's or the line's): those are the positions a page of its own would get wrong."""
+    from services.gateway.web.summary import corporations_table
+    from services.words.names import name_of
+
+    record = json.loads((FIXTURES / path).read_text())
+    session = GameSession.from_record(dict(record, actions=[]))
+    corrected = 0
+    for i, action in enumerate(record["actions"]):
+        session.submit(action, trusted=True, keep_id=True, recorded=True)
+        game = session.game
+        if i % every and getattr(game.round, "merger", None) is None:
+            continue
+        state = session.digest(action)["corporations"]
+        page = {row["sym"]: row["president"] for row in corporations_table(game)}
+        api = {sym: None if c["president"] is None else name_of(game, c["president"]) for sym, c in state.items()}
+        assert page == api, f"{path} position {i}"
+        plain = {sym: c.president if c.shares else None for sym, c in game.corporations.items() if sym in state}
+        corrected += any(state[sym]["president"] != plain[sym] for sym in state)
+    return corrected
+
+
+def test_the_page_names_the_president_the_state_names_in_an_1828_merger_and_for_1840_lines() -> None:
+    assert _presidents_agree("1828/1828Games_game_end_bankrupt.json", 40) > 0  # positions inside mergers
+    assert _presidents_agree("1840/2player.json", 40) > 0  # a line is run by whoever controls its major

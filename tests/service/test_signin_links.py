@@ -82,15 +82,15 @@ def test_revocations_are_kept_on_the_embedded_store_too(tmp_path: object) -> Non
     """The embedded default (SQLite) keeps the same fact with the same upsert: a later revocation wins."""
     from pathlib import Path
 
-    from shared.eventstore import migrate, open_recorder, signins
+    from shared.eventstore import migrate, open_recorder
     from shared.eventstore.records import NewGame
 
     url = f"sqlite:///{Path(str(tmp_path)) / 'signin.sqlite3'}"
     migrate(url)
     recorder = open_recorder(url)
     game_id = recorder.create_game(NewGame("1840", [], 1, 2), {}).id  # the row a revocation belongs to
-    assert signins.revoked_at(recorder, game_id, 7) is None
-    signins.revoke(recorder, game_id, 7, 100.0)
-    signins.revoke(recorder, game_id, 7, 250.5)
-    assert signins.revoked_at(recorder, game_id, 7) == 250.5
-    assert signins.revoked_at(recorder, game_id, 8) is None
+    assert recorder.signins_revoked_at(game_id, 7) is None
+    recorder.revoke_signins(game_id, 7, 100.0)
+    recorder.revoke_signins(game_id, 7, 250.5)
+    assert recorder.signins_revoked_at(game_id, 7) == 250.5
+    assert recorder.signins_revoked_at(game_id, 8) is None

@@ -13,8 +13,8 @@ from services.words.names import acting_name, name_of, round_label, share_source
 from shared.engine import GameSession
 from shared.engine.core.stock import StockRound
 from shared.engine.game import Game
-from shared.engine.model import POOL
 from shared.engine.view.board import entity_colors
+from shared.engine.view.tables import corporations_view, players_view, state_digest
 
 
 def order_words(program: dict[str, Any], game: Game | None = None) -> str:
@@ -48,66 +48,29 @@ def _money(game: Game, amount: int | None) -> str:
         return str(amount)
 
 
-def _value_notes(game: Game, player: Any) -> list[str]:
-    try:
-        return game.rules.value_notes(game, player)
-    except Exception:  # a title's note may need state a finished or odd game lacks; the value still shows
-        return []
+def players_table(game: Game, digest: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The players, from the engine's digest and its view (shared/engine/view/tables.py), with money in words."""
+    rows = players_view(game, digest if digest is not None else state_digest(game))
+    return [{**row, "cash_text": _money(game, row["cash"]), "value_text": _money(game, row["value"])}
+            for row in rows]
 
 
-def players_table(game: Game) -> list[dict[str, Any]]:
-    acting = set(game.acting_players()) if not game.finished else set()
-    try:
-        limit: int | None = game.rules.cert_limit(game)
-    except (KeyError, ValueError, TypeError):  # a table without this player count: show the count alone
-        limit = None
-    if not game.rules.has_cert_limit:
-        limit = None
-    rows = []
-    in_order = game.players_in_order()
-    # players out of the turn order (bankrupt, or a title that drops them) are still shown, last
-    for p in in_order + [p for p in game.players if p not in in_order]:
-        shares = []
-        for corp in game.corporations.values():
-            pct = corp.percent_owned_by(p.id)
-            if pct:
-                shares.append({"corporation": corp.sym, "percent": pct,
-                               "president": corp.president == p.id})
-        try:
-            value = game.rules.player_value(game, p)
-        except Exception:  # a title's valuation may need a finished game; the page still shows the rest
-            value = None
-        rows.append({"id": p.id, "name": p.name, "cash": p.cash, "cash_text": _money(game, p.cash),
-                     "certificates": game.num_certs(p), "cert_limit": limit, "shares": shares,
-                     "companies": [c for c in p.companies if not game.companies[c].closed],
-                     "value": value, "value_text": _money(game, value), "value_notes": _value_notes(game, p),
-                     "bankrupt": p.bankrupt,
-                     "acting": p.id in acting, "passed": p.passed})
-    return rows
-
-
-def corporations_table(game: Game, runs: dict[str, list[dict[str, Any]]] | None = None) -> list[dict[str, Any]]:
+def corporations_table(game: Game, runs: dict[str, list[dict[str, Any]]] | None = None,
+                       digest: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The corporations, from the engine's digest and its view: the page names the president the state names."""
     colors = entity_colors(game)
     runs = runs or {}
-    tokens = game.board.token_hexes_by_entity()
     rows = []
-    for corp in game.rules.digest_corporations(game):
-        president = corp.president if corp.shares else None
-        price = game.share_price(corp) if corp.share_cell is not None and not corp.closed else None
+    for row in corporations_view(game, digest if digest is not None else state_digest(game)):
+        sym, president, price = row["sym"], row["president"], row["share_price"]
         rows.append({
-            "sym": corp.sym, "name": corp.name, "kind": corp.kind,
-            "color": (colors.get(corp.sym) or {}).get("color") or "#888888",
-            "text_color": (colors.get(corp.sym) or {}).get("text_color"),
-            "cash": corp.cash, "cash_text": _money(game, corp.cash),
-            "trains": [t.name for t in corp.trains if not t.rusted],
-            "tokens_on_map": len(tokens.get(corp.sym, [])), "tokens_total": len(corp.token_prices),
-            "token_hexes": tokens.get(corp.sym, []),
+            **row,
+            "color": (colors.get(sym) or {}).get("color") or "#888888",
+            "text_color": (colors.get(sym) or {}).get("text_color"),
+            "cash_text": _money(game, row["cash"]), "tokens_on_map": len(row["token_hexes"]),
             "president": name_of(game, president) if president is not None else None,
-            "share_price": price, "share_price_text": _money(game, price) if price is not None else "—",
-            "par_price": corp.par_price, "floated": corp.floated, "ipoed": corp.ipoed, "closed": corp.closed,
-            "treasury_percent": corp.treasury_percent, "pool_percent": corp.percent_owned_by(POOL),
-            "companies": list(corp.companies), "acting": corp.sym in game.acting(),
-            "runs": runs.get(corp.sym, []), "runs_svg": chart_svg(runs.get(corp.sym, [])),
+            "share_price_text": _money(game, price) if price is not None else "—",
+            "runs": runs.get(sym, []), "runs_svg": chart_svg(runs.get(sym, [])),
         })
     return rows
 
@@ -182,6 +145,7 @@ def player_order(game: Game) -> list[str]:
 
 def overview(session: GameSession) -> dict[str, Any]:
     game = session.game
+    digest = state_digest(game)  # the page's players and corporations are the state's (GET /games/{id}/state)
     upcoming = game.depot.upcoming()
     acting = [] if game.finished else game.acting()
     return {
@@ -195,7 +159,7 @@ def overview(session: GameSession) -> dict[str, Any]:
         "priority": name_of(game, holder) if (holder := priority_deal(game)) is not None else None,
         "upcoming_trains": [f"{t.name} ({_money(game, t.price)})" for t in upcoming[:6]],
         "trains_left": trains_left(game), "order": player_order(game),
-        "players": players_table(game), "corporations": corporations_table(game, earnings(session)),
+        "players": players_table(game, digest), "corporations": corporations_table(game, earnings(session), digest),
         "companies": companies_table(game),
         "result": session.result,
         "end_words": end_words(game.game_end_reason) if game.finished else None,
