@@ -926,6 +926,15 @@
       line("Not sent: " + ((res.data && res.data.message) || res.status));
       body.replaceChildren(...lines);
     };
+    // the two answers a request, a proposal or a claim takes, as buttons after its line
+    const answerButtons = (p, path) => {
+      [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
+        const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
+        b.dataset.accept = String(accept); b.textContent = words;
+        b.addEventListener("click", () => send(path, { accept: accept }));
+        p.append(" ", b);
+      });
+    };
     // first, what waits for this seat's answer: the vote, a request, a claim (each answered below)
     const yours = [];
     if (mine !== null && c.vote && c.vote.voters.includes(mine) && !c.vote.voted.includes(mine)) yours.push("the vote on " + who(c.vote.absent) + "'s turn");
@@ -960,12 +969,7 @@
       const p = line(who(u.requester) + " asks to " + u.kind + what
         + "; waiting for " + (waiting.map(who).join(", ") || "nobody") + " (until " + when(u.closes) + ").", "clock-undo");
       if (mine !== null && waiting.includes(mine)) {
-        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
-          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
-          b.dataset.accept = String(accept); b.textContent = words;
-          b.addEventListener("click", () => send("/undo-requests/answer", { accept: accept }));
-          p.append(" ", b);
-        });
+        answerButtons(p, "/undo-requests/answer");
       }
     }
     if (pr) {
@@ -974,12 +978,7 @@
       const p = line(who(pr.by) + " proposes: " + what + "; waiting for " + (waiting.map(who).join(", ") || "nobody")
         + " (until " + when(pr.closes) + ").", "clock-proposal");
       if (mine !== null && waiting.includes(mine)) {
-        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
-          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
-          b.dataset.accept = String(accept); b.textContent = words;
-          b.addEventListener("click", () => send("/proposals/answer", { accept: accept }));
-          p.append(" ", b);
-        });
+        answerButtons(p, "/proposals/answer");
       }
     }
     // open seats come as seat numbers (as GET /games/{id} numbers them); `seats` names their players
@@ -1011,12 +1010,7 @@
       const p = line(claim.name + " asks to take over " + who(claim.player_id) + "'s seat; waiting for "
         + (waiting.map(who).join(", ") || "nobody") + " (taken over " + when(claim.closes) + " unless declined).", "clock-claim");
       if (mine !== null && waiting.includes(mine)) {
-        [["Accept", true], ["Decline", false]].forEach(([words, accept]) => {
-          const b = document.createElement("button"); b.type = "button"; b.className = accept ? "" : "secondary";
-          b.dataset.accept = String(accept); b.textContent = words;
-          b.addEventListener("click", () => send("/seats/claim/answer", { accept: accept }));
-          p.append(" ", b);
-        });
+        answerButtons(p, "/seats/claim/answer");
       }
     }
     (c.resigned || []).forEach((r) => line(who(r.player_id) + " left the game at move " + r.at_version + "."));
