@@ -8,22 +8,28 @@ own Config, so the notifier's API reads the same database and speaks with the sa
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from functools import wraps
 from typing import Any
 
-import sqlalchemy as sa
-from flask import Blueprint, Flask, Response, current_app, g, jsonify, request
-from marshmallow import ValidationError
+from flask import Blueprint, Flask, Response, jsonify, request
 
 from services.apidoc import documented
-from services.clock import Clock, SystemClock
 from services.config import Config
 
 from . import manage, unsubscribe
-from .auth import Caller, identify
+from .api_base import (
+    AUTH,
+    ERROR_HANDLERS,
+    EXTENSION,
+    TAGS,
+    ApiContext,
+    _ctx,
+    _error,
+    _player,
+    _require_player,
+    authenticated,
+)
 from .db import make_engine
 from .schemas import (
     DeliveriesQuery,
@@ -35,31 +41,16 @@ from .schemas import (
     VacationOut,
 )
 from .settings import API_PREFIX, NotifierSettings
-from .ssrf import Resolver, UnsafeUrl, system_resolver
+from .webpush_api import bp as webpush_bp
 
 bp = Blueprint("notifier", __name__, url_prefix=API_PREFIX)
-EXTENSION = "railpost_notifier"
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
-AUTH = ("player", "seat", "admin")  # an admin names the player with ?player_id=
-TAGS = ("notifications",)
 EXAMPLE = {"channel": "webhook", "url": "https://example.org/hook"}
-
-
-@dataclass
-class ApiContext:
-    engine: sa.Engine
-    settings: NotifierSettings
-    admin_token: str | None = None
-    clock: Clock = field(default_factory=SystemClock)
-    signin_secret: str = ""  # sign-in links (services/signin.py) are callers too
-    resolver: Resolver = system_resolver
 
 
 def init_app(app: Flask, ctx: ApiContext) -> None:
     """Mount the notifier's API on `app` with its context (the Flask extension pattern): the blueprint is
     registered once, the context kept in `app.extensions`."""
-    from .webpush_api import bp as webpush_bp  # its routes import this module's helpers
-
     for blueprint in (bp, webpush_bp):
         if blueprint.name not in app.blueprints:
             app.register_blueprint(blueprint)
@@ -76,71 +67,8 @@ def context_for(config: Config) -> ApiContext:
                       signin_secret=config.signin_secret)
 
 
-def _ctx() -> ApiContext:
-    ctx = current_app.extensions.get(EXTENSION)
-    if ctx is None:
-        raise RuntimeError("the notifier API is mounted without a context: call services.notifier.api.init_app")
-    return ctx  # type: ignore[no-any-return]
-
-
-def _error(status: int, code: str, message: str, **extra: Any) -> tuple[Response, int]:
-    return jsonify({"error": code, "message": message, **extra}), status
-
-
-def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Resolve the caller; an admin acts for the player named by `?player_id=`."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        ctx = _ctx()
-        with ctx.engine.connect() as conn:
-            caller = identify(conn, request.headers.get("Authorization"), ctx.admin_token, ctx.signin_secret)
-        if caller is None:
-            return _error(401, "unauthorized", "send Authorization: Bearer <player or seat token>")
-        if caller.admin:
-            named = request.args.get("player_id")
-            caller = Caller(named, admin=True)
-        g.notifier_caller = caller
-        return view(*args, **kwargs)
-
-    return wrapper
-
-
-def _player() -> str | None:
-    caller: Caller = g.notifier_caller
-    return caller.player_id
-
-
-def _require_player() -> str:
-    pid = _player()
-    if pid is None:
-        raise manage.StateError("admin requests must name the player with ?player_id=")
-    return pid
-
-
-@bp.errorhandler(ValidationError)
-def _invalid(exc: ValidationError) -> tuple[Response, int]:
-    details = exc.messages_dict if isinstance(exc.messages, dict) else {"_": exc.messages}
-    return _error(400, "invalid_request", "the request does not match its schema", details=details)
-
-
-@bp.errorhandler(UnsafeUrl)
-def _unsafe(exc: UnsafeUrl) -> tuple[Response, int]:
-    return _error(422, "unsafe_url", str(exc))
-
-
-@bp.errorhandler(manage.NotFoundError)
-def _missing(exc: manage.NotFoundError) -> tuple[Response, int]:
-    return _error(404, "not_found", str(exc))
-
-
-@bp.errorhandler(manage.StateError)
-def _conflict(exc: manage.StateError) -> tuple[Response, int]:
-    return _error(409, "conflict", str(exc))
-
-
-ERROR_HANDLERS: dict[type[Exception], Callable[..., tuple[Response, int]]] = {
-    ValidationError: _invalid, UnsafeUrl: _unsafe, manage.NotFoundError: _missing, manage.StateError: _conflict}
+for _error_type, _handler in ERROR_HANDLERS.items():
+    bp.register_error_handler(_error_type, _handler)
 
 
 @bp.get("/subscriptions")

@@ -10,13 +10,13 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from services.apidoc import documented
 
-from . import api, webpush
-from .api import AUTH, TAGS, _ctx, _error, _require_player, authenticated
+from . import webpush
+from .api_base import AUTH, ERROR_HANDLERS, TAGS, _ctx, _error, _require_player, authenticated
 from .settings import API_PREFIX
 from .ssrf import UnsafeUrl
 
 bp = Blueprint("notifier_webpush", __name__, url_prefix=API_PREFIX)
-for _error_type, _handler in api.ERROR_HANDLERS.items():  # the notifier's refusals answer alike here
+for _error_type, _handler in ERROR_HANDLERS.items():  # the notifier's refusals answer alike here
     bp.register_error_handler(_error_type, _handler)
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from services.play.votes import VoteError
+from services.play.clock import GameClock
+from services.play.votes import TableVote, VoteError
 
 if TYPE_CHECKING:
-    from services.play.timekeeping import Table
     from shared.eventstore import SqlRecorder
 
 SEAT_TYPES = frozenset({"seat_offered", "seat_claimed", "claim_answer", "seat_handed_over", "claim_dropped",
@@ -46,7 +46,32 @@ class SeatClaim:
         return "pending"
 
 
-def apply_seat(t: Table, e: dict[str, Any], at: datetime | None) -> Table:
+class Table(Protocol):
+    """What the hand-over reads of the table: `timekeeping.Table`, the frozen dataclass that replays the
+    clock log and hands these events here, satisfies it (declared here so this module needs not import it)."""
+
+    @property
+    def clock(self) -> GameClock | None: ...
+    @property
+    def vote(self) -> TableVote | None: ...
+    @property
+    def handled(self) -> bool: ...
+    @property
+    def open_seats(self) -> frozenset[int]: ...
+    @property
+    def offers(self) -> tuple[tuple[int, str], ...]: ...
+    @property
+    def claim(self) -> SeatClaim | None: ...
+    @property
+    def holders(self) -> tuple[tuple[int, str, int], ...]: ...
+    @property
+    def resigned(self) -> tuple[tuple[int, int], ...]: ...
+
+
+T = TypeVar("T", bound=Table)
+
+
+def apply_seat(t: T, e: dict[str, Any], at: datetime | None) -> T:
     kind = e["type"]
     if kind == "seat_offered":
         return replace(t, offers=(*[o for o in t.offers if o[0] != e["seat"]], (e["seat"], e["invite_hash"])))

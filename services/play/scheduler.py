@@ -19,6 +19,7 @@ from typing import Any
 
 from services.clock import Clock, SystemClock
 from services.play import commands
+from services.play.beat import TICK_SECONDS
 from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher
 from services.play.handover import hand_over
@@ -33,8 +34,6 @@ from shared.eventstore.outbox import ClockReminder
 from shared.eventstore.sql import state_summary
 
 log = logging.getLogger("railpost.clock")
-TICK_TASK = "railpost.clock_tick"
-TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "60"))
 LOCK_KEY = "railpost:clock:tick"
 
 # (game_id, player_id) -> (the action the player's standing order takes now, the pass they may make now)
@@ -170,7 +169,3 @@ class InProcessScheduler:
                 self.scheduler.run_once()
             except Exception:  # a pass that fails (store down) is retried by the next one
                 log.exception("clock pass failed")
-
-
-def beat_entry(queue: str) -> dict[str, Any]:
-    return {"task": TICK_TASK, "schedule": TICK_SECONDS, "options": {"queue": queue}}

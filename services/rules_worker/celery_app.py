@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import Celery
 
 from services.config import Config
-from services.play.scheduler import beat_entry
+from services.play.beat import beat_entry
 
 
 def make_celery(config: Config) -> Celery:

@@ -14,6 +14,8 @@ from services.config import Config
 from services.logs import setup_logging
 from services.notifier.db import make_engine
 from services.play.apply import apply_pending
+from services.play.beat import TICK_SECONDS
+from services.play.beat import TICK_TASK as CLOCK_TICK_TASK
 from services.play.clock_store import ClockLog
 from services.play.dispatch import (
     APPLY_TASK,
@@ -23,8 +25,7 @@ from services.play.dispatch import (
     queued_receipt,
     stale_games,
 )
-from services.play.scheduler import TICK_SECONDS, Scheduler, locked, session_remedies
-from services.play.scheduler import TICK_TASK as CLOCK_TICK_TASK
+from services.play.scheduler import Scheduler, locked, session_remedies
 from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
 from shared.eventstore import SqlRecorder, open_recorder

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..jsontext import dumps
 from .errors import Conflict
@@ -14,8 +14,18 @@ from .outbox import OutboxEvent
 from .records import QUEUED, SETTLED_FIELDS, Game, NewEvent, Receipt, StoredEvent
 from .rows import INSERT_ROWS, QUEUED_ONLY, Cursor, Row, event_of, receipt_of
 
-if TYPE_CHECKING:
-    from .sql import SqlRecorder
+
+class Backend(Protocol):
+    """What a transaction asks of its recorder: `sql.SqlRecorder` (and each backend's subclass) provides it;
+    declared here, below the recorder, which builds its transactions from this module."""
+
+    _numbers_in_transaction: bool
+
+    def _all(self, cur: Cursor, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    def _pipeline(self, cur: Cursor) -> Any: ...
+
+    def _send_writes(self, cur: Cursor, statements: Sequence[tuple[str, Sequence[Any]]]) -> None: ...
 
 
 class GameTx:
@@ -24,7 +34,7 @@ class GameTx:
     counter lock is held for the shortest time and the writes cost one round trip where the backend
     pipelines."""
 
-    def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game) -> None:
+    def __init__(self, recorder: Backend, cur: Cursor, game: Game) -> None:
         self._rec = recorder
         self._cur = cur
         self.game = game

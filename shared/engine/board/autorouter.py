@@ -17,7 +17,7 @@ from .tiles import NODE_BASE
 from .trains import TrainKind
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .routes import Grid
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Connection:
     keys: frozenset[EdgeKey]
 
 
-def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
+def _connections(board: Grid, entity: str) -> dict[NodeRef, list[Connection]]:
     """Track between pairs of stops the entity reaches, in both directions."""
     reach = board.reach(entity)
     allowed = getattr(board, "allowed_track", {}).get(entity)  # track kinds the entity may run on, if limited
@@ -57,7 +57,7 @@ def _connections(board: Board, entity: str) -> dict[NodeRef, list[Connection]]:
     return out
 
 
-def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: list, hex_id: str, edge: int,
+def _extend(board: Grid, start: NodeRef, hexes: list[str], paths: list, keys: list, hex_id: str, edge: int,
             out: dict[NodeRef, list[Connection]], depth: int = 0, allowed: frozenset[str] | None = None) -> None:
     if depth > 40:
         return
@@ -83,7 +83,7 @@ def _extend(board: Board, start: NodeRef, hexes: list[str], paths: list, keys: l
         _extend(board, start, hexes + [nb], paths + [(nb, pi)], keys + pk, nb, other, out, depth + 1, allowed)
 
 
-def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,
+def _candidates(board: Grid, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,
                 conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int,
                 rules: DefaultRouteRules | None = None) -> list[Route]:
     if rules is None:
@@ -133,7 +133,7 @@ def _candidates(board: Board, entity: str, train_id: str, kind: TrainKind, ctx: 
     return sorted(found.values(), key=lambda r: (-r.revenue, -len(r.stops)))  # ties: the longer run
 
 
-def best_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
+def best_routes(board: Grid, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
                 phase_name: str = "", *, per_train: int = 40, search_limit: int = 20000,
                 max_stops: int = 8, rules: DefaultRouteRules | None = None,
                 combination_limit: int = 10_000) -> list[dict[str, Any]]:

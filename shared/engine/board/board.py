@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
-from .graph import Reach, compute_reach, nodes_beside_stations
+from .graph import compute_reach, nodes_beside_stations
+from .grid import HexState, Reach
 from .rules import BoardRules
 from .stations import Stations
 from .tiles import NODE_BASE, Supply, TileDef, load_catalogue, parse_tile, parse_tile_id
@@ -29,39 +30,6 @@ class LayResult:
     old_tile: str
     new_tile: str
     color: str
-
-
-@dataclass
-class HexState:
-    id: str
-    x: int
-    y: int
-    neighbors: dict[int, str]
-    preprinted: TileDef
-    tile: TileDef
-    rotation: int = 0
-    copy: int = 0
-    tokens: list[list[str | None]] = field(default_factory=list)
-    reservations: list[list[str | None]] = field(default_factory=list)
-    tile_reservations: list[str] = field(default_factory=list)
-    blockers: list[str] = field(default_factory=list)
-    location: str | None = None
-    # every hex beside this one, across impassable sides and into impassable-coloured hexes too (None: the
-    # same as `neighbors`); a tile laid on an impassable-coloured hex opens some of them (`Board.lay`)
-    all_neighbors: dict[int, str] | None = None
-
-    def clone(self) -> HexState:
-        return self.with_state(self.tile, self.rotation, self.copy, [list(s) for s in self.tokens],
-                               [list(s) for s in self.reservations], list(self.tile_reservations),
-                               list(self.blockers))
-
-    def with_state(self, tile: TileDef, rotation: int, copy: int, tokens: list[list[str | None]],
-                   reservations: list[list[str | None]], tile_reservations: list[str],
-                   blockers: list[str]) -> HexState:
-        """This hex's fixed facts with the given changing ones (a plain constructor call: clones of the
-        whole board happen at every checkpoint and every trial copy, so they must be cheap)."""
-        return HexState(self.id, self.x, self.y, self.neighbors, self.preprinted, tile, rotation, copy, tokens,
-                        reservations, tile_reservations, blockers, self.location, self.all_neighbors)
 
 
 def _city_moves(old: TileDef, old_rot: int, new: TileDef, rotation: int) -> list[tuple[int, int]]:

@@ -12,34 +12,20 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .grid import NodeRef, Reach
 from .hexes import invert
 from .tiles import NODE_BASE
 
 if TYPE_CHECKING:
-    from .board import Board
-
-NodeRef = tuple[str, int]  # (hex id, node code)
-PathRef = tuple[str, int]  # (hex id, path index in the current rotation table)
-
-
-@dataclass
-class Reach:
-    """What one entity can reach. `edges[hex]` = edges of that hex its track touches (lay legality)."""
-
-    edges: dict[str, set[int]] = field(default_factory=dict)
-    nodes: set[NodeRef] = field(default_factory=set)
-    paths: set[PathRef] = field(default_factory=set)
-    token_nodes: set[NodeRef] = field(default_factory=set)
-
+    from .routes import Grid
 
 Arrival = tuple[str, int, int]  # (hex, end code, path arrived by; -1 = an edge entered from outside)
 Walk = tuple[str, int, int]  # (hex, path index, end it is walked from)
 
 
-def compute_reach(board: Board, entity: str) -> Reach:
+def compute_reach(board: Grid, entity: str) -> Reach:
     """What the entity reaches from its stations, along walks that never cross a hex side twice
     (docs/rules-1825.md, "Track is reached only along a line a train could run").
 
@@ -77,21 +63,21 @@ def compute_reach(board: Board, entity: str) -> Reach:
         barred.update(bad)
 
 
-def _side_bits(board: Board, walk: Walk) -> int:
+def _side_bits(board: Grid, walk: Walk) -> int:
     """The hex sides the walked path touches, one bit per side."""
     state = board.hexes[walk[0]]
     path = state.tile.rpaths[state.rotation][walk[1]]
     return (1 << path.a if path.a < NODE_BASE else 0) | (1 << path.b if path.b < NODE_BASE else 0)
 
 
-def _sides(board: Board, walk: Walk) -> frozenset[int]:
+def _sides(board: Grid, walk: Walk) -> frozenset[int]:
     """The hex sides the walked path touches."""
     state = board.hexes[walk[0]]
     path = state.tile.rpaths[state.rotation][walk[1]]
     return frozenset(e for e in (path.a, path.b) if e < NODE_BASE)
 
 
-def _reached_sealed(board: Board, entity: str, walk: Walk, barred: set[Walk]) -> bool:
+def _reached_sealed(board: Grid, entity: str, walk: Walk, barred: set[Walk]) -> bool:
     """Whether the walk `walk` is reached by a walk that never left its hex across the path's sides."""
     firsts = _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)[1]
     return walk in firsts
@@ -121,7 +107,7 @@ def _walk_table(tile: Any, rotation: int) -> dict[int, tuple[tuple[Any, ...], ..
     return tables[rotation]
 
 
-def _hex_table(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
+def _hex_table(board: Grid, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
     """`_walk_table` of the hex's tile as it lies, each row followed by the keys the walk files it under,
     made once per (hex, tile, rotation) and kept in the board's memo (shared by its copies: it depends on
     the map and the tile only): the walk (hex, path, end), the path (hex, path), the node reached (hex,
@@ -159,7 +145,7 @@ def _hex_table(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ..
     return table
 
 
-def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
+def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
           target: Walk | None = None
           ) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, int], dict[str, int]]:
     """The reach over arrivals, no path walked from an end in `barred`; `sealed` = (hex, sides): no walk
@@ -272,7 +258,7 @@ def _walk(board: Board, entity: str, barred: set[Walk], sealed: tuple[str, froze
     return reach, firsts, exits, shifts
 
 
-def nodes_beside_stations(board: Board, entity: str) -> Iterator[NodeRef]:
+def nodes_beside_stations(board: Grid, entity: str) -> Iterator[NodeRef]:
     """Nodes on the entity's track within the hex of one of its stations or the hex beyond it, each one a
     node `compute_reach` finds too (some may come twice; the stations' own nodes are not given).
 
@@ -305,7 +291,7 @@ def nodes_beside_stations(board: Board, entity: str) -> Iterator[NodeRef]:
                     yield node2
 
 
-def adjacent_stops(board: Board, hex_id: str, code: int) -> list[NodeRef]:
+def adjacent_stops(board: Grid, hex_id: str, code: int) -> list[NodeRef]:
     """Stops reachable from a stop along track without passing another stop."""
     out: list[NodeRef] = []
     stack = [(hex_id, code)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import IllegalAction, MalformedAction
 from .hexes import invert
@@ -20,10 +20,36 @@ from .tiles import NODE_BASE, Node
 from .trains import TrainKind
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .grid import HexState, Reach
 
 NodeRef = tuple[str, int]
 EdgeKey = tuple[str, int, int]
+
+
+class GridRules(Protocol):
+    """The board's knobs its walks read (`rules.BoardRules` holds them)."""
+
+    offboards_end_track: bool
+    route_rules: DefaultRouteRules
+
+
+class Grid(Protocol):
+    """The board as routes, reach and the autorouter read it: `board.Board` implements it; declared here,
+    below the board, which runs them."""
+
+    hexes: dict[str, HexState]
+    homes: dict[str, list[tuple[str, int | None]]]
+    rules: GridRules
+    _memo: dict[tuple[Any, ...], Any]
+
+    def reach(self, entity: str) -> Reach: ...
+
+    def station_cities(self, entity: str) -> list[tuple[str, int]]: ...
+
+    def node_blocks(self, hex_id: str, code: int, entity: str) -> bool: ...
+
+    def has_token(self, hex_id: str, code: int, entity: str) -> bool: ...
+
 
 
 @dataclass
@@ -51,7 +77,7 @@ class Route:
 
 @dataclass
 class RouteContext:
-    board: Board
+    board: Grid
     entity: str
     colors: tuple[str, ...]
     phase_name: str
@@ -80,12 +106,12 @@ def _path_keys(hex_id: str, path: Any) -> list[EdgeKey]:
     return keys
 
 
-def _stop_codes(board: Board, hex_id: str) -> list[int]:
+def _stop_codes(board: Grid, hex_id: str) -> list[int]:
     tile = board.hexes[hex_id].tile
     return [NODE_BASE + i for i, n in enumerate(tile.nodes) if n.is_stop]
 
 
-def _chain_rows(board: Board, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
+def _chain_rows(board: Grid, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...]]:
     """Per end of the hex's tile as it lies, what `resolve_chain` needs of each path from that end: (path
     index, other end, its segment keys, the hex beyond the other end and the edge entered there (an edge;
     else None, -1), whether the other end is a stop). Made once per (hex, tile, rotation) and kept in the
@@ -121,7 +147,7 @@ def _free(pk: tuple[EdgeKey, ...], keys: tuple[EdgeKey, ...], used: set[EdgeKey]
     return True
 
 
-def _walk_chain(board: Board, chain: list[str], ends: list[int] | None, used: set[EdgeKey], i: int, arrival: int,
+def _walk_chain(board: Grid, chain: list[str], ends: list[int] | None, used: set[EdgeKey], i: int, arrival: int,
                 acc: list[tuple[str, int]], keys: tuple[EdgeKey, ...]
                 ) -> tuple[int, list[tuple[str, int]], tuple[EdgeKey, ...]] | None:
     """`resolve_chain` from `arrival` (an end) in chain[i] on (a plain function, not a closure: a recursive
@@ -158,7 +184,7 @@ def _walk_chain(board: Board, chain: list[str], ends: list[int] | None, used: se
     return None
 
 
-def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[int] | None,
+def resolve_chain(board: Grid, chain: list[str], starts: list[int], ends: list[int] | None,
                   used: set[EdgeKey]) -> tuple[int, int, list[tuple[str, int]], list[EdgeKey]] | None:
     """Find track from a node in chain[0] through the listed hexes to a node in chain[-1], avoiding used
     segments. Returns (start node, end node, paths, segment keys) or None."""
@@ -187,7 +213,7 @@ def resolve_chain(board: Board, chain: list[str], starts: list[int], ends: list[
     return None
 
 
-def _node_from_name(board: Board, name: str) -> NodeRef:
+def _node_from_name(board: Grid, name: str) -> NodeRef:
     hex_id, sep, idx = name.rpartition("-")
     if not sep or not idx.isdigit() or hex_id not in board.hexes:
         raise MalformedAction(f"route node {name!r} is not '<hex>-<index>'", "route_shape")
@@ -208,7 +234,7 @@ def _extension(record: dict[str, Any], train_id: str) -> tuple[int, int]:
     return (raw[0], raw[1])
 
 
-def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey]) -> Route:
+def resolve_route(board: Grid, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey]) -> Route:
     """Resolve a route record. The record's node list usually gives the travel order; when it does not
     (a route may list its chains both starting from a shared middle stop), the chains are walked in
     order, trying each direction of the first one."""
@@ -223,7 +249,7 @@ def resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: s
         raise first_error
 
 
-def _resolve_route(board: Board, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey], *,
+def _resolve_route(board: Grid, record: dict[str, Any], kind: TrainKind, used: set[EdgeKey], *,
                    use_nodes: bool, flip_first: bool) -> Route:
     chains = record.get("connections")
     train_id = str(record.get("train"))
@@ -397,7 +423,7 @@ def evaluate(ctx: RouteContext, routes: list[Route], rules: DefaultRouteRules) -
         route.revenue = rules.revenue(ctx, routes, i, kind)
 
 
-def validate_routes(board: Board, entity: str, records: list[dict[str, Any]], trains: dict[str, TrainKind],
+def validate_routes(board: Grid, entity: str, records: list[dict[str, Any]], trains: dict[str, TrainKind],
                     colors: tuple[str, ...], phase_name: str = "") -> list[Route]:
     if not isinstance(records, list):
         raise MalformedAction("routes must be a list", "route_shape")

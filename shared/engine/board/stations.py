@@ -12,8 +12,7 @@ from .tiles import NODE_BASE
 from .tokens import CityRef, free_slot, slot_refusal
 
 if TYPE_CHECKING:
-    from .board import HexState
-    from .graph import Reach
+    from .grid import HexState, Reach
     from .rules import BoardRules
 
 

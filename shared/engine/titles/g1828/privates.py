@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import OperatingRound
+from ...core.operating import OperatingRound, TrackAndToken
 from ...errors import IllegalAction, MalformedAction, accepts
 from .state import state
 
 if TYPE_CHECKING:
     from ...board.board import LayResult
-    from ...core.rounds import Step
     from ...game import Game
     from ...model import Company, Corporation
 
@@ -74,10 +73,10 @@ def pending_company(game: Game, entity: Any) -> Any:
     return company
 
 
-def _track_step(round_: OperatingRound) -> Step | None:
-    from .steps.track import Track1828  # the track step's module offers these lays: imported when asked
-
-    return next((s for s in round_.steps if isinstance(s, Track1828)), None)
+def _track_step(round_: OperatingRound) -> TrackAndToken | None:
+    """The round's track step (`steps.track.Track1828`, the one that lays tiles; it offers these lays, so it
+    is found by what it handles, not imported)."""
+    return next((s for s in round_.steps if isinstance(s, TrackAndToken) and "lay_tile" in s.handlers), None)
 
 
 def in_track_step(game: Game, round_: OperatingRound) -> bool:
@@ -169,7 +168,7 @@ def check_lay(game: Game, round_: OperatingRound, company: Company, action: dict
     elif when == "teleport":
         # the lay in Scranton is one of the corporation's own lays: one must be left, of the right kind
         step = _track_step(round_)
-        lay = step.next_lay(game, round_) if step is not None else None  # type: ignore[attr-defined]
+        lay = step.next_lay(game, round_) if step is not None else None
         if lay is None or not lay.get("upgrade" if result.upgrade else "lay"):
             raise IllegalAction(f"{company.sym}'s tile is {corp.sym}'s own lay, and it has no such lay left "
                                 "this turn", "tile_lays")
@@ -203,7 +202,7 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
         game.pay(corp, None, ek_cost(ability, result))
     elif when == "teleport":
         step = _track_step(round_)
-        lay = step.next_lay(game, round_) if step is not None else None  # type: ignore[attr-defined]
+        lay = step.next_lay(game, round_) if step is not None else None
         game.pay(corp, None, dh_cost(lay or {}, result))
     game.board.lay(hex_id, tile_id, rotation)
     state(game).used_abilities.append(f"{company.sym}/{when}")

@@ -36,10 +36,10 @@ from .stock import sell_to_market
 
 if TYPE_CHECKING:
     from ...game import Game
-    from . import Rules1833NE
+    from .protocol import Rules
 
 
-def _rules(game: Game) -> Rules1833NE:
+def _rules(game: Game) -> Rules:
     return game.rules  # type: ignore[return-value]
 
 
