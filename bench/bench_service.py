@@ -93,10 +93,6 @@ class Stack:
                "ADMIN_TOKEN": ADMIN, "LOG_LEVEL": os.environ.get("RAILPOST_BENCH_LOG_LEVEL", "WARNING"), "WEB_CONCURRENCY": os.environ.get("RAILPOST_BENCH_WEB", "2"), "DB_POOL_SIZE": "8",
                "CELERY_QUEUE": QUEUE, "WORKER_SHARDS": str(self.shards), "PYTHONPATH": os.pathsep.join(
                    filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **self.extra}
-        self.procs = [
-            subprocess.Popen([str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
-                             cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL),
-        ]
         # the rules workers exactly as `services.run` starts them (one process with a thread pool per shard,
         # beat in the first), apart from the log level
         from services.config import Config
@@ -104,7 +100,11 @@ class Stack:
 
         layout = Config(redis_url=REDIS_URL, celery_queue=QUEUE, worker_shards=self.shards,
                         worker_threads=THREADS)
-        for command in worker_commands(str(bin_dir / "celery"), layout):
+        gateway, workers = self._commands(
+            bin_dir, [str(bin_dir / "gunicorn"), "-c", str(ROOT / "infra" / "gunicorn.conf.py")],
+            worker_commands(str(bin_dir / "celery"), layout))
+        self.procs = [subprocess.Popen(gateway, cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.DEVNULL)]
+        for command in workers:
             command[command.index("-l") + 1] = env["LOG_LEVEL"]
             self.procs.append(subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
                                                stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL))
@@ -116,6 +116,11 @@ class Stack:
             except requests.RequestException:
                 time.sleep(0.2)
         time.sleep(2)  # let the Celery pool come up
+
+    def _commands(self, bin_dir: Path, gateway: list[str],
+                  workers: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+        """The gateway's and the workers' command lines (`bench_floor` starts its floor's apps instead)."""
+        return gateway, workers
 
     def _stop(self) -> None:
         for proc in self.procs:

@@ -7,6 +7,7 @@ branch and bound. Limits keep it bounded on large networks; the result is always
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +84,51 @@ def _extend(board: Grid, start: NodeRef, hexes: list[str], paths: list, keys: li
         _extend(board, start, hexes + [nb], paths + [(nb, pi)], keys + pk, nb, other, out, depth + 1, allowed)
 
 
+def _walk(board: Grid, entity: str, conns: dict[NodeRef, list[Connection]], stops_cap: int, blocking: bool,
+          limit: int, visit: Callable[[list[NodeRef], list[Connection]], None]) -> int:
+    """Every simple stop sequence along `conns` of up to `stops_cap` + 1 stops, from each stop in sorted
+    order, depth first, not through a city other companies fill; `visit` sees each of two stops or more.
+    Stops after `limit` steps; returns the steps taken (`limit` + 1 or more: it was cut short)."""
+    steps = [0]
+
+    def dfs(seq: list[NodeRef], used: list[Connection], keys: frozenset[EdgeKey]) -> None:
+        if steps[0] >= limit:
+            steps[0] += 1
+            return
+        steps[0] += 1
+        if len(seq) >= 2:
+            visit(seq, used)
+        if len(seq) >= stops_cap + 1:
+            return
+        last = seq[-1]
+        if blocking and len(seq) > 1 and board.node_blocks(last[0], last[1], entity):
+            return
+        for c in conns.get(last, ()):
+            if c.b in seq or keys & c.keys:
+                continue
+            dfs(seq + [c.b], used + [c], keys | c.keys)
+
+    for start in sorted(conns):
+        dfs([start], [], frozenset())
+    return steps[0]
+
+
+def fits_search(board: Grid, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
+                phase_name: str = "", *, limit: int, max_stops: int = 8,
+                rules: DefaultRouteRules | None = None) -> bool:
+    """Whether the search of `best_routes` walks every train's sequences in at most `limit` steps (its
+    result then does not depend on `search_limit`); the walk alone, no run checked, is cheap."""
+    rules = rules or board.rules.route_rules
+    ctx = RouteContext(board, entity, colors, phase_name)
+    conns = _connections(board, entity)
+    for kind in set(trains.values()):
+        blocking = rules.check_blocking(ctx, Route("", kind, []))
+        stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
+        if _walk(board, entity, conns, stops_cap, blocking, limit, lambda seq, used: None) > limit:
+            return False
+    return True
+
+
 def _candidates(board: Grid, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,
                 conns: dict[NodeRef, list[Connection]], limit: int, max_stops: int,
                 rules: DefaultRouteRules | None = None) -> list[Route]:
@@ -95,7 +141,6 @@ def _candidates(board: Grid, entity: str, train_id: str, kind: TrainKind, ctx: R
     one_way = getattr(rules, "direction_free", False)
     stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
     found: dict[tuple, Route] = {}
-    budget = [limit]
 
     def score(seq: list[NodeRef], used: list[Connection]) -> None:
         if one_way and seq[-1] < seq[0]:
@@ -112,24 +157,7 @@ def _candidates(board: Grid, entity: str, train_id: str, kind: TrainKind, ctx: R
         if key not in found or found[key].revenue < route.revenue:
             found[key] = route
 
-    def dfs(seq: list[NodeRef], used: list[Connection], keys: frozenset[EdgeKey]) -> None:
-        if budget[0] <= 0:
-            return
-        budget[0] -= 1
-        if len(seq) >= 2:
-            score(seq, used)
-        if len(seq) >= stops_cap + 1:
-            return
-        last = seq[-1]
-        if blocking and len(seq) > 1 and board.node_blocks(last[0], last[1], entity):
-            return
-        for c in conns.get(last, ()):
-            if c.b in seq or keys & c.keys:
-                continue
-            dfs(seq + [c.b], used + [c], keys | c.keys)
-
-    for start in sorted(conns):
-        dfs([start], [], frozenset())
+    _walk(board, entity, conns, stops_cap, blocking, limit, score)
     return sorted(found.values(), key=lambda r: (-r.revenue, -len(r.stops)))  # ties: the longer run
 
 
@@ -152,6 +180,12 @@ def best_routes(board: Grid, entity: str, trains: dict[str, TrainKind], colors: 
             cands = _candidates(board, entity, train_id, kind, ctx, conns, search_limit, max_stops, rules)[:per_train]
             by_kind[kind] = cands
         options.append((train_id, cands))
+    return [_to_record(ctx, r) for r in combine(options, combination_limit)]
+
+
+def combine(options: list[tuple[str, list[Route]]], combination_limit: int = 10_000) -> list[Route]:
+    """The best edge-disjoint choice of at most one candidate run per train (`options`: each train's
+    candidates, best first), by branch and bound; within `combination_limit` steps, the best found so far."""
     best: list[Any] = [0, []]
     ceilings = [max((r.revenue for r in c), default=0) for _, c in options]
     still_possible = [sum(ceilings[i:]) for i in range(len(options) + 1)]
@@ -179,7 +213,7 @@ def best_routes(board: Grid, entity: str, trains: dict[str, TrainKind], colors: 
         search(i + 1, keys, total, chosen, len(cands))  # this train stays home, and so do its twins after it
 
     search(0, frozenset(), 0, [], 0)
-    return [_to_record(ctx, r) for r in best[1]]
+    return best[1]
 
 
 def _to_record(ctx: RouteContext, route: Route) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..board.suggest import offered_run
 from ..errors import EngineError, IllegalAction, MalformedAction, accepts
 from ..model import POOL, Corporation, Train
 from .rounds import Round, Step
@@ -372,14 +373,16 @@ class RunRoutes(SpecialBuy):
                                          game.phase.name) if routes else []
 
     def offer_run(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        """The engine's best run (what a run may contain is the caller's to vary); none when even the best
-        run is refused (it cannot repay spending on credit), so that undo is what is left."""
+        """A good run, found within a bound (`board.suggest`; what a run may contain is the caller's to vary);
+        none when even the full search's best run is refused (it cannot repay spending on credit), so that
+        undo is what is left."""
         corp = game.corporations[entity]
         kinds = game.rules.train_kinds(game)
         by_id = {t.id: kinds[t.name] for t in game.rules.route_trains(game, round_, corp)}
-        routes = game.board.best_routes(entity, by_id, game.rules.revenue_colors(game), game.phase.name) if by_id else []
-        option = {"routes": routes, "extra_revenue": 0, "subsidy": 0}
-        return [option] if game.accepts({"type": "run_routes", "entity": entity, **option}) else []
+        extras = {"extra_revenue": 0, "subsidy": 0}
+        routes = offered_run(game.board, entity, by_id, tuple(game.rules.revenue_colors(game)), game.phase.name,
+                             lambda r: game.accepts({"type": "run_routes", "entity": entity, "routes": r, **extras}))
+        return [] if routes is None else [{"routes": routes, **extras}]
 
     def run_routes(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]

@@ -1,5 +1,5 @@
 """1828 random-play soak: seeded random choices among `game.legal_actions()` (tests/engine/randomplay.py)
-play whole 1828.Games games (48 in `make test`, 200 in `make soak`), 3 to 5 players, through `GameSession.submit`, with the money, certificate
+play whole 1828.Games games (12 in `make test`, 200 in `make soak`), 3 to 5 players, through `GameSession.submit`, with the money, certificate
 and market invariants checked after every action. Every game must reach its end (the red cell, the last
 phase's operating rounds or a bankruptcy) without a refused offer and without backing out of a dead end.
 
@@ -23,7 +23,7 @@ import randomplay  # noqa: E402
 from shared.engine import GameSession  # noqa: E402
 from shared.engine.errors import EngineError  # noqa: E402
 
-GAMES = int(os.environ.get("SOAK_1828", "48"))  # `make soak` plays 200
+GAMES = int(os.environ.get("SOAK_1828", "12"))  # `make soak` plays 200
 MAX_ACTIONS = 8000
 # the shared weights, plus 1828's own types: bidding moves the auction on, mergers and train swaps are rarer
 WEIGHTS = {**randomplay.WEIGHTS, "bid": 4.0, "choose": 0.5, "merge": 3.0, "swap_train": 0.3, "bankrupt": 0.2,
@@ -47,7 +47,7 @@ def play(seed: int) -> dict[str, Any]:
 
 def test_random_play_soak() -> None:
     with randomplay.pool() as pool:
-        games = list(pool.map(play, range(GAMES), chunksize=4))
+        games = list(pool.map(play, range(GAMES)))
     assert len(games) == GAMES
     for game in games:
         assert game["finished"] and game["reason"] in ENDS, game

@@ -30,7 +30,7 @@ from shared.engine import GameSession  # noqa: E402
 from shared.engine.errors import EngineError  # noqa: E402
 from shared.engine.model import POOL  # noqa: E402
 
-GAMES = int(os.environ.get("SOAK_1840", "80"))  # `make soak` plays 200
+GAMES = int(os.environ.get("SOAK_1840", "24"))  # `make soak` plays 200
 CONFIGS = [(2, []), (3, []), (3, ["three_player_small"]), (4, []), (5, []), (6, [])]
 # leaning towards what moves a game on; every type keeps a chance
 WEIGHTS = {"par": 6.0, "buy_shares": 3.0, "sell_shares": 0.4, "pass": 1.0, "bid": 2.0, "merge": 3.0,
@@ -149,7 +149,7 @@ def play(seed: int) -> dict[str, Any]:
 
 def test_random_play_soak() -> None:
     with randomplay.pool() as pool:
-        games = list(pool.map(play, range(GAMES), chunksize=4))
+        games = list(pool.map(play, range(GAMES)))
     assert len(games) == GAMES
     assert all(g["reason"] == "fixed_round" for g in games)
     assert {(g["players"], tuple(g["options"])) for g in games} == {(n, tuple(o)) for n, o in CONFIGS}

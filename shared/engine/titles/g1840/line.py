@@ -525,8 +525,9 @@ class LineRound(FlowRound):
         return [{"train": t.id} for t in game.corporations[entity].trains]
 
     def offer_run_routes(self, game: Game, entity: Any) -> list[Option]:
-        """The engine's best run, and declining to run (a line may, to save its maintenance)."""
-        best = best_run(game, game.corporations[entity])
+        """A good run (`best_run(quick=True)`: bounded on a large network), and declining to run (a line may,
+        to save its maintenance)."""
+        best = best_run(game, game.corporations[entity], quick=True)
         options: list[Option] = [{"routes": best, "extra_revenue": 0, "subsidy": 0}]
         if best:
             options.append({"routes": [], "extra_revenue": 0, "subsidy": 0})

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...board.hexes import invert
 from ...board.routes import DefaultRouteRules, Route, RouteContext, evaluate, lookup_train, resolve_route
+from ...board.suggest import offered_run
 from ...board.tiles import NODE_BASE
 from ...errors import IllegalAction, MalformedAction
 from ...model import Corporation
@@ -163,13 +164,18 @@ def route_possible(game: Game, corp: Corporation) -> bool:
     return False
 
 
-def best_run(game: Game, corp: Corporation) -> list[dict[str, Any]]:
-    """The best run of a company's trams over its own kind of track (any number of stops)."""
+def best_run(game: Game, corp: Corporation, quick: bool = False) -> list[dict[str, Any]]:
+    """The best run of a company's trams over its own kind of track (any number of stops); `quick`: a good
+    run found within a bound (`board.suggest.offered_run`, what an offer suggests), the full search's when
+    it finds none."""
     kinds = rules_of(game).train_kinds(game)
     trains = {t.id: lookup_train(kinds, t.name) for t in corp.trains}
     stops = len(game.board.reach(corp.sym).nodes)  # the City tram runs any distance: allow every stop
-    return game.board.best_routes(corp.sym, trains, game.phase.tiles, game.phase.name,
-                                  rules=Route1840(game, corp), max_stops=max(stops, 2))
+    limits: dict[str, Any] = {"rules": Route1840(game, corp), "max_stops": max(stops, 2)}
+    if quick:
+        return offered_run(game.board, corp.sym, trains, tuple(game.phase.tiles), game.phase.name,
+                           lambda routes: True, **limits) or []
+    return game.board.best_routes(corp.sym, trains, game.phase.tiles, game.phase.name, **limits)
 
 
 def stadtbahn_config(game: Game, sym: str) -> dict[str, Any]:

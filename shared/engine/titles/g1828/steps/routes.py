@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from ....board.routes import lookup_train, resolve_route
+from ....board.suggest import offered_run
 from ....board.tiles import NODE_BASE
 from ....core.operating import OperatingRound, RunRoutes
 from ....errors import EngineError, IllegalAction, accepts
@@ -30,8 +31,9 @@ class RunRoutes1828(RunRoutes):
             return super().check_run(game, round_, corp, action)
 
     def offer_run(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        """The best run there is (around the coalfields without a coal marker; the C&P's over the tile it
-        laid), if this step's checks accept it."""
+        """A good run (around the coalfields without a coal marker; the C&P's over the tile it laid), if this
+        step's checks accept it: the full search's for the C&P, the bounded one's on a corporation's large
+        network (`board.suggest.offered_run`: the full search still decides when none is offered)."""
         corp = game.corporations[entity]
         trains = game.rules.route_trains(game, round_, corp)
         kinds = game.rules.train_kinds(game)
@@ -39,18 +41,22 @@ class RunRoutes1828(RunRoutes):
         limits: dict[str, Any] = {}
         if not coal.has_marker(game, corp):
             limits["rules"] = AvoidCoalfields(game.board.rules.route_rules, coal.coalfields(game))
-        colors, phase = game.rules.revenue_colors(game), game.phase.name
-        if corp.kind == "minor":
+        colors, phase = tuple(game.rules.revenue_colors(game)), game.phase.name
+        extras = {"extra_revenue": 0, "subsidy": 0}
+
+        def accepted(routes: list[dict[str, Any]]) -> bool:
+            run = {"type": "run_routes", "entity": corp.sym, "routes": routes, **extras}
+            return accepts(self.check_run, game, round_, corp, run)
+
+        if corp.kind == "minor":  # the full search, as before: the C&P's network is small
             with minor_network(game, corp):
                 routes = game.board.best_routes(corp.sym, by_id, colors, phase, **limits) if by_id else []
             laid = round_.laid_hexes[:1]
             served = stops_by_tile(game, laid[0]) if laid else set()
-            routes = [r for r in routes if served & set(r["nodes"])]
-        else:
-            routes = game.board.best_routes(corp.sym, by_id, colors, phase, **limits) if by_id else []
-        option = {"routes": routes, "extra_revenue": 0, "subsidy": 0}
-        run = {"type": "run_routes", "entity": corp.sym, **option}
-        return [option] if accepts(self.check_run, game, round_, corp, run) else []
+            found = [r for r in routes if served & set(r["nodes"])]
+            return [{"routes": found, **extras}] if accepted(found) else []
+        found_or_none = offered_run(game.board, corp.sym, by_id, colors, phase, accepted, **limits)
+        return [] if found_or_none is None else [{"routes": found_or_none, **extras}]
 
 
 class AvoidCoalfields:
