@@ -210,6 +210,9 @@ class Game:
         the private's, decided by whoever controls the private's owner."""
         if isinstance(entity, int):
             return entity
+        if entity_type is None and entity in self.companies and entity in self.corporations \
+                and getattr(self, "round", None) is not None:
+            entity_type = self.round.acting_type(self, entity)  # a shared symbol: what acts under it now
         corp = None if entity_type == "company" else self.corporations.get(entity)
         if corp is not None:
             return self.rules.acting_player_for(self, corp)

@@ -98,9 +98,5 @@ def _entity_type(game: Game, entity: Any) -> str:
     if isinstance(entity, int):
         return "player"
     if entity in game.companies:
-        # a minor may share its symbol with a private (1828's C&P): acting, the symbol is the minor's
-        corp = game.corporations.get(entity)
-        if corp is not None and entity in game.acting():
-            return "minor" if corp.kind == "minor" else "corporation"
         return "company"
     return "corporation"

@@ -21,7 +21,8 @@ def test_a_private_sharing_a_minors_symbol_is_decided_by_its_owners_president() 
     game = session.game
     assert game.companies["C&P"].owner == "MC" and game.controller("MC") == 1001
     assert session.controller("C&P", "company") == 1001
-    assert session.controller("C&P") == 1002  # the C&P minor's owner
+    assert session.controller("C&P", "minor") == 1002  # the C&P minor's owner
+    assert session.controller("C&P") == 1001  # the symbol alone names what acts under it now: the private
     passing = {"type": "pass", "entity": "C&P", "entity_type": "company"}
     assert passing in game.legal_actions_of(1001, False)
     assert passing not in game.legal_actions_of(1002, False)

@@ -206,6 +206,11 @@ class Round:
             return None
         return next((step for step in self.steps if not step.passed and step.actions(game, self, entity)), None)
 
+    def acting_type(self, game: Game, entity: Any) -> str | None:
+        """What a symbol two kinds of entity share (1828's C&P: a minor and a private) names while it acts
+        now ("company": the private acting for its owner), or None (the corporation, as anywhere else)."""
+        return None
+
     def deciders(self, game: Game, entity: Any) -> list[int]:
         """Who decides `entity`'s moves now (`Step.deciders` of the step that offers them). Only a round
         with a step that names others asks its steps; otherwise it is the entity's controller, at no cost."""

@@ -40,6 +40,11 @@ class OperatingRound1828(OperatingRound):
             return pending[0]
         return super().current_entity(game)
 
+    def acting_type(self, game: Game, entity: Any) -> str | None:
+        """A private acting for its corporation (its compulsory tile lay or station) acts as the private, also
+        where it shares its symbol with a minor another player owns (C&P): its owner's president decides."""
+        return "company" if pending_company(game, entity) is not None else None
+
     def actions_for(self, game: Game, entity: Any) -> list[str]:
         company = pending_company(game, entity)
         if company is not None:  # a private acting for its corporation
