@@ -82,6 +82,7 @@ class Played:
     total: int = 0
     failure: str | None = None
     finished: bool = False
+    slowest: float = 0.0  # seconds the slowest move took from its first try to its answer
 
 
 class Progress:
@@ -133,8 +134,10 @@ def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
         else:
             key = f"g{game}-m{index}"
             body = {"action": as_posted(action, server_id), "expected_version": stored}
+            began = time.monotonic()
             status, reply = hosts.until("POST", f"/games/{game}/actions?wait=5", json=body,
                                         headers={"Idempotency-Key": key})
+            played.slowest = max(played.slowest, time.monotonic() - began)
             if status == 422 and not survivors[index]:
                 taken_back.add(index)
                 log.apply(index, action)
