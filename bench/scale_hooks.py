@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def serve(port: int, out: Path) -> None:
                 data = json.loads(body)
             except ValueError:
                 data = {}
-            line = {"id": self.headers.get("webhook-id"), "player": self.path.rsplit("/", 1)[-1],
+            line = {"at": round(time.time(), 3), "id": self.headers.get("webhook-id"), "player": self.path.rsplit("/", 1)[-1],
                     "type": data.get("type"), "game": ((data.get("data") or {}).get("game") or {}).get("id")}
             with _lock:
                 sink.write(json.dumps(line) + "\n")

@@ -15,7 +15,7 @@ from typing import Any
 
 import requests
 
-from bench.rest_conformance import _plain, seated_game
+from bench.rest_conformance import _plain
 from shared.conformance import first_diff, fixture_paths, load_trace
 from shared.engine.session import UndoWalk, as_posted, final_active_flags
 
@@ -83,6 +83,8 @@ class Played:
     failure: str | None = None
     finished: bool = False
     slowest: float = 0.0  # seconds the slowest move took from its first try to its answer
+    kinds: list[str] = field(default_factory=list)  # per action index: sent, back (refused), unsent
+    restored: bool = False  # played on from a restored backup, which loaded as it should
 
 
 class Progress:
@@ -107,13 +109,13 @@ def limit_of(fixture: Path, limit: int) -> int:
     return min(len(actions), limit) if limit > 0 else len(actions)
 
 
-def seat(hosts: Hosts, fixture: Path) -> int:
-    record = json.loads(fixture.read_text(encoding="utf-8"))
-    return seated_game(lambda method, path, **kw: hosts.until(method, path, final=(200, 201), **kw), record)
+def play(hosts: Hosts, played: Played, limit: int, progress: Progress, earlier: Played | None = None,
+         start: int = 0) -> None:
+    """Post every action of the record (the first `limit`) through alternating hosts; compare each state.
 
-
-def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
-    """Post every action of the record (the first `limit`) through alternating hosts; compare each state."""
+    With `earlier` (this game's play before a backup) and `start` (the version the restored database holds),
+    the moves up to `start` are walked as `earlier` saw them (none is posted); the restored state must equal
+    its trace line and the game's session must load (legal actions) before the rest is played on."""
     record = json.loads(played.fixture.read_text(encoding="utf-8"))
     trace_path, _, _ = fixture_paths(played.fixture)
     trace = load_trace(trace_path)
@@ -125,8 +127,26 @@ def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
     log = UndoWalk(actions)
     taken_back: set[int] = set()
     stored = 0
+    last_line: tuple[int, bool] | None = None  # the trace line the state should equal, and whether unsent
     for index, action in enumerate(actions):
         where = f"index {index} ({action.get('type')})"
+        if earlier is not None and stored < start:  # restored: walked as before the backup
+            kind = earlier.kinds[index]
+            played.kinds.append(kind)
+            log.apply(index, action)
+            if kind == "back":
+                taken_back.add(index)
+            elif kind == "sent":
+                stored += 1
+                played.sent.append(earlier.sent[stored - 1])
+                server_id[action.get("id")] = stored
+            if kind != "back":  # a refused move left no line of its own
+                last_line = (index, kind == "unsent")
+            continue
+        if earlier is not None and not played.restored:
+            played.restored = restored_loads(hosts, played, trace, last_line, stored)
+            if not played.restored:
+                return
         group = log.group(action)
         unsent = bool(group) and set(group) <= taken_back
         if unsent:
@@ -141,6 +161,7 @@ def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
             if status == 422 and not survivors[index]:
                 taken_back.add(index)
                 log.apply(index, action)
+                played.kinds.append("back")
                 progress.step()
                 continue
             if status != 200 or (reply or {}).get("new_version") != stored + 1:
@@ -150,6 +171,7 @@ def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
             played.sent.append(f"admin:{key}")
             server_id[action.get("id")] = stored
             log.apply(index, action)
+        played.kinds.append("unsent" if unsent else "sent")
         _, state = hosts.until("GET", f"/games/{game}/state")
         if state.get("version") != stored:
             played.failure = f"{where}: state at version {state.get('version')}, expected {stored}"
@@ -161,12 +183,35 @@ def play(hosts: Hosts, played: Played, limit: int, progress: Progress) -> None:
             return
         played.checked += 1
         progress.step()
-    if len(actions) == len(record["actions"]) and record.get("result") is not None:
+    if earlier is not None and not played.restored:
+        played.restored = restored_loads(hosts, played, trace, last_line, stored)
+    if len(actions) == len(record["actions"]) and record.get("result") is not None and not played.failure:
         _, state = hosts.until("GET", f"/games/{game}/state")
         if state.get("result") != record["result"]:
             played.failure = f"result {state.get('result')} differs from the record's {record['result']}"
             return
         played.finished = True
+
+
+def restored_loads(hosts: Hosts, played: Played, trace: list[dict[str, Any]], line: tuple[int, bool] | None,
+                   version: int) -> bool:
+    """A restored game: its state is the trace line of its last stored move, and its session loads."""
+    game = played.game_id
+    _, state = hosts.until("GET", f"/games/{game}/state")
+    if state.get("version") != version:
+        played.failure = f"restored at version {state.get('version')}, expected {version}"
+        return False
+    if line is not None:
+        ignored = LAST_ACTION if line[1] else frozenset()
+        diff = first_diff(_plain(trace[line[0]], ignored), _plain(state["digest"], ignored))
+        if diff:
+            played.failure = f"restored state differs: {diff[0]} expected {str(diff[1])[:80]}"
+            return False
+    status, legal = hosts.until("GET", f"/games/{game}/legal-actions")
+    if status != 200 or legal.get("version") != version:
+        played.failure = f"restored game does not load: {status} {str(legal)[:200]}"
+        return False
+    return True
 
 
 def stored_commands(hosts: Hosts, game_id: int) -> list[str | None]:

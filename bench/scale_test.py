@@ -49,6 +49,7 @@ GAMES = ["1825/1825_game_end_bank", "1828/1828Games_game_end_bankrupt", "1840/2p
 ADMIN = "scale-test-admin"
 HOOK_PORT = 9990
 SWEEP_AFTER, SWEEP_INTERVAL = 3.0, 1.0
+DELIVERY_WORKERS = 8  # the notifier's default: at most this many requests in flight when it is killed
 
 
 def env_num(name: str, default: float) -> float:
@@ -68,14 +69,16 @@ class Cluster:
         self.hooks = self.logs / "webhooks.jsonl"
         self._stop = threading.Event()
 
-    def db_url(self, who: str = "rpst") -> str:
+    def db_url(self, who: str = "rpst", database: str = "railpost") -> str:
         params = f"application_name={who}"
         if self.idle_tx > 0:  # a transaction its client went silent in ends, and its row lock with it
             params += "&options=" + quote(f"-c idle_in_transaction_session_timeout={int(self.idle_tx * 1000)}")
-        return f"postgresql://postgres@{self.db.address}:5432/railpost?{params}"
+        return f"postgresql://postgres@{self.db.address}:5432/{database}?{params}"
+
+    pg_bin = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1])
 
     def start_db(self) -> None:
-        pg_bin = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1])
+        pg_bin = self.pg_bin
         data = self.tmp / "data"
         shutil.chown(self.tmp, "postgres", "postgres")
         subprocess.run([str(pg_bin / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
@@ -106,6 +109,7 @@ class Cluster:
             CELERY_QUEUE="railpost", LOG_LEVEL="WARNING", MAX_WAIT_SECONDS="10",
             PROMETHEUS_MULTIPROC_DIR=str(self.tmp / f"metrics-{host.name}"),
             NOTIFIER_ALLOW_HTTP="1", NOTIFIER_ALLOW_LOOPBACK="1",  # the players' endpoint is app1's loopback
+            NOTIFIER_CLAIM_LEASE="15",  # a delivery a killed notifier had claimed is tried again after this
             PYTHONPATH=str(ROOT), PATH=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
         )
         return env
@@ -160,6 +164,39 @@ class Cluster:
         net.sweep()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
+    # -- backup and restore -------------------------------------------------------------------------------
+    def backup(self) -> Path:
+        """pg_dump of the live database, taken from the driver while the games are played."""
+        dump = self.tmp / "railpost.dump"
+        subprocess.run([str(self.pg_bin / "pg_dump"), "-Fc", "-f", str(dump), self.db_url("rpst-backup")],
+                       check=True, capture_output=True, timeout=300)
+        return dump
+
+    def restore(self, dump: Path) -> dict[int, int]:
+        """The dump restored into a fresh database, every app host's processes started again on it (the
+        notifier left off: what it told was counted already). Returns each game's version there once the
+        moves the dump holds queued are settled."""
+        with psycopg.connect(self.admin_url(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE restored")
+        subprocess.run([str(self.pg_bin / "pg_restore"), "--no-owner", "-d", self.db_url("rpst-restore", "restored"),
+                        str(dump)], check=True, capture_output=True, timeout=300)
+        for host in self.apps:
+            for proc in self.fleet.on(host):
+                if proc.role == "notifier":
+                    proc.up = False
+                proc.env["DATABASE_URL"] = self.db_url(f"rpst-{proc.role}-{host.name}", "restored")
+                proc.signal(signal.SIGKILL)  # the supervisor starts it again, on the restored database
+        for host in self.apps:
+            self.wait_up(host, "restored")
+        deadline = time.monotonic() + 60
+        with psycopg.connect(self.db_url("rpst-driver", "restored"), autocommit=True) as conn:
+            # moves queued when the dump was taken are settled now (the sweep rings them): wait for that
+            while conn.execute("SELECT 1 FROM receipts WHERE status = 'queued' LIMIT 1").fetchone():
+                if time.monotonic() > deadline:
+                    raise TimeoutError("moves queued in the backup were not settled after the restore")
+                time.sleep(0.5)
+            return {r[0]: r[1] for r in conn.execute("SELECT id, version FROM games")}
+
     # -- faults -----------------------------------------------------------------------------------------
     def kill(self, host: net.Host, role: str | None = None, down: bool = False) -> None:
         for proc in self.fleet.on(host, role):
@@ -183,17 +220,18 @@ class Cluster:
                 time.sleep(0.005)
         return False
 
-    def wait_up(self, host: net.Host) -> None:
+    def wait_up(self, host: net.Host, database: str = "railpost") -> None:
         net.wait_port(net.DRIVER, host.address, 8000, timeout=90)
         deadline = time.monotonic() + 60
-        while "idle" not in self.sessions(host) and time.monotonic() < deadline:
+        while "idle" not in self.sessions(host, database) and time.monotonic() < deadline:
             time.sleep(0.2)  # its rules worker has connected
 
-    def sessions(self, host: net.Host) -> list[str]:
-        """The states of the host's rules worker's sessions as the db host sees them."""
+    def sessions(self, host: net.Host, database: str = "railpost") -> list[str]:
+        """The states of the host's rules worker's sessions on `database` as the db host sees them."""
         with psycopg.connect(self.db_url("rpst-driver"), autocommit=True) as conn:
             return sorted(r[0] or "" for r in conn.execute(
-                "SELECT state FROM pg_stat_activity WHERE application_name = %s", (f"rpst-worker-{host.name}",)))
+                "SELECT state FROM pg_stat_activity WHERE application_name = %s AND datname = %s",
+                (f"rpst-worker-{host.name}", database)))
 
     def queued(self) -> set[tuple[int, str]]:
         with psycopg.connect(self.db_url("rpst-driver"), autocommit=True) as conn:
@@ -209,6 +247,7 @@ class Faults:
         self.progress = progress
         self.done: list[str] = []
         self.cut_off = 0
+        self.dump: Path | None = None
         self.lease: dict[str, Any] = {}
         a, b = cluster.apps[0], cluster.apps[-1]
         self.plan: list[tuple[float, str, Callable[[], None]]] = [
@@ -217,6 +256,7 @@ class Faults:
             (0.35, "kill every process of app1, back after 5 s", lambda: self.host_down(a, 5.0)),
             (0.50, "cut app2 off mid-move and kill it there (moved lease)", lambda: self.moved_lease(b)),
             (0.65, "kill both rules workers", lambda: [cluster.kill(h, "worker") for h in cluster.apps]),
+            (0.58, "backup: pg_dump mid-play", self.backup),
             (0.80, "kill app1's gunicorn workers", lambda: self.kill_web_children(a)),
         ]
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -229,11 +269,15 @@ class Faults:
             began = time.monotonic()
             try:
                 fault()
-                self.done.append(name)
+                if not name.startswith("backup"):  # not a fault: the dump the restore is played on from
+                    self.done.append(name)
             except Exception as err:  # noqa: BLE001 - a fault that could not be dealt is a failed run
                 self.errors.append(f"{name}: {err!r}")
-            print(f"{time.strftime('%H:%M:%S')} fault {len(self.done)}: {name} ({time.monotonic() - began:.1f} s, at "
+            print(f"{time.strftime('%H:%M:%S')} {name} ({time.monotonic() - began:.1f} s, at "
                   f"{self.progress.fraction:.0%})", file=sys.stderr, flush=True)
+
+    def backup(self) -> None:
+        self.dump = self.cluster.backup()
 
     def cut(self, host: net.Host, seconds: float) -> None:
         self.cluster.until_queued()
@@ -324,6 +368,27 @@ def seat_all(hosts: Hosts, fixtures: list[Path]) -> list[Played]:
     return played
 
 
+def play_restored(cluster: Cluster, hosts: Hosts, played: list[Played], limit: int, dump: Path) -> dict[str, Any]:
+    """The backup taken mid-play, restored into a fresh database that the app hosts then serve: every game
+    must load at the version the dump holds, equal its trace line there, and play on to the end identically."""
+    versions = cluster.restore(dump)
+    again = [Played(g.fixture, g.game_id) for g in played]
+    progress = Progress(sum(g.total for g in played))
+    threads = [threading.Thread(target=play, args=(hosts, new, limit, progress, old, versions[old.game_id]))
+               for new, old in zip(again, played, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    identical = 0
+    for game in again:
+        lost, extra, in_order = ledger(game.sent, stored_commands(hosts, game.game_id))
+        identical += game.failure is None and game.restored and in_order and not (lost or extra)
+    return {"games": len(again), "loaded": sum(g.restored for g in again), "identical": identical,
+            "versions_at_dump": sum(versions.values()), "moves_after": sum(len(g.sent) for g in again)
+            - sum(versions.values()), "failures": [f"{g.fixture.stem}: {g.failure}" for g in again if g.failure]}
+
+
 def run(apps: int, limit: int, fixtures: list[Path], idle_tx: float) -> dict[str, Any]:
     cluster = Cluster(apps, idle_tx)
     atexit.register(cluster.stop)
@@ -365,6 +430,7 @@ def run(apps: int, limit: int, fixtures: list[Path], idle_tx: float) -> dict[str
         gaps = position_gaps(cluster.db_url("rpst-driver"))
         turns = turn_ledger(expected_turns(cluster.db_url("rpst-driver"), {g.game_id for g in played}),
                             told_turns(cluster.hooks))
+        restore = play_restored(cluster, hosts, played, limit, faults.dump) if faults.dump else {}
         five = {s: n for s, n in hosts.statuses.items() if s >= 500}
         summary = {
             "hosts": len(cluster.apps) + 1, "app_hosts": len(cluster.apps), "games": len(played),
@@ -374,7 +440,8 @@ def run(apps: int, limit: int, fixtures: list[Path], idle_tx: float) -> dict[str
             "dropped": hosts.dropped, "moves": sum(len(g.sent) for g in played),
             "lines_checked": sum(g.checked for g in played),
             "slowest_move_s": round(max(g.slowest for g in played), 1), "lease": faults.lease,
-            "position_gaps": gaps, "notifier": turns, "still_open": open_,
+            "restore": restore, "position_gaps": gaps, "notifier": turns,
+            "notifier_kills": sum(p.restarts for p in cluster.fleet.procs if p.role == "notifier"), "still_open": open_,
             "restarts": sum(p.restarts for p in cluster.fleet.procs), "idle_tx_s": idle_tx,
             "seconds": round(time.monotonic() - began), "play_seconds": round(played_s),
             "failures": [f"{g.fixture.stem}: {g.failure}" for g in played if g.failure] + faults.errors + errors,
@@ -392,7 +459,10 @@ def passed(s: dict[str, Any]) -> bool:
             and not any(s["still_open"].values()) and lease.get("unsettled") == 0
             and lease["held"] > 0 and lease["settled_s"] <= lease["bound_s"]
             and s["notifier"]["told_once"] == s["notifier"]["turns"] > 0
-            and not (s["notifier"]["told_twice"] or s["notifier"]["told_unexpected"]) and not s["failures"])
+            and not s["notifier"]["told_unexpected"] and not s["failures"]
+            # at-least-once: a notifier killed mid-request sends what it had claimed again, same webhook-id
+            and s["notifier"]["told_twice"] <= DELIVERY_WORKERS * s["notifier_kills"]
+            and s["restore"].get("identical") == s["restore"].get("loaded") == s["games"])
 
 
 def main() -> int:
