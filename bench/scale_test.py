@@ -389,6 +389,63 @@ def play_restored(cluster: Cluster, hosts: Hosts, played: list[Played], limit: i
             - sum(versions.values()), "failures": [f"{g.fixture.stem}: {g.failure}" for g in again if g.failure]}
 
 
+def play_all(hosts: Hosts, games: list[Played], limit: int, progress: Progress, threads: int = 0,
+             every: float = 0.0) -> list[str]:
+    """Play the games, all at once (`threads` 0) or by that many clients taking one game after another, the
+    k-th game not started before k × `every` seconds (a steady offered load)."""
+    errors: list[str] = []
+    pending = list(reversed(list(enumerate(games))))
+    lock = threading.Lock()
+    began = time.monotonic()
+
+    def client() -> None:
+        while True:
+            with lock:
+                if not pending:
+                    return
+                k, game = pending.pop()
+            time.sleep(max(0.0, began + k * every - time.monotonic()))
+            try:
+                play(hosts, game, limit, progress)
+            except Exception as err:  # noqa: BLE001 - reported in the summary
+                game.failure = f"{err!r}"
+                errors.append(f"{game.fixture.name}: {err!r}")
+
+    clients = [threading.Thread(target=client) for _ in range(threads or len(games))]
+    for thread in clients:
+        thread.start()
+    for thread in clients:
+        thread.join()
+    return errors
+
+
+def end_checks(cluster: Cluster, hosts: Hosts, played: list[Played]) -> dict[str, Any]:
+    """Every game against its trace and its stored commands, positions, the notifier (module docstring)."""
+    open_ = settle(cluster.db_url("rpst-driver"))
+    lost = extra = reordered = identical = 0
+    for game in played:
+        g_lost, g_extra, in_order = ledger(game.sent, stored_commands(hosts, game.game_id))
+        lost += g_lost
+        extra += g_extra
+        reordered += not in_order and not (g_lost or g_extra)
+        identical += game.failure is None and in_order and not (g_lost or g_extra)
+    turns = turn_ledger(expected_turns(cluster.db_url("rpst-driver"), {g.game_id for g in played}),
+                        told_turns(cluster.hooks))
+    return {"hosts": len(cluster.apps) + 1, "app_hosts": len(cluster.apps), "games": len(played),
+            "identical": identical, "lost": lost, "extra": extra, "reordered": reordered,
+            "moves": sum(len(g.sent) for g in played), "lines_checked": sum(g.checked for g in played),
+            "slowest_move_s": round(max(g.slowest for g in played), 1),
+            "position_gaps": position_gaps(cluster.db_url("rpst-driver")), "notifier": turns,
+            "notifier_kills": sum(p.restarts for p in cluster.fleet.procs if p.role == "notifier"),
+            "still_open": open_, "failures": [f"{g.fixture.stem}: {g.failure}" for g in played if g.failure]}
+
+
+def statuses(hosts: Hosts) -> dict[str, int]:
+    five = {s: n for s, n in hosts.statuses.items() if s >= 500}
+    return {"status_5xx": sum(n for s, n in five.items() if s != 503), "status_503": five.get(503, 0),
+            "dropped": hosts.dropped}
+
+
 def run(apps: int, limit: int, fixtures: list[Path], idle_tx: float) -> dict[str, Any]:
     cluster = Cluster(apps, idle_tx)
     atexit.register(cluster.stop)
@@ -399,69 +456,39 @@ def run(apps: int, limit: int, fixtures: list[Path], idle_tx: float) -> dict[str
         played = seat_all(hosts, fixtures)
         progress = Progress(sum(limit_of(f, limit) for f in fixtures))
         faults = Faults(cluster, progress)
-        errors: list[str] = []
-
-        def one(game: Played) -> None:
-            try:
-                play(hosts, game, limit, progress)
-            except Exception as err:  # noqa: BLE001 - reported in the summary
-                game.failure = f"{err!r}"
-                errors.append(f"{game.fixture.name}: {err!r}")
-
-        threads = [threading.Thread(target=one, args=(g,)) for g in played]
         faults.thread.start()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        errors = play_all(hosts, played, limit, progress)
         progress.done = progress.total  # a fault still waiting for its share runs now
         faults.thread.join(timeout=120)
         for host in cluster.apps:
             cluster.revive(host)
         played_s = time.monotonic() - began
-        open_ = settle(cluster.db_url("rpst-driver"))
-        lost = extra = reordered = identical = 0
-        for game in played:
-            g_lost, g_extra, in_order = ledger(game.sent, stored_commands(hosts, game.game_id))
-            lost += g_lost
-            extra += g_extra
-            reordered += not in_order and not (g_lost or g_extra)
-            identical += game.failure is None and in_order and not (g_lost or g_extra)
-        gaps = position_gaps(cluster.db_url("rpst-driver"))
-        turns = turn_ledger(expected_turns(cluster.db_url("rpst-driver"), {g.game_id for g in played}),
-                            told_turns(cluster.hooks))
+        checks = end_checks(cluster, hosts, played)
         restore = play_restored(cluster, hosts, played, limit, faults.dump) if faults.dump else {}
-        five = {s: n for s, n in hosts.statuses.items() if s >= 500}
-        summary = {
-            "hosts": len(cluster.apps) + 1, "app_hosts": len(cluster.apps), "games": len(played),
-            "identical": identical, "lost": lost, "extra": extra, "reordered": reordered,
-            "faults": len(faults.done), "cut_off": faults.cut_off,
-            "status_5xx": sum(n for s, n in five.items() if s != 503), "status_503": five.get(503, 0),
-            "dropped": hosts.dropped, "moves": sum(len(g.sent) for g in played),
-            "lines_checked": sum(g.checked for g in played),
-            "slowest_move_s": round(max(g.slowest for g in played), 1), "lease": faults.lease,
-            "restore": restore, "position_gaps": gaps, "notifier": turns,
-            "notifier_kills": sum(p.restarts for p in cluster.fleet.procs if p.role == "notifier"), "still_open": open_,
-            "restarts": sum(p.restarts for p in cluster.fleet.procs), "idle_tx_s": idle_tx,
-            "seconds": round(time.monotonic() - began), "play_seconds": round(played_s),
-            "failures": [f"{g.fixture.stem}: {g.failure}" for g in played if g.failure] + faults.errors + errors,
-        }
+        summary = {**checks, "faults": len(faults.done), "cut_off": faults.cut_off, **statuses(hosts),
+                   "lease": faults.lease, "restore": restore,
+                   "restarts": sum(p.restarts for p in cluster.fleet.procs), "idle_tx_s": idle_tx,
+                   "seconds": round(time.monotonic() - began), "play_seconds": round(played_s)}
+        summary["failures"] += faults.errors + errors
         return summary
     finally:
         cluster.stop()
         atexit.unregister(cluster.stop)
 
 
+def fundamentals(s: dict[str, Any]) -> bool:
+    """What every run must show, whatever its faults."""
+    return (s["identical"] == s["games"] and not (s["lost"] or s["extra"] or s["reordered"] or s["status_5xx"])
+            and not any(s["position_gaps"].values()) and not any(s["still_open"].values())
+            and s["notifier"]["told_once"] == s["notifier"]["turns"] > 0 and not s["notifier"]["told_unexpected"]
+            # at-least-once: a notifier killed mid-request sends what it had claimed again, same webhook-id
+            and s["notifier"]["told_twice"] <= DELIVERY_WORKERS * s["notifier_kills"] and not s["failures"])
+
+
 def passed(s: dict[str, Any]) -> bool:
     lease = s["lease"]
-    return (s["identical"] == s["games"] and not (s["lost"] or s["extra"] or s["reordered"] or s["status_5xx"])
-            and s["faults"] == 6 and s["cut_off"] >= 2 and not any(s["position_gaps"].values())
-            and not any(s["still_open"].values()) and lease.get("unsettled") == 0
+    return (fundamentals(s) and s["faults"] == 6 and s["cut_off"] >= 2 and lease.get("unsettled") == 0
             and lease["held"] > 0 and lease["settled_s"] <= lease["bound_s"]
-            and s["notifier"]["told_once"] == s["notifier"]["turns"] > 0
-            and not s["notifier"]["told_unexpected"] and not s["failures"]
-            # at-least-once: a notifier killed mid-request sends what it had claimed again, same webhook-id
-            and s["notifier"]["told_twice"] <= DELIVERY_WORKERS * s["notifier_kills"]
             and s["restore"].get("identical") == s["restore"].get("loaded") == s["games"])
 
 
