@@ -5,17 +5,19 @@ running gunicorn, a Celery rules worker and a beat as infra/ deploys them (app1 
 process as the driver in its own namespace (bench/scale_net.py). Recorded games (undos, standing orders) are
 played over REST through the app hosts in turn while the driver kills a host's rules worker, kills a whole
 host and brings it back, pulls a host's cable mid-move for a few seconds, and pulls it mid-move and kills the
-host while it is cut off (the moved lease: the move that host's worker had taken must be settled once by
-another host within SETTLE_BOUND seconds). Afterwards every game equals its golden trace, every answered move
-is stored once and in order, outbox positions have no gap, and every turn was told once over the players'
-webhooks. The last line printed is one JSON object; the exit status is 0 only when everything held.
+host while it is cut off (the moved lease: the moves that host had taken must be settled once by another
+host within `settle_bound`), and takes a pg_dump mid-play. Afterwards every game equals its golden trace,
+every answered move is stored once and in order, outbox and event positions have no gap, and every turn was
+told once over the players' webhooks; then the dump is restored into a fresh database the hosts serve, and
+every game loads there and plays on to the end identically. The last line printed is one JSON object; the
+exit status is 0 only when everything held. infra/SCALING.md says what it measured.
 
 Needs root (namespaces). Everything is removed at the end, on SIGINT/SIGTERM too; a SIGKILLed run's leftovers
 are swept at the next start (everything is named rpst-*).
 
 Environment: SCALE_HOSTS (2), SCALE_ACTIONS (moves per game, 0 = whole game; default 150), SCALE_GAMES
 (comma-separated fixture paths under tests/fixtures/conformance), SCALE_IDLE_TX (seconds, the PostgreSQL
-idle_in_transaction_session_timeout the hosts' DATABASE_URL carries; 0 = none, to see what breaks).
+idle_in_transaction_session_timeout the hosts' DATABASE_URL carries, default 5; 0 = none).
 """
 
 from __future__ import annotations
@@ -255,8 +257,8 @@ class Faults:
             (0.20, "cut app2 off mid-move for 6 s", lambda: self.cut(b, 6.0)),
             (0.35, "kill every process of app1, back after 5 s", lambda: self.host_down(a, 5.0)),
             (0.50, "cut app2 off mid-move and kill it there (moved lease)", lambda: self.moved_lease(b)),
-            (0.65, "kill both rules workers", lambda: [cluster.kill(h, "worker") for h in cluster.apps]),
             (0.58, "backup: pg_dump mid-play", self.backup),
+            (0.65, "kill both rules workers", lambda: [cluster.kill(h, "worker") for h in cluster.apps]),
             (0.80, "kill app1's gunicorn workers", lambda: self.kill_web_children(a)),
         ]
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -303,7 +305,7 @@ class Faults:
         that moment must be settled by the other hosts within the bound; those that took longer than a second
         were the moves the dead host had taken (a doorbell its worker had popped, a receipt its gateway had
         queued without ringing). If the host held none, it rejoins and the fault is dealt again."""
-        for _ in range(attempts):
+        for attempt in range(1, attempts + 1):
             self.cluster.until_queued()
             net.cable(host, up=False)
             cut = time.monotonic()
@@ -321,7 +323,7 @@ class Faults:
             held = [t for t in settled if t > 1.0]
             self.lease = {"queued_at_cut": len(settled) + len(waiting), "held": len(held) + len(waiting),
                           "settled_s": round(max(settled, default=0.0), 1), "bound_s": bound,
-                          "unsettled": len(waiting), "attempts": self.cut_off - 1,
+                          "unsettled": len(waiting), "attempts": attempt,
                           "open_transactions_left": left.count("idle in transaction")}
             net.cable(host, up=True)
             self.cluster.revive(host)  # the host joins again
