@@ -77,7 +77,9 @@ class Cluster:
             params += "&options=" + quote(f"-c idle_in_transaction_session_timeout={int(self.idle_tx * 1000)}")
         return f"postgresql://postgres@{self.db.address}:5432/{database}?{params}"
 
-    pg_bin = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1])
+    @property
+    def pg_bin(self) -> Path:  # Debian's server binaries, the newest major version installed
+        return Path(sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1])
 
     def start_db(self) -> None:
         pg_bin = self.pg_bin
@@ -494,9 +496,20 @@ def passed(s: dict[str, Any]) -> bool:
             and s["restore"].get("identical") == s["restore"].get("loaded") == s["games"])
 
 
-def main() -> int:
+def missing() -> str | None:
+    """Why this machine cannot run the hosts, if it cannot."""
     if os.geteuid() != 0:
-        print("make scale-test needs root (it makes network namespaces)", file=sys.stderr)
+        return "it needs root (it makes network namespaces)"
+    needs = {"ip": "iproute2", "setpriv": "util-linux", "redis-server": "redis-server"}
+    absent = [package for tool, package in needs.items() if shutil.which(tool) is None]
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        absent.append("postgresql (Debian's server binaries)")
+    return f"install {', '.join(absent)}" if absent else None
+
+
+def main() -> int:
+    if (why := missing()) is not None:
+        print(f"make scale-test cannot run: {why}", file=sys.stderr)
         return 2
     left = net.sweep()
     if left:

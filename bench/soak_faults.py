@@ -29,6 +29,7 @@ from bench.scale_test import (
     end_checks,
     env_num,
     fundamentals,
+    missing,
     play_all,
     seat_all,
     statuses,
@@ -117,8 +118,8 @@ def run(minutes: float, games: int, limit: int, clients: int) -> dict[str, Any]:
 
 
 def main() -> int:
-    if os.geteuid() != 0:
-        print("make soak-faults needs root (it makes network namespaces)", file=sys.stderr)
+    if (why := missing()) is not None:
+        print(f"make soak-faults cannot run: {why}", file=sys.stderr)
         return 2
     net.sweep()
 
