@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: help venv run test lint bench conformance campaign fuzz soak clean
+.PHONY: help venv run test lint bench conformance campaign fuzz soak scale-test soak-faults clean
 
 help: ## show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -50,6 +50,12 @@ soak: venv ## the random-play soaks at full size (200 games per title, 200 clock
 fuzz: venv ## schema fuzzing: >= 10,000 generated requests against the embedded default and PostgreSQL + Redis
 	bash infra/ensure-services.sh
 	$(BIN)/python -m bench.fuzz --budget 10000
+
+scale-test: venv ## the service as 3 hosts in network namespaces (needs root): games over REST through host faults
+	$(BIN)/python -m bench.scale_test
+
+soak-faults: venv ## 30 minutes of the scale test's hosts under faults (needs root; SOAK_MINUTES, SOAK_GAMES)
+	$(BIN)/python -m bench.soak_faults
 
 clean: ## remove the virtualenv and caches
 	rm -rf $(VENV) .pytest_cache .ruff_cache var
