@@ -103,9 +103,10 @@ def test_an_undo_request_is_answered_by_mail(site: Site) -> None:
     assert "That question is closed" in site.sink.to(site.players[second]["email"])[-1].get_content()
 
 
-def test_a_deadline_vote_is_cast_by_mail(site: Site) -> None:
-    made = site.client.post("/games", json={"title": "1840", "seats": 2, "seed": 7})
-    gid = int(made.json["id"])
+def clocked_pair(site: Site) -> tuple[int, str, str]:
+    """A started two-player 1840 game (Ann, Bob with their own identities) whose clock gives about a second
+    a move: its id, the absent player's name (whoever must act first) and the other's."""
+    gid = int(site.client.post("/games", json={"title": "1840", "seats": 2, "seed": 7}).json["id"])
     site.seats[gid] = {}
     for name in ("Ann", "Bob"):
         p = site.player(name)
@@ -118,6 +119,11 @@ def test_a_deadline_vote_is_cast_by_mail(site: Site) -> None:
     assert site.client.post(f"/games/{gid}/start", headers=ann).status_code == 200
     absent = site.acting(gid)[0]
     voter = "Bob" if absent == "Ann" else "Ann"
+    return gid, absent, voter
+
+
+def test_a_deadline_vote_is_cast_by_mail(site: Site) -> None:
+    gid, absent, voter = clocked_pair(site)
     clock = scheduler(site)
     clock.run_once()
     time.sleep(1.5)

@@ -10,23 +10,11 @@ import re
 import time
 
 from .conftest import Site
-from .test_answers import bearer, newest, scheduler, wait
+from .test_answers import bearer, clocked_pair, newest, scheduler, wait
 
 
 def test_the_stand_in_is_named_offered_mailed_and_plays_the_absent_seat_by_mail(site: Site) -> None:
-    gid = int(site.client.post("/games", json={"title": "1840", "seats": 2, "seed": 7}).json["id"])
-    site.seats[gid] = {}
-    for name in ("Ann", "Bob"):
-        p = site.player(name)
-        joined = site.client.post(f"/games/{gid}/join", json={"name": name, "player_id": p["id"]},
-                                  headers=bearer(p["token"]))
-        site.seats[gid][name] = joined.json["token"]
-    ann = bearer(site.seats[gid]["Ann"])
-    assert site.client.put(f"/games/{gid}/clock", json={"kind": "deadline", "per_move_hours": 0.0003},
-                           headers=ann).status_code == 200  # about a second a move
-    assert site.client.post(f"/games/{gid}/start", headers=ann).status_code == 200
-    absent = site.acting(gid)[0]
-    voter = "Bob" if absent == "Ann" else "Ann"
+    gid, absent, voter = clocked_pair(site)
     absent_id, voter_id = site.players[absent]["id"], site.players[voter]["id"]
     seat, absent_seat = bearer(site.seats[gid][voter]), bearer(site.seats[gid][absent])
     clock = scheduler(site)
