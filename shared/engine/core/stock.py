@@ -475,6 +475,11 @@ class BuySellParShares(Step):
         round_.sold.setdefault(player.id, {})[corp.sym] = "now"
         game.pay(None, player, price * bundle.percent // 10)
         self.move_sold(game, player, bundle)
+        self.price_after_sale(game, corp, bundle)
+
+    def price_after_sale(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
+        """What a stock-round sale does to the price: the title's step says (1840 drops it a row a share);
+        titles whose sales outside the stock round move the price the same way keep it in their rules hook."""
         game.rules.after_sell_shares(game, corp, bundle)
 
     def move_sold(self, game: Game, player: Player, bundle: Bundle) -> None:

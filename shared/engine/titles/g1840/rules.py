@@ -26,7 +26,6 @@ from .trams import base_of
 
 if TYPE_CHECKING:
     from ...board import Board
-    from ...core.shares import Bundle
     from ...game import Game
     from ...titledata import TitleData
 
@@ -284,10 +283,6 @@ class Rules1840(TitleRules):
             corp.floated = True
             assert corp.par_price is not None
             game.pay(None, corp, corp.par_price * 10)
-
-    def after_sell_shares(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
-        if corp.share_cell is not None:
-            self.set_cell(game, corp, game.market.down(corp.share_cell, len(bundle.shares)))
 
     def finish_stock_round(self, game: Game, stock: StockRound) -> None:
         """Sold-out companies rise one row, one after another in operating order, so that two on one cell

@@ -16,6 +16,7 @@ from .flow import rules_of, sale_options, sell_company
 from .state import LINE, state
 
 if TYPE_CHECKING:
+    from ...core.shares import Bundle
     from ...game import Game
 
 
@@ -46,6 +47,11 @@ class BuySellParShares1840(BuySellParShares):
         if not rules_of(game).all_majors_started(game) and not trusted:
             raise IllegalAction("every Tram Company must be started before anyone passes", "must_par")
         super().pass_turn(game, round_, action, trusted)
+
+    def price_after_sale(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
+        """rules-1840 *Selling*: the price drops one row for each share sold."""
+        if corp.share_cell is not None:
+            rules_of(game).set_cell(game, corp, game.market.down(corp.share_cell, len(bundle.shares)))
 
     def can_buy(self, game: Game, round_: StockRound, player: Any, share: Any) -> str | None:
         corp = game.corporations[share.corporation]
