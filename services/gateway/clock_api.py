@@ -266,4 +266,3 @@ def post_proposal_answer(game_id: int) -> ResponseReturnValue:
     consent a game waits for at a time, answered as an undo request is (`post_answer`); an accepted proposal
     is played at once, in the proposer's name."""
     return post_answer(game_id)
-

@@ -14,7 +14,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -83,14 +83,9 @@ def held_to_the_table(tx: GameTx, session: GameSession, receipt: Receipt) -> Ref
         table = table_of(tx)
         if not table.undo_consent:
             return None
-        def sent_by(versions: Sequence[int]) -> Mapping[int, int | None]:
-            if not versions:
-                return {}
-            low, high = min(versions), max(versions)
-            return {e.version: e.data.get("player_id") for e in tx.read_events(low - 1, high - low + 1)
-                    if e.type == ACTION_APPLIED}
         try:
-            moves = undo_policy.touched(session, kind, undo_policy.target_of(action), sent_by)
+            moves = undo_policy.touched(session, kind, undo_policy.target_of(action),
+                                        undo_policy.senders_from(tx.read_events))
         except undo_policy.UndoTargetError as exc:
             return Refusal(str(exc), "undo_target", 422)
         others = undo_policy.others(moves, player)

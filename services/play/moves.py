@@ -116,8 +116,10 @@ class MoveDoor:
         nothing is stored then. A plain move costs no read here: the queue and the settle check the rest."""
         command_id = caller.command_id(key)
         move = Move.read(action)
-        if caller.player_id is not None and move.ruled and self.recorder.get_receipt(game_id, command_id) is None:
-            game = self.recorder.get_game(game_id)
+        if caller.player_id is not None and move.ruled:
+            # a retry is answered by the queue; a decline is stored under the table's id (`_decline` asks)
+            retry = move.type != DECLINE and self.recorder.get_receipt(game_id, command_id) is not None
+            game = None if retry else self.recorder.get_game(game_id)
             if game is not None and game.status == ACTIVE:
                 if move.type == DECLINE:
                     return self._decline(game, caller.player_id, key, expected_version, wait)

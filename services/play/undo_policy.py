@@ -17,7 +17,7 @@ from services.play.clock_store import ClockLog
 from services.play.sessions import SessionCache
 from shared.engine import GameSession
 from shared.eventstore import ACTION_APPLIED, SqlRecorder
-from shared.eventstore.records import ACTIVE, Game
+from shared.eventstore.records import ACTIVE, Game, StoredEvent
 
 META = frozenset({"undo", "redo", "message"})
 
@@ -30,15 +30,20 @@ Senders = Callable[[Sequence[int]], Mapping[int, "int | None"]]  # game versions
 
 
 def senders(recorder: SqlRecorder, game_id: int) -> Senders:
+    """`senders_from` the store's own reads of the game's events."""
+    return senders_from(lambda after, limit: recorder.read_events(game_id, after_version=after, limit=limit))
+
+
+def senders_from(read_events: Callable[[int, int], Sequence[StoredEvent]]) -> Senders:
     """Game version -> the seat that sent the action stored at that version (None: the operator), read for
-    the versions asked only: an undo touches the last move or a few, and reading (and decoding) the game's
-    whole log for them cost a long game's every undo hundreds of events."""
+    the versions asked only (`read_events(after_version, limit)`: the store's, or a settling transaction's):
+    an undo touches the last move or a few, and reading (and decoding) the game's whole log for them cost a
+    long game's every undo hundreds of events."""
     def read(versions: Sequence[int]) -> Mapping[int, int | None]:
         if not versions:
             return {}
         low, high = min(versions), max(versions)
-        return {e.version: e.data.get("player_id")
-                for e in recorder.read_events(game_id, after_version=low - 1, limit=high - low + 1)
+        return {e.version: e.data.get("player_id") for e in read_events(low - 1, high - low + 1)
                 if e.type == ACTION_APPLIED}
     return read
 

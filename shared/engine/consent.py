@@ -34,7 +34,7 @@ def taken_from(game: Game, action: Mapping[str, Any]) -> list[int]:
     return [] if holder is None or holder == mover else [holder]
 
 
-def table_of(game: Game, action: Mapping[str, Any]) -> list[int]:
+def ending_agreed_by(game: Game, action: Mapping[str, Any]) -> list[int]:
     """The players besides the mover whose agreement ending the game by agreement needs: all the others."""
     if action.get("type") != ENDS_THE_GAME:
         return []

@@ -369,14 +369,14 @@ class GameSession:
     def consenters(self, action: dict[str, Any]) -> tuple[str | None, list[int]]:
         """(kind, players): whose word `action` needs besides its mover's (`consent`): "purchase" for a move
         taking from another player's holding, "end_game" for ending the game by agreement, else (None, [])."""
-        from .consent import table_of, taken_from
+        from .consent import ending_agreed_by, taken_from
 
         if self.game.finished:
             return None, []
         owners = taken_from(self.game, action)
         if owners:
             return "purchase", owners
-        table = table_of(self.game, action)
+        table = ending_agreed_by(self.game, action)
         return ("end_game", table) if table else (None, [])
 
     def proposed_by(self, player: int) -> int | None:

@@ -81,26 +81,32 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
         assert player.cash >= 0, f"{player.name} has negative cash"
 
 
-def check_who_acts(session: GameSession) -> None:
+def check_who_acts(session: GameSession, full: bool = False) -> dict[int, list[dict[str, Any]]]:
     """Who the game names is who can move: the players `acting_players` names (what the API, the page, the
     turn mail and the clocks tell people) are exactly the players controlling a move offered for the acting
-    entities, and each of them is offered one. A run's suggested routes are left out of the expansion (the
-    costly offer; its entity is always the acting corporation itself)."""
+    entities. By default a run's suggested routes are left out of the expansion (the costly offer; its
+    entity is always the acting corporation itself). With `full`, every offer is expanded and each named
+    player must also be offered a move of the turn (`legal_actions_of`): returns those moves by player."""
     game = session.game
     if game.finished:
-        return
+        return {}
     named = set(game.acting_players())
     owners: set[int] = set()
     for entity in game.acting():
-        kinds = set(game.round.actions_for(game, entity)) - {"run_routes"}
-        if not kinds:  # only a run: the acting corporation's president runs it
+        open_ = set(game.round.actions_for(game, entity))
+        kinds = open_ if full else open_ - {"run_routes"}
+        offered = game.legal_actions(entity) if full else game.legal_actions(entity, kinds) if kinds else []
+        owners |= {game.controller(o.get("entity"), o.get("entity_type")) for o in offered} - {None}
+        if "run_routes" in open_ - kinds:  # the acting corporation's president runs it
             owners |= {game.controller(entity)} - {None}
-            continue
-        owners |= {game.controller(o.get("entity"), o.get("entity_type")) for o in game.legal_actions(entity, kinds)} - {None}
-        if "run_routes" in game.round.actions_for(game, entity):
-            owners |= {game.controller(entity)} - {None}
-    assert named == owners, (f"after action {session.next_id() - 1} the game names {sorted(named)} but the moves "
-                             f"offered for {game.acting()} belong to {sorted(owners)}")
+    where = f"after action {session.next_id() - 1}"
+    assert named == owners, (f"{where} the game names {sorted(named)} but the moves offered for {game.acting()} "
+                             f"belong to {sorted(owners)}")
+    if not full:
+        return {}
+    turn = {p: [o for o in game.legal_actions_of(p, orders=False) if o.get("type") != "end_game"] for p in named}
+    assert all(turn.values()), f"{where} named with nothing offered: {[p for p, m in turn.items() if not m]}"
+    return turn
 
 
 class SoftLock(AssertionError):

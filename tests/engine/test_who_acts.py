@@ -1,17 +1,22 @@
 """Who the game names is who can move, at every position of seeded games played the way a REST client plays
 them (only what the named players are offered): the players `acting_players` names are exactly the players
 controlling a move offered for the acting entities, and each of them is offered a move of the turn
-(`legal_actions_of`). The same check as ../shared/tools/acting_check.py; `make test` plays a few games of
-every title (the positions that once disagreed included: an 1828 merger started with another player's
-corporation, 1828's C&P minor acting under the symbol its private shares)."""
+(`legal_actions_of`): `randomplay.check_who_acts` in full, the same check as ../shared/tools/acting_check.py.
+`make test` plays a few games of every title (the positions that once disagreed included: an 1828 merger
+started with another player's corporation, 1828's C&P minor acting under the symbol its private shares)."""
 
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from shared.engine import GameSession
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import randomplay  # noqa: E402
 
 GAMES = [("1828", 3, 4, 300), ("1828", 3, 7003, 300), ("1828", 4, 7001, 600), ("1825", 3, 11, 250),
          ("1840", 3, 11, 250), ("1833NE", 3, 12, 200)]
@@ -22,18 +27,11 @@ def test_the_players_named_are_the_players_who_can_move(title: str, players: int
     session = GameSession.new(title, [{"id": 1000 + i, "name": f"P{i}"} for i in range(1, players + 1)], seed,
                               [], seed)
     rng = random.Random(seed)
-    for i in range(moves):
+    for _ in range(moves):
         if session.finished:
             break
-        game = session.game
-        named = set(game.acting_players())
-        offered = [o for e in game.acting() for o in session.legal_actions(e)]
-        owners = {game.controller(o.get("entity"), o.get("entity_type")) for o in offered} - {None}
-        turn = {p: [o for o in game.legal_actions_of(p, orders=False) if o.get("type") != "end_game"]
-                for p in named}
-        assert named == owners, f"action {i + 1}: named {sorted(named)}, moves belong to {sorted(owners)}"
-        assert all(turn.values()), f"action {i + 1}: named with nothing offered: {[p for p, m in turn.items() if not m]}"
-        pool = [o for p in sorted(named) for o in turn[p]]
+        turn = randomplay.check_who_acts(session, full=True)
+        pool = [o for p in sorted(turn) for o in turn[p]]
         non_pass = [a for a in pool if a.get("type") != "pass"]
         pick = rng.choice(non_pass) if non_pass and rng.random() < 0.75 else rng.choice(pool)
         action = {k: v for k, v in pick.items() if k not in ("min", "max", "step", "multiple_of")}

@@ -903,8 +903,7 @@
     if (r.status !== 200 || !r.data) return;
     const c = r.data;
     const body = $("clock-body");
-    const names = pageData.names || {};
-    const who = (pid) => names[String(pid)] || ("player " + pid);
+    const who = nameOf;
     const when = (iso) => { try { return new Date(iso).toLocaleString(); } catch (e) { return iso; } };
     const lines = [];
     const line = (text, id) => { const p = document.createElement("p"); p.textContent = text; if (id) p.id = id; lines.push(p); return p; };
