@@ -22,6 +22,12 @@ def dead_end(option: dict[str, Any], why: str) -> dict[str, Any]:
     return {**option, "reason": f"{why}; it could only be taken back"}
 
 
+def controlled_by(game: Game, entity: Any) -> list[int]:
+    """The entity's controller as the players who decide its moves (none for an entity nobody controls)."""
+    player = game.controller(entity)
+    return [] if player is None else [player]
+
+
 class Step:
     """One piece of a turn, and the one home of its rules: which action types are open now (`actions`), the
     concrete moves of each (`offers` -> `options`), why one is refused (`refusal`) and what it does
@@ -96,8 +102,7 @@ class Step:
         """The players who decide the moves this step offers `entity` now: the players who control the
         entities those moves name. By default the entity's own controller; a step whose offers name another
         entity (an 1828 merger partner named by another player's corporation) says whose they are."""
-        player = game.controller(entity)
-        return [] if player is None else [player]
+        return controlled_by(game, entity)
 
     def proposer(self, game: Game, round_: Round, entity: Any) -> int | None:
         """The player whose move put the question now offered to `entity`'s deciders, when they answer
@@ -218,8 +223,7 @@ class Round:
             step = self.asked_step(game, entity)
             if step is not None:
                 return step.deciders(game, self, entity)
-        player = game.controller(entity)
-        return [] if player is None else [player]
+        return controlled_by(game, entity)
 
     def proposer(self, game: Game, entity: Any) -> int | None:
         """Whose move the question offered to `entity`'s deciders answers (`Step.proposer`), if another's."""

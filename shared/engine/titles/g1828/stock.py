@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.rounds import Round, dead_end
+from ...core.rounds import Round, controlled_by, dead_end
 from ...core.shares import Bundle, parse_bundle
 from ...core.stock import BuySellParShares, StockRound
 from ...errors import IllegalAction
@@ -41,9 +41,13 @@ class StockRound1828(StockRound):
             return self.merger.choice.chooser if self.merger.choice else self.merger.acting_player
         return super().current_entity(game)
 
+    def merger_step(self) -> Merger:
+        """The step that runs a merger: while one runs it alone takes and offers every move."""
+        return next(s for s in self.steps if isinstance(s, Merger))
+
     def actions_for(self, game: Game, entity: Any) -> list[str]:
         if self.merger is not None:  # the starting corporation names its partner; players answer choices
-            step = next(s for s in self.steps if isinstance(s, Merger))
+            step = self.merger_step()
             return step.actions(game, self, entity)
         return super().actions_for(game, entity)
 
@@ -51,7 +55,7 @@ class StockRound1828(StockRound):
         """While a merger runs its step alone offers, to whoever `actions_for` names (the starting
         corporation or its player, the player asked a question)."""
         if self.merger is not None:
-            step = next(s for s in self.steps if isinstance(s, Merger))
+            step = self.merger_step()
             return step.options(game, self, entity, kinds)
         return super().options(game, entity, kinds)
 
@@ -59,20 +63,18 @@ class StockRound1828(StockRound):
         """While a merger runs its step names who decides (the partner's president, when the partner named by
         the starting corporation is another player's); otherwise the entity's controller."""
         if self.merger is not None:
-            step = next(s for s in self.steps if isinstance(s, Merger))
-            return step.deciders(game, self, entity)
-        player = game.controller(entity)
-        return [] if player is None else [player]
+            return self.merger_step().deciders(game, self, entity)
+        return controlled_by(game, entity)
 
     def proposer(self, game: Game, entity: Any) -> int | None:
         if self.merger is not None:
-            step = next(s for s in self.steps if isinstance(s, Merger))
+            step = self.merger_step()
             return step.proposer(game, self, entity)
         return None
 
     def dead_ends(self, game: Game, entity: Any) -> list[dict[str, Any]]:
         if self.merger is not None:
-            step = next(s for s in self.steps if isinstance(s, Merger))
+            step = self.merger_step()
             return step.dead_end_options(game, self, entity)
         return super().dead_ends(game, entity)
 
@@ -84,7 +86,7 @@ class StockRound1828(StockRound):
         """A merger in progress takes every action; a private's exchange ability acts for its owner."""
         entity = action.get("entity")
         if self.merger is not None:
-            step = next(s for s in self.steps if isinstance(s, Merger))
+            step = self.merger_step()
             offered = step.actions(game, self, entity)
             if action.get("type") not in offered:
                 raise IllegalAction(f"{entity} cannot {action.get('type')} during the merger", "merger")
