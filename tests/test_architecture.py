@@ -393,7 +393,7 @@ PROTOCOLS = [
     ("shared.eventstore.gametx:Backend", "shared.eventstore.sql:SqlRecorder"),
     ("shared.engine.board.routes:Grid", "shared.engine.board.board:Board"),
     ("shared.engine.board.routes:GridRules", "shared.engine.board.rules:BoardRules"),
-    ("shared.engine.titles.g1833ne.protocol:Rules", "shared.engine.titles.g1833ne:Rules1833NE"),
+    ("shared.engine.titles.g1833ne.protocol:Rules", "shared.engine.titles.g1833ne.rules:Rules1833NE"),
     ("shared.engine.titles.g1840.flow:Rules", "shared.engine.titles.g1840.rules:Rules1840"),
     ("services.play.handover:Table", "services.play.timekeeping:Table"),
 ]

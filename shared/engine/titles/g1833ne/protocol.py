@@ -1,4 +1,4 @@
-"""What 1833NE's rounds ask of the title's rules: the protocol `Rules1833NE` (the package's `__init__`)
+"""What 1833NE's rounds ask of the title's rules: the protocol `Rules1833NE` (the package's `rules.py`)
 implements. Declared here, below the rules that compose the rounds, so the rounds need not import them."""
 
 from __future__ import annotations
