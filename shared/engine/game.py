@@ -14,10 +14,10 @@ from typing import Any
 from . import history, titledata
 from .actions import GAME_ACTIONS
 from .board.trains import TrainKind, kinds_from_setup
+from .core.depot import Depot, Phase, phases_from, trains_from
 from .core.market import StockMarket
 from .core.rounds import Round
 from .core.shares import Bundle, change_presidency, move_bundle
-from .core.trains import Depot, Phase, phases_from, trains_from
 from .errors import EngineError, IllegalAction, MalformedAction
 from .model import Company, Corporation, Player, Share, TitleState, Train
 from .rng import Rng

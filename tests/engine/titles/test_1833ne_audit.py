@@ -503,7 +503,7 @@ def test_the_game_ends_at_once_when_all_players_but_one_are_bankrupt() -> None:
 
 # -- P4's doubling and P5's ferry (#57, #58) ---------------------------------------------------------------------
 # The run helper returns (stops paid by the board, what the title adds: bonuses and ferries); their sum is the
-# revenue the operating round records (`core/operating.py`: route revenues + `Rules1833NE.extra_revenue`).
+# revenue the operating round records (`core/runs.py`: route revenues + `Rules1833NE.extra_revenue`).
 A6_TO_BOSTON_TRACK = (("C8", (2, 0)), ("C10", (3, 5)), ("D11", (2, 0)), ("D13", (3, 0)), ("D15", (3, 0)),
                       ("D17", (3, 0)), ("D19", (3, 5)), ("F21", (2, 0)), ("F23", (3, 4)))
 # a 2-train runs Ogdensburg (A6) - St. Albans (C8); the run is extended over Greenfield, Fitchburg, Concord and

@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, TrackAndToken
+from ...core.operating import DiscardTrain, OperatingRound
+from ...core.runs import Dividend
 from ...core.shares import Bundle, parse_bundle
+from ...core.track import TrackAndToken
+from ...core.trains import BuyTrain
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
 from .credit import token_options

@@ -15,13 +15,11 @@ from ...board import Board, BoardRules
 from ...board.routes import DefaultRouteRules
 from ...board.tiles import load_catalogue
 from ...core.market import Cell
-from ...core.operating import (
-    HomeToken,
-    OperatingRound,
-    RunRoutes,
-)
+from ...core.operating import OperatingRound
 from ...core.rounds import Round
+from ...core.runs import RunRoutes
 from ...core.stock import PURCHASES, StockRound
+from ...core.track import HomeToken
 from ...errors import IllegalAction, MalformedAction
 from ...model import Company, Corporation, Player, Train
 from ...titledata import options_for_players

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import OperatingRound, TrackAndToken
+from ...core.operating import OperatingRound
+from ...core.track import TrackAndToken
 from ...errors import IllegalAction, MalformedAction, accepts
 from .state import state
 

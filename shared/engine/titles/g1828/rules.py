@@ -6,9 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.market import Cell
-from ...core.operating import Dividend, HomeToken, OperatingRound
+from ...core.operating import OperatingRound
 from ...core.rounds import Round
+from ...core.runs import Dividend
 from ...core.stock import StockRound
+from ...core.track import HomeToken
 from ...model import POOL, Corporation, Player, Train
 from ..base import TitleRules
 from . import coal, privates

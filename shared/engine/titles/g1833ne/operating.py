@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import BuyTrain, DiscardTrain, Dividend, OperatingRound, RunRoutes, TrackAndToken
+from ...core.operating import DiscardTrain, OperatingRound
 from ...core.rounds import Round, Step
+from ...core.runs import Dividend, RunRoutes
 from ...core.shares import parse_bundle
+from ...core.track import TrackAndToken
+from ...core.trains import BuyTrain
 from ...errors import EngineError, IllegalAction, MalformedAction
 from ...model import POOL, Corporation, Train
 from . import bonuses, emergency

@@ -9,9 +9,10 @@ from ...board import Board
 from ...board.routes import DefaultRouteRules
 from ...board.tiles import NODE_BASE
 from ...core.market import Cell
-from ...core.operating import HomeToken, OperatingRound
+from ...core.operating import OperatingRound
 from ...core.rounds import Round
 from ...core.stock import StockRound
+from ...core.track import HomeToken
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Company, Corporation, Player, Train
 from ..base import TitleRules

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import refuse_stated_extras
+from ...core.runs import refuse_stated_extras
 from ...errors import IllegalAction
 from ...model import POOL, Corporation
 from .flow import FlowRound, Option, need_int, rules_of

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...board.tiles import NODE_BASE, parse_tile_id
-from ...core.operating import refuse_stated_extras
+from ...core.runs import refuse_stated_extras
 from ...errors import EngineError, IllegalAction, MalformedAction, accepts
 from ...model import Corporation
 from .flow import MAX_LAYS, REMOVE_TOKEN_COST, FlowRound, Option, need_int, rules_of

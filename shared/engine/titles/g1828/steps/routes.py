@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ....board.routes import lookup_train, resolve_route
 from ....board.suggest import offered_run
 from ....board.tiles import NODE_BASE
-from ....core.operating import OperatingRound, RunRoutes
+from ....core.operating import OperatingRound
+from ....core.runs import RunRoutes
 from ....errors import EngineError, IllegalAction, accepts
 from .. import coal
 

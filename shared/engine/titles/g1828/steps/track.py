@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ....core.operating import OperatingRound, TrackAndToken
+from ....core.operating import OperatingRound
 from ....core.rounds import Round
+from ....core.track import TrackAndToken
 from ....errors import IllegalAction
 from .. import coal, privates
 from .companies import BuyCompany

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ....core.operating import BuyTrain, DiscardTrain, OperatingRound
+from ....core.operating import DiscardTrain, OperatingRound
 from ....core.rounds import Round, Step
 from ....core.shares import Bundle, parse_bundle
+from ....core.trains import BuyTrain
 from ....errors import IllegalAction, accepts
 from ....model import POOL
 from ..state import state
