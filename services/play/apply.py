@@ -31,6 +31,7 @@ from shared.eventstore.errors import Conflict
 from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
 from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt, seat_of_command
+from shared.eventstore.rows import CLOCK_LOG
 
 log = logging.getLogger("railpost.apply")
 META_TYPES = frozenset({"undo", "redo", "message"})
@@ -53,15 +54,11 @@ class StandIn:
     absent: int
 
 
-# the clock's own log (services/play/clock_store.py, migration 0005_clock), read in the game's transaction
-_CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
-
-
 def table_of(tx: GameTx) -> Table:
     """The game's table (its clock log), read on the game transaction's own connection (no second pool).
     The clock log has its own concurrency rule (services/play/clock_store.py), so the game row's lock never
     covered it."""
-    return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))])
+    return Table.replay([json.loads(row["data"]) for row in tx.read(CLOCK_LOG, (tx.game.id,))])
 
 
 def stand_in_of(tx: GameTx) -> tuple[int, int] | None:

@@ -117,16 +117,17 @@ class MoveDoor:
         command_id = caller.command_id(key)
         move = Move.read(action)
         if caller.player_id is not None and move.ruled:
-            # a retry is answered by the queue; a decline is stored under the table's id (`_decline` asks)
-            retry = move.type != DECLINE and self.recorder.get_receipt(game_id, command_id) is not None
-            game = None if retry else self.recorder.get_game(game_id)
+            # a retry is answered by the queue; a decline is stored under the table's id (`_decline` asks).
+            # One read for all three (`door_reads`): the retry, the game's head, the clock log a proposal asks
+            game, clock = self.recorder.door_reads(game_id, "" if move.type == DECLINE else command_id,
+                                                      move.type in MAY_NEED_CONSENT)
             if game is not None and game.status == ACTIVE:
                 if move.type == DECLINE:
                     return self._decline(game, caller.player_id, key, expected_version, wait)
                 if move.type in UNDO_TYPES:
                     self._undo_rule(game, caller.player_id, move, expected_version)
                 else:
-                    ask = self._propose_if_needed(game, caller.player_id, move, expected_version)
+                    ask = self._propose_if_needed(game, caller.player_id, move, expected_version, clock)
                     if ask is not None:
                         return Accepted(proposal=ask)
         return self._queue(game_id, command_id, caller, move.as_action(), expected_version, wait)
@@ -158,10 +159,12 @@ class MoveDoor:
                 details = {"action_id": [str(exc)]}
             raise Refused(exc.status, exc.rule, str(exc), details=details) from None
 
-    def _propose_if_needed(self, game: Game, player: int, move: Move, expected_version: int) -> Ask | None:
-        """The move as a proposal to the players it touches, when this table's rules ask them; None when it
-        is the mover's alone (or refused by the engine anyway: it is queued and refused with its reason)."""
-        table = Table.replay(self.log().read(game.id))
+    def _propose_if_needed(self, game: Game, player: int, move: Move, expected_version: int,
+                           clock: list[dict[str, Any]]) -> Ask | None:
+        """The move as a proposal to the players it touches, when this table's rules (its `clock` log) ask
+        them; None when it is the mover's alone (or refused by the engine anyway: it is queued and refused
+        with its reason)."""
+        table = Table.replay(clock)
         if not (table.end_game_vote or table.purchase_consent):
             return None
         action = move.as_action()

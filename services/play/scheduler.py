@@ -85,7 +85,7 @@ class Scheduler:
         if timed is None:
             if len(self.timed) > 100_000:
                 self.timed.clear()
-            timed = self.timed[game_id] = any(e["type"] == "configured" for e in self.log.read(game_id))
+            timed = self.timed[game_id] = self.recorder.clock_configured(game_id)  # one probe, the store's pool
         if not timed:
             return 0
         try:

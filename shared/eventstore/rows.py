@@ -32,6 +32,11 @@ def loads_or_none(text: str | None) -> Any:
     return None if text is None else loads(text)
 
 
+# A game's clock log (table `clock_events`, migration 0005_clock), oldest first: read by the store's own
+# connections where a move is checked or settled, not through the clock's SQLAlchemy pool.
+CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
+
+
 # The game row without its read model (`state`, a few kilobytes of JSON): what a writer locks it for.
 GAME_HEAD = "id, title, options, seed, seat_count, status, visibility, version, created_at, result"
 

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-from ..jsontext import dumps
+from ..jsontext import dumps, loads
 from .errors import Conflict, NotFound
 from .gametx import GameTx
 from .identity import SeatRecords
@@ -45,6 +45,7 @@ from .records import (
     seat_command_id,
 )
 from .rows import (
+    CLOCK_LOG,
     GAME_HEAD,
     QUEUED_ONLY,
     QUEUED_RECEIPT,
@@ -425,6 +426,26 @@ class SqlRecorder(SeatRecords):
             row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
                             (game_id, command_id))
         return None if row is None else receipt_of(row)
+
+    def door_reads(self, game_id: int, command_id: str, clock: bool) -> tuple[Game | None, list[Any]]:
+        """What the move door reads before a move the table's rules may touch, on one connection: the game
+        row's head (without its read model; None when there is no such game, or when `command_id` is stored
+        already: a retry, which the queue answers) and, with `clock`, the game's clock log (its events, oldest
+        first). One statement for the first two, instead of a receipt read, a game read and a clock log read
+        through another pool (services/play/moves.py)."""
+        with self._tx() as cur:
+            row = self._one(cur, f"SELECT {GAME_HEAD}, EXISTS (SELECT 1 FROM receipts WHERE game_id = %s AND "
+                            "command_id = %s) AS retried FROM games WHERE id = %s", (game_id, command_id, game_id))
+            if row is None or row["retried"]:
+                return None, []
+            events = [loads(r["data"]) for r in self._all(cur, CLOCK_LOG, (game_id,))] if clock else []
+        return game_of(row), events
+
+    def clock_configured(self, game_id: int) -> bool:
+        """Whether the game's clock log holds a time control (`configured`): one index probe."""
+        with self._tx() as cur:
+            return self._one(cur, "SELECT 1 AS found FROM clock_events WHERE game_id = %s AND type = 'configured' "
+                             "LIMIT 1", (game_id,)) is not None
 
     def stale_receipts(self, older_than: float, limit: int = 500) -> list[Receipt]:
         """Receipts queued before `older_than` (epoch seconds): candidates for re-publishing."""
