@@ -28,7 +28,7 @@ test: venv ## run the whole test suite (starts PostgreSQL/Redis if they are not 
 lint: venv ## ruff
 	$(BIN)/ruff check .
 
-bench: venv ## benchmarks: replay speed, per-action latency, legal-actions against a game's load, service load and its floor, notifier latency
+bench: venv ## benchmarks: replay speed, per-action latency, legal-actions against a game's load, the page's first render, a turn mail's commit-to-SMTP time, service load and its floor, notifier latency
 	$(BIN)/python -m bench
 
 conformance: venv ## every public game in replay and live mode, every refusals file: the README's table
