@@ -214,8 +214,7 @@ KNOWN_CIRCLES: list[frozenset[str]] = [
                "shared.engine.programs", "shared.engine.titles", "shared.engine.titles.base",
                "shared.engine.titles.hooks", "shared.engine.titles.hooks.flow", "shared.engine.titles.hooks.runs",
                "shared.engine.titles.hooks.setup", "shared.engine.titles.hooks.stock",
-               "shared.engine.titles.hooks.track", "shared.engine.titles.hooks.trains",
-               "shared.engine.titles.hooks.views"}),
+               "shared.engine.titles.hooks.trains", "shared.engine.titles.hooks.views"}),
 ]
 
 

@@ -350,15 +350,15 @@ def test_upgrading_a_station_tile_needs_a_train() -> None:
 def test_upgraded_station_tile_must_be_within_reach_of_a_train() -> None:
     from shared.engine.board.tiles import NODE_BASE
     from shared.engine.titles.g1825.reach import passed_stops
+    from shared.engine.titles.g1825.steps.track import TrackAndToken1825
 
     session = position(122)
     distances = passed_stops(session.game.board, "GWR")
     assert distances[("V14", NODE_BASE)] == 0  # its home station
     assert distances[("X14", NODE_BASE)] == 1  # one stop away: a 2-train reaches it
-    rules = session.game.rules
     trains = session.game.corporations["GWR"].trains
-    assert rules.train_reach(trains)[0] == 3  # several 2-trains double-head as a 3-train
-    assert rules.train_reach(trains[:1])[0] == 2
+    assert TrackAndToken1825.train_reach(trains)[0] == 3  # several 2-trains double-head as a 3-train
+    assert TrackAndToken1825.train_reach(trains[:1])[0] == 2
 
 
 # -- operating round: the director's sales in the train step (rules-1825.md) -------------------------------------

@@ -43,7 +43,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: Any) -> list[int]:
 def _full_search(session: GameSession, entity: str) -> list[dict[str, Any]]:
     game = session.game
     kinds = game.rules.train_kinds(game)
-    trains = {t.id: kinds[t.name] for t in game.rules.route_trains(game, game.round, game.corporations[entity])}
+    trains = {t.id: kinds[t.name] for t in game.round.route_trains(game, game.corporations[entity])}
     return game.board.best_routes(entity, trains, game.rules.revenue_colors(game), game.phase.name)
 
 

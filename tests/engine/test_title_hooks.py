@@ -30,3 +30,49 @@ def test_the_market_share_limit_comes_from_the_title_data(title: str) -> None:
     assert type(game.rules).market_share_limit is TitleRules.market_share_limit
     assert game.rules.market_share_limit(game) == game.defn.data.rule("MARKET_SHARE_LIMIT", None)
     assert {"1825": 100, "1828": 80, "1840": 100, "1833NE": 50}[title] == game.rules.market_share_limit(game)
+
+
+# the track, run and dividend rules a title changes are its steps' and its operating round's methods now
+# (docs/architecture.md, "Where a rule of each kind lives"): a title's rules object that still defined one
+# would hold a rule nobody asks
+MOVED_TO_STEPS = {
+    "core/track.TrackAndToken": ("may_build", "extra_track_actions", "tile_lays", "buying_power", "lay_must_connect",
+                                 "is_upgrade", "check_second_lay", "check_track_restrictions", "pay_for_track",
+                                 "after_lay_tile", "pay_for_token"),
+    "core/runs.RunRoutes": ("route_actions", "extra_revenue", "after_run_routes"),
+    "core/runs.Dividend": ("may_choose_dividend", "dividend_kinds", "distribute", "pay_shareholders",
+                           "move_price_after_dividend"),
+    "core/operating.SpecialBuy": ("special_buy", "special_buy_options"),
+    "core/operating.OperatingRound": ("operating_order", "place_home_token", "start_operating", "route_trains"),
+}
+
+
+@pytest.mark.parametrize("title", sorted(REGISTRY))
+def test_no_title_keeps_a_track_or_run_rule_on_its_rules_object(title: str) -> None:
+    from shared.engine.core.operating import OperatingRound, SpecialBuy
+    from shared.engine.core.runs import Dividend, RunRoutes
+    from shared.engine.core.track import TrackAndToken
+
+    homes = {"core/track.TrackAndToken": TrackAndToken, "core/runs.RunRoutes": RunRoutes,
+             "core/runs.Dividend": Dividend, "core/operating.SpecialBuy": SpecialBuy,
+             "core/operating.OperatingRound": OperatingRound}
+    cls = type(rules_for(title))
+    for home, names in MOVED_TO_STEPS.items():
+        for name in names:
+            assert callable(getattr(homes[home], name)), (home, name)
+            assert not hasattr(cls, name), f"{title}'s rules still define {name}, which is {home}'s now"
+    assert not hasattr(cls, "pay_private_income")  # no title's to change: core/operating.pay_private_income
+
+
+def test_1825s_lease_is_one_rule_in_both_steps_that_open_it() -> None:
+    """A corporation in receivership leases a train in its track step or its run step: both are the one
+    `LeaseTrain` rule, and both are the steps 1825's operating round is built of."""
+    from shared.engine.session import GameSession
+    from shared.engine.titles.g1825.steps.runs import LeaseTrain, RunRoutes1825
+    from shared.engine.titles.g1825.steps.track import TrackAndToken1825
+
+    assert TrackAndToken1825.special_buy is RunRoutes1825.special_buy is LeaseTrain.special_buy
+    assert TrackAndToken1825.special_buy_options is LeaseTrain.special_buy_options
+    game = GameSession.new("1825", [{"id": i, "name": f"p{i}"} for i in range(1, 4)], seed=1).game
+    steps = {type(s) for s in game.rules.operating_round(game, 1).steps}
+    assert {TrackAndToken1825, RunRoutes1825} <= steps

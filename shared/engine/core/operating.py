@@ -8,11 +8,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalAction
-from ..model import Corporation
+from ..model import Corporation, Train
 from .rounds import Round, Step
 
 if TYPE_CHECKING:
     from ..game import Game
+
+
+def pay_private_income(game: Game) -> None:
+    """Every open private with an income pays it to its owner, a player or a corporation (at the start of an
+    operating round; a title's own rounds call it where its rules pay: 1828's and 1840's private auctions,
+    1840's company round). No title changes it, so it is no hook: a rule of the shared 18xx family."""
+    for company in game.companies.values():
+        if company.closed or company.owner is None or not company.revenue:
+            continue
+        if isinstance(company.owner, int):
+            game.pay(None, game.player(company.owner), company.revenue)
+        elif company.owner in game.corporations:
+            game.pay(None, game.corporations[company.owner], company.revenue)
 
 
 class OperatingRound(Round):
@@ -51,15 +64,44 @@ class OperatingRound(Round):
         return found
 
     def start(self, game: Game) -> None:
-        game.rules.pay_private_income(game)
-        self.entities = game.rules.operating_order(game)
+        pay_private_income(game)
+        self.entities = self.operating_order(game)
         for sym in self.entities:
-            game.rules.place_home_token(game, game.corporations[sym], at_round_start=True)
+            self.place_home_token(game, game.corporations[sym], at_round_start=True)
         self.index = 0
         if not self.entities:
             self.done = True
             return
         self._start_operating(game)
+
+    # -- what a title's round changes: the order, home stations, a turn's start, the trains that run -------
+    def operating_order(self, game: Game) -> list[str]:
+        """The corporations operating this round, in order: the floated ones by share price, highest first."""
+        floated = [c for c in game.corporations.values() if c.floated and not c.closed]
+        return [c.sym for c in sorted(floated, key=lambda c: -(game.share_price(c) or 0))]
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        """Put down the home station of a corporation that has none yet; a home on a hex with several cities
+        and no city named waits for the corporation's choice (`pending_homes`, the `HomeToken` step)."""
+        if corp.tokens_placed or corp.home is None:
+            return
+        homes = corp.home if isinstance(corp.home, list) else [corp.home]
+        for home in homes:
+            h = game.board.hex(home)
+            if corp.home_city_index is None and len(h.tile.cities) > 1 and corp.sym in h.tile_reservations:
+                if corp.sym not in self.pending_homes:
+                    self.pending_homes.append(corp.sym)
+                continue
+            game.board.place_home_token(corp.sym, home, corp.home_city_index)
+            corp.tokens_placed += 1
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        """What happens as `corp`'s turn begins, before its steps are set up (nothing by default)."""
+
+    def route_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """The trains `corp` runs this turn (asked by the run step, and by a title's track rules that
+        measure a train's reach)."""
+        return [t for t in corp.trains if not t.rusted]
 
     def corp(self, game: Game) -> Corporation:
         return game.corporations[self.entities[self.index]]
@@ -89,7 +131,7 @@ class OperatingRound(Round):
             self.new_turn()
             for train in corp.trains:
                 train.operated = False
-            game.rules.start_operating(game, corp)
+            self.start_operating(game, corp)
             for step in self.steps:
                 step.setup(game, self)
             step = self.settle(game)
@@ -124,13 +166,17 @@ class OperatingRound(Round):
 
 
 class SpecialBuy(Step):
-    """Steps during which the title sells something special (1825: a leased train; 1828: the coal marker)."""
+    """Steps during which the title sells something special (1825: a leased train; 1828: the coal marker): a
+    title's step overrides `special_buy_options` and `special_buy`."""
 
     def offer_special_buy(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        return game.rules.special_buy_options(game, round_, game.corporations[entity])
+        return self.special_buy_options(game, round_, game.corporations[entity])
+
+    def special_buy_options(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        return []
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        game.rules.special_buy(game, round_, game.corporations[action["entity"]], action)
+        raise IllegalAction("nothing special to buy in this title", "special_buy")
 
 
 class DiscardTrain(Step):

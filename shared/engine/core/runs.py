@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board.suggest import offered_run
 from ..errors import IllegalAction, MalformedAction
-from ..model import Corporation
+from ..model import POOL, Corporation
 from .operating import OperatingRound, SpecialBuy
 from .rounds import Round, Step
 
@@ -24,7 +24,7 @@ class RunRoutes(SpecialBuy):
         if entity != round_.current_entity(game):
             return []
         corp = game.corporations[entity]
-        return game.rules.route_actions(game, round_, corp)
+        return self.route_actions(game, round_, corp)
 
     def check_run(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> list[int]:
         """Every reason to refuse a run, asked before anything is recorded (and by `legal_actions` for the
@@ -33,7 +33,7 @@ class RunRoutes(SpecialBuy):
         if not isinstance(routes, list):
             raise MalformedAction("run_routes needs a list of routes", "routes_shape")
         refuse_stated_extras(action)
-        own = {t.id for t in game.rules.route_trains(game, round_, corp)}
+        own = {t.id for t in round_.route_trains(game, corp)}
         seen: set[str] = set()
         for route in routes:
             if not isinstance(route, dict) or not isinstance(route.get("train"), str):
@@ -53,7 +53,7 @@ class RunRoutes(SpecialBuy):
         undo is what is left."""
         corp = game.corporations[entity]
         kinds = game.rules.train_kinds(game)
-        by_id = {t.id: kinds[t.name] for t in game.rules.route_trains(game, round_, corp)}
+        by_id = {t.id: kinds[t.name] for t in round_.route_trains(game, corp)}
         extras = {"extra_revenue": 0, "subsidy": 0}
         routes = offered_run(game.board, entity, by_id, tuple(game.rules.revenue_colors(game)), game.phase.name,
                              lambda r: game.accepts({"type": "run_routes", "entity": entity, "routes": r, **extras}))
@@ -63,13 +63,27 @@ class RunRoutes(SpecialBuy):
         corp = game.corporations[action["entity"]]
         revenues = self.check_run(game, round_, corp, action)
         routes = action["routes"]
-        own = {t.id: t for t in game.rules.route_trains(game, round_, corp)}
+        own = {t.id: t for t in round_.route_trains(game, corp)}
         round_.routes = [dict(r, revenue=rev) for r, rev in zip(routes, revenues, strict=True)]
-        round_.revenue = sum(revenues) + game.rules.extra_revenue(game, round_, corp)
+        round_.revenue = sum(revenues) + self.extra_revenue(game, round_, corp)
         for route in routes:
             own[route["train"]].operated = True
-        game.rules.after_run_routes(game, round_, corp)
+        self.after_run_routes(game, round_, corp)
         self.passed = True
+
+    # -- what a title's step changes ------------------------------------------------------------------------
+    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        """The action types this step opens to `corp`: its run, when it has a train to run."""
+        if not round_.route_trains(game, corp):
+            return []
+        return ["run_routes"]
+
+    def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
+        """Revenue the title adds to the routes' (`round_.routes` holds them)."""
+        return 0
+
+    def after_run_routes(self, game: Game, round_: OperatingRound, corp: Corporation) -> None:
+        """What follows a recorded run (nothing by default); it may still refuse the run."""
 
 
 def refuse_stated_extras(action: dict[str, Any]) -> None:
@@ -92,7 +106,7 @@ class Dividend(Step):
         if entity != round_.current_entity(game):
             return []
         corp = game.corporations[entity]
-        if not round_.routes or not game.rules.may_choose_dividend(game, corp):
+        if not round_.routes or not self.may_choose_dividend(game, corp):
             return []
         return ["dividend"]
 
@@ -100,18 +114,56 @@ class Dividend(Step):
         assert isinstance(round_, OperatingRound)
         self.passed = True
         corp = round_.corp(game)
-        game.rules.distribute(game, round_, corp, "withhold", None)
+        self.distribute(game, round_, corp, "withhold", None)
 
     def offer_dividend(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        return [{"kind": kind} for kind in game.rules.dividend_kinds(game, game.corporations[entity])]
+        return [{"kind": kind} for kind in self.dividend_kinds(game, game.corporations[entity])]
 
     def dividend(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
         kind = action.get("kind")
-        if kind not in game.rules.dividend_kinds(game, corp):
-            raise IllegalAction(f"dividend kind {kind!r} not allowed; choose {game.rules.dividend_kinds(game, corp)}",
+        if kind not in self.dividend_kinds(game, corp):
+            raise IllegalAction(f"dividend kind {kind!r} not allowed; choose {self.dividend_kinds(game, corp)}",
                                 "dividend_kind")
-        game.rules.distribute(game, round_, corp, kind, action.get("amount"))
+        self.distribute(game, round_, corp, kind, action.get("amount"))
         self.passed = True
+
+    # -- what a title's step changes ------------------------------------------------------------------------
+    def may_choose_dividend(self, game: Game, corp: Corporation) -> bool:
+        """Whether `corp` chooses what to do with its revenue (if not, the step withholds: `skip`)."""
+        return True
+
+    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
+        return ["payout", "withhold"]
+
+    @staticmethod
+    def pay_shareholders(game: Game, corp: Corporation, per_share: int) -> None:
+        """The bank pays each player his dividend: `per_share` for every 10% he holds."""
+        for player in game.players:
+            pct = corp.percent_owned_by(player.id)
+            if pct:
+                game.pay(None, player, per_share * pct // 10)
+
+    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
+        """Pay out (the market's shares paying the corporation) or withhold the turn's revenue, then move
+        the price."""
+        revenue = round_.revenue
+        if kind == "payout" and revenue > 0:
+            per_share = revenue // 10
+            self.pay_shareholders(game, corp, per_share)
+            pool = corp.percent_owned_by(POOL)
+            if pool:
+                game.pay(None, corp, per_share * pool // 10)
+        elif revenue > 0:
+            game.pay(None, corp, revenue)
+        self.move_price_after_dividend(game, corp, kind, revenue)
+
+    def move_price_after_dividend(self, game: Game, corp: Corporation, kind: str, revenue: int) -> None:
+        if corp.share_cell is None:
+            return
+        if kind == "payout" and revenue > 0:
+            corp.share_cell = game.market.right(corp.share_cell)
+        else:
+            corp.share_cell = game.market.left(corp.share_cell)
 
 

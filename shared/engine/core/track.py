@@ -72,7 +72,7 @@ class TrackAndToken(SpecialBuy):
         if entity != round_.current_entity(game):
             return None
         corp = game.corporations[entity]
-        return corp if game.rules.may_build(game, corp) else None
+        return corp if self.may_build(game, corp) else None
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, OperatingRound)
@@ -82,7 +82,7 @@ class TrackAndToken(SpecialBuy):
         out = []
         if self.next_lay(game, round_) is not None:
             out.append("lay_tile")
-            out.extend(game.rules.extra_track_actions(game, round_, corp))
+            out.extend(self.extra_track_actions(game, round_, corp))
         if self.can_place_token(game, round_, corp):
             out.append("place_token")
         if out:
@@ -90,7 +90,7 @@ class TrackAndToken(SpecialBuy):
         return out
 
     def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
-        lays = game.rules.tile_lays(game)
+        lays = self.tile_lays(game, round_)
         count = len(round_.laid_hexes)
         if count >= len(lays):
             return None
@@ -109,7 +109,7 @@ class TrackAndToken(SpecialBuy):
         if round_.tokened or self.home_first(corp) is not None:
             return False
         price = corp.next_token_price()
-        if price is None or price > game.rules.buying_power(game, corp):
+        if price is None or price > self.buying_power(game, corp):
             return False
         return game.board.can_place_token(corp.sym)
 
@@ -143,11 +143,11 @@ class TrackAndToken(SpecialBuy):
 
         def hex_open(hex_id: str) -> bool:
             try:
-                upgrade = game.rules.is_upgrade(game, hex_id)
+                upgrade = self.is_upgrade(game, hex_id)
                 if (upgrade and not lay.get("upgrade")) or (not upgrade and not lay.get("lay")):
                     return False
                 if round_.laid_hexes:
-                    game.rules.check_second_lay(game, round_, hex_id)
+                    self.check_second_lay(game, round_, hex_id)
             except EngineError:
                 return False
             return True
@@ -155,10 +155,10 @@ class TrackAndToken(SpecialBuy):
         out = []
         for hex_id, name, rotation, result in game.board.legal_lay_results(entity, set(game.phase.tiles), hex_open):
             try:
-                game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
+                self.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
             except EngineError:
                 continue
-            if result.cost <= game.rules.buying_power(game, corp):
+            if result.cost <= self.buying_power(game, corp):
                 out.append({"hex": hex_id, "tile": f"{name}-{game.board.supply.free_copy(name)}",
                             "rotation": rotation})
         return out
@@ -181,22 +181,22 @@ class TrackAndToken(SpecialBuy):
         if lay is None:
             raise IllegalAction(f"{corp.sym} may not lay more track this turn", "tile_lays")
         result = game.board.check_lay(corp.sym, hex_id, tile_id, rotation, set(game.phase.tiles),
-                                      must_connect=not trusted and game.rules.lay_must_connect(game, corp, hex_id))
-        upgrade = game.rules.is_upgrade(game, hex_id, result)
+                                      must_connect=not trusted and self.lay_must_connect(game, corp, hex_id))
+        upgrade = self.is_upgrade(game, hex_id, result)
         if upgrade and not lay.get("upgrade"):
             raise IllegalAction("no upgrade is allowed now (one upgrade, or two yellow tiles)", "tile_lays")
         if not upgrade and not lay.get("lay"):
             raise IllegalAction("no further yellow tile may be laid after an upgrade", "tile_lays")
         if round_.laid_hexes:
-            game.rules.check_second_lay(game, round_, hex_id)
+            self.check_second_lay(game, round_, hex_id)
         if not trusted:
-            game.rules.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
+            self.check_track_restrictions(game, round_, corp, hex_id, result, rotation)
         cost = result.cost
-        game.rules.pay_for_track(game, round_, corp, cost)
+        self.pay_for_track(game, round_, corp, cost)
         game.board.lay(hex_id, tile_id, rotation)
         round_.laid_hexes.append(hex_id)
         round_.upgraded = round_.upgraded or upgrade
-        game.rules.after_lay_tile(game, round_, corp, hex_id)
+        self.after_lay_tile(game, round_, corp, hex_id)
 
     def place_token(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -214,12 +214,58 @@ class TrackAndToken(SpecialBuy):
             raise IllegalAction(f"{corp.sym} has no station tokens left", "token")
         slot = game.board.station_slot(corp.sym, city, slot)
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
-        game.rules.pay_for_token(game, round_, corp, price)
+        self.pay_for_token(game, round_, corp, price)
         game.board.place_token(corp.sym, city, slot)
         corp.tokens_placed += 1
         round_.tokened = True
 
     def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+
+    # -- what a title's step changes (`lay_tile`, `place_token` and what opens them) ---------------------------
+    def may_build(self, game: Game, corp: Corporation) -> bool:
+        """Whether `corp` lays track and places stations this turn at all."""
+        return True
+
+    def extra_track_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        """Action types the title opens beside the lays (handled by this step)."""
+        return []
+
+    def tile_lays(self, game: Game, round_: OperatingRound) -> list[dict[str, Any]]:
+        """The lays of a turn, in order (the data's `TILE_LAYS`): whether each may lay, upgrade, at what cost."""
+        return list(game.rules.rule(game, "TILE_LAYS", [{"lay": True, "upgrade": True}]))
+
+    def buying_power(self, game: Game, corp: Corporation) -> int:
+        """What `corp` may spend on track and stations."""
+        return corp.cash
+
+    def lay_must_connect(self, game: Game, corp: Corporation, hex_id: str) -> bool:
+        return True
+
+    def is_upgrade(self, game: Game, hex_id: str, result: Any = None) -> bool:
+        """Whether a lay on this hex counts as an upgrade: a question about the hex alone, so that tile-lay
+        enumeration can skip a hex before trying tiles on it."""
+        return game.board.hex(hex_id).tile.color != "white"
+
+    def check_second_lay(self, game: Game, round_: OperatingRound, hex_id: str) -> None:
+        if hex_id in round_.laid_hexes:
+            raise IllegalAction(f"{hex_id} already had a tile laid this turn", "same_hex")
+
+    def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
+                                 result: Any, rotation: int) -> None:
+        """The title's own limits on a lay the board allows (none by default)."""
+
+    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        if cost > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the terrain costs {cost}", "cash")
+        game.pay(corp, None, cost)
+
+    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        """What a laid tile brings about (nothing by default)."""
+
+    def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
+        if price > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the station costs {price}", "cash")
+        game.pay(corp, None, price)
 
 

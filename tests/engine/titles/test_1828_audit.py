@@ -19,6 +19,7 @@ from shared.engine.core.shares import parse_bundle
 from shared.engine.errors import IllegalAction
 from shared.engine.game import Game
 from shared.engine.model import POOL
+from shared.engine.titles.g1828.operating import OperatingRound1828
 from shared.engine.titles.g1828.state import state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -128,7 +129,7 @@ def test_red_closes_the_cp_minor_leaving_a_blocking_token() -> None:
     assert minor.closed and minor.cash == 0 and not minor.trains
     assert game.board.hexes["C15"].tokens[0] == ["B"]
     assert all(c.closed for c in game.companies.values())
-    assert "C&P" not in game.rules.operating_order(game)
+    assert "C&P" not in OperatingRound1828([], 1).operating_order(game)
 
 
 def test_purple_withdraws_unstarted_corporations_leaving_blocking_tokens() -> None:

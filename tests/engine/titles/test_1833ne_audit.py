@@ -22,6 +22,7 @@ from shared.engine.legal import legal_actions
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.bonuses import choose_luxury
+from shared.engine.titles.g1833ne.operating import RunStep
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
 
@@ -87,8 +88,7 @@ def test_boston_and_lowell_may_not_build_or_run_in_phase_one_without_p2() -> Non
     assert g.acting() == ["BW"]
     # the next operating round: B&L has a train but Boston is not upgraded and nobody has bought P2
     g2 = s.game
-    rules = g2.rules
-    assert rules.route_actions(g2, g2.round, g2.corporations["B&L"]) == []
+    assert RunStep().route_actions(g2, g2.round, g2.corporations["B&L"]) == []
 
 
 def test_a_corporation_buys_a_private_from_any_player_in_phase_one_and_pays_the_p6_fee() -> None:
@@ -503,7 +503,7 @@ def test_the_game_ends_at_once_when_all_players_but_one_are_bankrupt() -> None:
 
 # -- P4's doubling and P5's ferry (#57, #58) ---------------------------------------------------------------------
 # The run helper returns (stops paid by the board, what the title adds: bonuses and ferries); their sum is the
-# revenue the operating round records (`core/runs.py`: route revenues + `Rules1833NE.extra_revenue`).
+# revenue the operating round records (`core/runs.py`: route revenues + `RunStep.extra_revenue`).
 A6_TO_BOSTON_TRACK = (("C8", (2, 0)), ("C10", (3, 5)), ("D11", (2, 0)), ("D13", (3, 0)), ("D15", (3, 0)),
                       ("D17", (3, 0)), ("D19", (3, 5)), ("F21", (2, 0)), ("F23", (3, 4)))
 # a 2-train runs Ogdensburg (A6) - St. Albans (C8); the run is extended over Greenfield, Fitchburg, Concord and

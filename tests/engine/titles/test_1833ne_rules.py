@@ -16,6 +16,7 @@ from shared.engine.model import POOL
 from shared.engine.titles.g1825.routes import RouteRules1825
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
+from shared.engine.titles.g1833ne.operating import DividendStep, RunStep
 from shared.engine.titles.g1833ne.takeover import (
     cash_needed,
     complete_takeover,
@@ -186,12 +187,12 @@ def test_payout_half_and_withhold_with_treasury_shares() -> None:
         routes: list[Any] = []
 
     bank = g.bank_cash
-    g.rules.distribute(g, R(), cv, "payout", None)  # type: ignore[arg-type]
+    DividendStep().distribute(g, R(), cv, "payout", None)  # type: ignore[arg-type]
     # $20 a share: president 2 shares, player 2 one, treasury 7 (to the corporation)
     assert g.player(1).cash == 250 + 40 and g.player(2).cash == 450 + 20 and cv.cash == 200 + 140
     assert g.bank_cash == bank - 200 and price_of(s, "CV") == 90  # $20 is less than half of $100: down one
     R.revenue = 200
-    g.rules.distribute(g, R(), cv, "half", None)  # type: ignore[arg-type]
+    DividendStep().distribute(g, R(), cv, "half", None)  # type: ignore[arg-type]
     assert g.player(1).cash == 290 + 20 and cv.cash == 340 + 200 - 30
 
 
@@ -340,7 +341,7 @@ def run(s: GameSession, corp: str, routes: list[dict[str, Any]]) -> tuple[int, i
         pass
 
     R.routes = routes  # type: ignore[attr-defined]
-    return sum(revenue), g.rules.extra_revenue(g, R(), g.corporations[corp])  # type: ignore[arg-type]
+    return sum(revenue), RunStep().extra_revenue(g, R(), g.corporations[corp])  # type: ignore[arg-type]
 
 
 def test_a_run_extended_past_the_train_collects_the_bonus_but_not_the_extra_stops() -> None:

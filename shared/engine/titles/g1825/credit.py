@@ -25,7 +25,7 @@ LEASE_COST = 10
 
 
 def _revenue(game: Game, round_: OperatingRound, corp: Corporation, extra: Train | None) -> int:
-    trains = game.rules.route_trains(game, round_, corp) + ([extra] if extra is not None else [])
+    trains = round_.route_trains(game, corp) + ([extra] if extra is not None else [])
     kinds = game.rules.train_kinds(game)
     by_id = {t.id: kinds[t.name] for t in trains}
     if not by_id or not game.rules.route_available(game, corp):

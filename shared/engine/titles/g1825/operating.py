@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any
 from ...core.operating import DiscardTrain, OperatingRound
 from ...core.runs import Dividend
 from ...core.shares import Bundle, parse_bundle
-from ...core.track import TrackAndToken
 from ...core.trains import BuyTrain
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
-from .credit import token_options
 from .sales import partial_director_bundles, sell_to_pool
-from .state import in_receivership
+from .state import in_receivership, state
 
 if TYPE_CHECKING:
     from ...core.rounds import Round
@@ -70,6 +68,41 @@ class OperatingRound1825(OperatingRound):
         self.leased_run = False
         self.receivership_loan = 0  # spent on credit in receivership this turn, repaid by the run
 
+    # -- the round's own rules: who operates, home stations, the trains that run -------------------------------
+    def operating_order(self, game: Game) -> list[str]:
+        """The formed corporations: majors before minors, each by par price, then by when they formed."""
+        formed = state(game).formed
+        corps = [game.corporations[s] for s in formed if not game.corporations[s].closed]
+        corps.sort(key=lambda c: (c.kind != "major", -(c.par_price or 0), formed.index(c.sym)))
+        return [c.sym for c in corps]
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        if corp.tokens_placed or corp.home is None:
+            return
+        if corp.kind == "minor" and not self.can_place_home_token(game, corp):
+            return
+        super().place_home_token(game, corp, at_round_start)
+
+    @staticmethod
+    def can_place_home_token(game: Game, corp: Corporation) -> bool:
+        """A minor's home goes down once its home hex has track with a city (docs/rules-1825.md, "A minor
+        building its own home hex")."""
+        if corp.kind != "minor":
+            return True
+        tile = game.board.hex(corp.home).tile
+        return bool(tile.paths) and bool(tile.cities)
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        if corp.kind == "minor" and not corp.tokens_placed:
+            self.place_home_token(game, corp, at_round_start=False)
+
+    def route_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """Its own trains and the one leased for this turn."""
+        trains = super().route_trains(game, corp)
+        if self.leased_train is not None:
+            trains.append(self.leased_train)
+        return trains
+
     def in_train_step(self, game: Game) -> Corporation | None:
         """The corporation in its buy-train step now (None if none is: another step, or a discard first)."""
         if self.done or self.pending_homes or game.finished:
@@ -104,20 +137,6 @@ class OperatingRound1825(OperatingRound):
         super().process(game, action, trusted)
 
 
-class Dividend1825(Dividend):
-    """The shared payout step. A corporation in receivership that ran its leased train and is removed at this
-    payout leaves the step spent for the next corporation's turn (docs/rules-1825.md "The turn after a
-    removal at the payout")."""
-
-    def skip(self, game: Game, round_: Round) -> None:
-        assert isinstance(round_, OperatingRound1825)
-        corp = round_.corp(game)
-        ran_leased = round_.leased_run
-        super().skip(game, round_)
-        if corp.closed and ran_leased:
-            round_.removed_at_payout = True
-
-
 class DiscardTrain1825(DiscardTrain):
     """The shared discard step. A minor's own train handed back to the bank over the train limit is an
     ordinary train from then on: anyone may buy it from the bank, and its buyer may sell it on like any
@@ -138,15 +157,6 @@ class BuyTrain1825(BuyTrain):
         super().buy_train(game, round_, action, trusted)
         if self.passed and in_receivership(game.corporations[action["entity"]]):
             self.passed = False  # settled next: the one train left it can pay for is bought at once (`skip`)
-
-
-class TrackAndToken1825(TrackAndToken):
-    """The shared track-and-station step; a corporation in receivership is not offered a station bought on
-    credit that its run cannot repay (docs/rules-1825.md, "Credit in receivership is repaid by this turn's
-    run")."""
-
-    def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        return token_options(game, round_, game.corporations[entity], super().offer_place_token(game, round_, entity))
 
 
 def check_sale(game: Game, round_: OperatingRound1825, player: Player, bundle: Bundle) -> None:

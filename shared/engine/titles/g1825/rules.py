@@ -17,7 +17,6 @@ from ...board.tiles import load_catalogue
 from ...core.market import Cell
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.runs import RunRoutes
 from ...core.stock import PURCHASES, StockRound
 from ...core.track import HomeToken
 from ...errors import IllegalAction, MalformedAction
@@ -25,12 +24,12 @@ from ...model import Company, Corporation, Player, Train
 from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
-from .credit import check_spend, lease_repayable
-from .operating import BuyTrain1825, DiscardTrain1825, Dividend1825, OperatingRound1825, TrackAndToken1825
-from .reach import reaches
+from .operating import BuyTrain1825, DiscardTrain1825, OperatingRound1825
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
 from .state import State1825, in_receivership, state
+from .steps.runs import Dividend1825, RunRoutes1825
+from .steps.track import TrackAndToken1825
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -45,14 +44,6 @@ UNIT_OPTIONS = ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23", "unit_123")
 UNIT_COMBINATIONS = (({"unit_1", "unit_2", "unit_3"}, "unit_123"), ({"unit_1", "unit_2"}, "unit_12"),
                      ({"unit_2", "unit_3"}, "unit_23"))
 LEASE_COST = 10
-ADJACENT = {
-    "pointy": {(-1, 1), (-2, 0), (-1, -1), (1, -1), (2, 0), (1, 1)},
-    "flat": {(0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)},
-}
-RECEIVERSHIP_CREDIT = 200
-# DB1's green city tiles for a double town, on the hex that is North Staffordshire's home: only NS lays them
-# there, whether or not NS is in the game (docs/rules-1825.md, "Stoke's DB1 city tiles are North Staffordshire's")
-RESERVED_LAYS: dict[tuple[str, str], str] = {("Q13", "887"): "NS", ("Q13", "888"): "NS"}
 
 
 class Rules1825(TitleRules):
@@ -168,7 +159,7 @@ class Rules1825(TitleRules):
         return StockRound([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes(), Dividend1825(), DiscardTrain1825(), BuyTrain1825()],
+        return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes1825(), Dividend1825(), DiscardTrain1825(), BuyTrain1825()],
                                   round_num)
 
     # -- bands: which corporations may be started -----------------------------------------------------------
@@ -287,162 +278,10 @@ class Rules1825(TitleRules):
         units = (game.defn.data.setup.get("title_specific") or {}).get("units") or []
         return self.receivership(game, corp) and corp.kind == "minor" and (1 in units or 2 in units)
 
-    # -- operating round ----------------------------------------------------------------------------------
-    def operating_order(self, game: Game) -> list[str]:
-        formed = state(game).formed
-        corps = [game.corporations[s] for s in formed if not game.corporations[s].closed]
-        corps.sort(key=lambda c: (c.kind != "major", -(c.par_price or 0), formed.index(c.sym)))
-        return [c.sym for c in corps]
-
-    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
-        if corp.tokens_placed or corp.home is None:
-            return
-        if corp.kind == "minor" and not self.can_place_home_token(game, corp):
-            return
-        super().place_home_token(game, corp, at_round_start)
-
-    def can_place_home_token(self, game: Game, corp: Corporation) -> bool:
-        if corp.kind != "minor":
-            return True
-        tile = game.board.hex(corp.home).tile
-        return bool(tile.paths) and bool(tile.cities)
-
-    def start_operating(self, game: Game, corp: Corporation) -> None:
-        if corp.kind == "minor" and not corp.tokens_placed:
-            self.place_home_token(game, corp, at_round_start=False)
-
-    def may_build(self, game: Game, corp: Corporation) -> bool:
-        return not self.silent_receivership(game, corp)
-
-    def extra_track_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        # the lease stays among the step's actions (as the reference's); its options are only the leases a run
-        # repays (special_buy_options)
-        if self.receivership(game, corp) and round_.leased_train is None and self.leaseable_trains(game):
-            return ["special_buy"]
-        return []
-
-    def buying_power(self, game: Game, corp: Corporation) -> int:
-        return corp.cash + (RECEIVERSHIP_CREDIT if self.receivership(game, corp) else 0)
-
-    def is_upgrade(self, game: Game, hex_id: str, result: Any = None) -> bool:
-        tile = game.board.hex(hex_id).tile
-        return tile.color != "white" and not (tile.color == "yellow" and tile.preprinted)
-
-    def check_second_lay(self, game: Game, round_: OperatingRound, hex_id: str) -> None:
-        super().check_second_lay(game, round_, hex_id)
-        new = game.board.hex(hex_id)
-        for laid in round_.laid_hexes:
-            old = game.board.hex(laid)
-            if (new.x - old.x, new.y - old.y) in ADJACENT[game.board.rules.layout]:
-                raise IllegalAction("the second yellow tile may not be adjacent to the first", "adjacent_lays")
-
-    def check_track_restrictions(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str,
-                                 result: Any, rotation: int) -> None:
-        """An upgraded station tile must lie within reach of one of the corporation's trains; a minor
-        building its own home hex before its home station is down is exempt (rules-1825.md). A tile kept for
-        one corporation on a hex (`RESERVED_LAYS`) is laid there by that corporation only."""
-        board = game.board
-        keeper = RESERVED_LAYS.get((hex_id, result.new_tile))
-        if keeper is not None and corp.sym != keeper:
-            raise IllegalAction(f"only {keeper} may lay tile {result.new_tile} on {hex_id}", "reserved_tile")
-        new = board.catalogue[result.new_tile]
-        if self.receivership(game, corp):  # docs/rules-1825.md, "Credit in receivership is repaid by ..."
-            check_spend(game, round_, corp, result.cost, "the terrain", (hex_id, new, rotation))
-        if corp.kind == "minor" and not corp.tokens_placed and hex_id == corp.home:
-            return
-        h = board.hex(hex_id)
-        if h.tile.preprinted or not any(n.is_stop for n in new.nodes):  # a junction (tile 60) is no station
-            return
-        trains = self.route_trains(game, round_, corp)
-        if not trains:
-            raise IllegalAction("cannot upgrade a city or town without a train", "upgrade_needs_train")
-        # a train leased this turn is the one that measures the reach, whatever the corporation owns
-        # (docs/rules-1825.md, "Upgrading a station needs a train that reaches it": "With a leased train")
-        reach_nodes, reach_cities = self.train_reach([round_.leased_train] if round_.leased_train else trains)
-        if reach_nodes >= 99:
-            return
-        with board.trial_lay(hex_id, new, rotation):
-            ok = bool(reach_nodes) and reaches(board, corp.sym, hex_id, reach_nodes) or \
-                bool(reach_cities) and reaches(board, corp.sym, hex_id, reach_cities, cities_only=True)
-            board.forget_reach()
-        if ok:
-            return
-        raise IllegalAction(f"no train of {corp.sym} can reach the upgraded tile on {hex_id}", "upgrade_reach")
-
-    @staticmethod
-    def train_reach(trains: list[Train]) -> tuple[int, int]:
-        """(stops, cities) the longest single train can count; the U3 counts only cities; an express (4+4E)
-        reaches anything. Two 2-trains that may double-head for revenue still reach only 2 stops here
-        (rules-1825.md, "Upgrading a station needs a train that reaches it")."""
-        def stops(train: Train) -> int:
-            if train.name == "U3":
-                return 0
-            return train.distance if isinstance(train.distance, int) else 99
-
-        biggest = max(stops(t) for t in trains)
-        cities = 3 if any(t.name == "U3" for t in trains) else 0
-        return biggest, cities
-
-    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
-        self._pay_or_borrow(game, round_, corp, cost, "the terrain")
-
-    def pay_for_token(self, game: Game, round_: OperatingRound, corp: Corporation, price: int) -> None:
-        self._pay_or_borrow(game, round_, corp, price, "the station")
-
-    def _pay_or_borrow(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int, what: str) -> None:
-        if cost <= corp.cash:
-            game.pay(corp, None, cost)
-            return
-        if not self.receivership(game, corp) or cost > corp.cash + RECEIVERSHIP_CREDIT:
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, {what} costs {cost}", "cash")
-        if what != "the terrain":  # track was checked with its tile laid (check_track_restrictions)
-            check_spend(game, round_, corp, cost, what)
-        round_.receivership_loan += cost - corp.cash
-        game.pay(corp, None, corp.cash)
-
-    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
-        # a home reserved on a hex without a city keeps a slot of the city the lay brings (docs/rules-1825.md,
-        # "A minor building its own home hex", *Its slot is kept*)
-        game.board.settle_tile_reservation(hex_id)
-        if corp.kind == "minor" and not corp.tokens_placed and hex_id == corp.home:
-            self.place_home_token(game, corp, at_round_start=False)
-        for ability in list(corp.abilities):
-            if ability.get("type") == "blocks_hexes" and hex_id in ability.get("hexes", []):
-                corp.abilities.remove(ability)
-                game.board.remove_blocker(corp.sym)
-
+    # -- operating round (its rules are the round's and the steps': operating.py, steps/) --------------------
     def special_buy_phrase(self, action: dict[str, Any]) -> str | None:
         """1825's only special purchase is the receivership lease of a train (its description is the train)."""
         return f"leases a {action.get('description')} train for {action.get('cost', LEASE_COST)}"
-
-    def special_buy(self, game: Game, round_: OperatingRound, corp: Corporation, action: dict[str, Any]) -> None:
-        """Receivership: lease a train from the bank for this operating turn instead of buying one."""
-        if not self.receivership(game, corp):
-            raise IllegalAction(f"only a corporation in receivership leases trains; {corp.sym} is not", "lease")
-        if round_.leased_train is not None:
-            raise IllegalAction(f"{corp.sym} already leased a train this turn", "lease")
-        if action.get("cost") not in (None, LEASE_COST):
-            raise IllegalAction(f"a lease costs {LEASE_COST}", "lease_cost")
-        trains = self.leaseable_trains(game)
-        train = next((t for t in trains if t.name == action.get("description")), None)
-        if train is None:
-            raise IllegalAction(f"no {action.get('description')!r} train can be leased now", "lease_train")
-        if not lease_repayable(game, round_, corp, train):
-            raise IllegalAction(f"{corp.sym} is in receivership with {corp.cash}: a lease of a {train.name} on credit "
-                                "is more than its best run this turn can repay", "credit")
-        round_.leased_train = train
-        if corp.cash < LEASE_COST:
-            round_.receivership_loan += LEASE_COST - corp.cash
-            game.pay(corp, None, corp.cash)
-        else:
-            game.pay(corp, None, LEASE_COST)
-
-    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
-        return [{"description": t.name, "cost": LEASE_COST} for t in self._leases(game, round_, corp)]
-
-    def _leases(self, game: Game, round_: Any, corp: Corporation) -> list[Train]:
-        """The trains the corporation may lease now: those whose run repays what it spent on credit."""
-        return [t for t in self.leaseable_trains(game) if lease_repayable(game, round_, corp, t)]
 
     def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
         return self.receivership(game, corp)
@@ -452,60 +291,6 @@ class Rules1825(TitleRules):
 
     def leaseable_trains(self, game: Game) -> list[Train]:
         return self.depot_trains_for(game, None)  # type: ignore[arg-type]
-
-    def route_trains(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[Train]:
-        trains = [t for t in corp.trains if not t.rusted]
-        if round_.leased_train is not None:
-            trains.append(round_.leased_train)
-        return trains
-
-    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        receivership = self.receivership(game, corp)
-        if not corp.trains and not receivership:
-            return []
-        if self.silent_receivership(game, corp) or not self.route_available(game, corp):
-            return []
-        if receivership and round_.leased_train is None and self.leaseable_trains(game):
-            return ["run_routes", "special_buy"]
-        return ["run_routes"]
-
-    def after_run_routes(self, game: Game, round_: OperatingRound, corp: Corporation) -> None:
-        assert isinstance(round_, OperatingRound1825)
-        leased = round_.leased_train
-        round_.leased_run = leased is not None and any(r.get("train") == leased.id for r in round_.routes)
-        if round_.revenue < round_.receivership_loan:
-            raise IllegalAction(
-                f"revenue {round_.revenue} does not cover {round_.receivership_loan} spent on credit", "loan"
-            )
-
-    def may_choose_dividend(self, game: Game, corp: Corporation) -> bool:
-        return not self.receivership(game, corp)
-
-    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
-        revenue = round_.revenue
-        if kind == "payout" and revenue > 0:
-            per_share = revenue // 10
-            self.pay_shareholders(game, corp, per_share)
-        elif revenue > 0:
-            # spending on credit in receivership is repaid first out of the withheld revenue
-            game.pay(None, corp, revenue - round_.receivership_loan)
-        paid = revenue if kind == "payout" else 0
-        self.move_price(game, corp, paid)
-        round_.routes = []
-        if corp.share_cell is not None and "close" in game.market.cell(corp.share_cell).types:
-            game.close_corporation(corp)
-
-    def move_price(self, game: Game, corp: Corporation, paid: int) -> None:
-        if corp.share_cell is None:
-            return
-        price = game.share_price(corp) or 0
-        if paid <= 0:
-            corp.share_cell = game.market.left(corp.share_cell)
-            return
-        if paid <= price // 2:
-            return
-        steps = 1 if paid < 2 * price else min(paid // price, 4)
-        corp.share_cell = game.market.right(corp.share_cell, steps)
 
     def depot_trains_for(self, game: Game, corp: Corporation | None) -> list[Train]:
         upcoming = game.depot.upcoming()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.operating import pay_private_income
 from ...core.rounds import Round, Step
 from ...errors import IllegalAction, MalformedAction
 from ...model import Company
@@ -123,7 +124,7 @@ class AuctionRound(Round):
                     break
             if not any(self.bids.values()):
                 self.round_end = False
-                game.rules.pay_private_income(game)
+                pay_private_income(game)
                 for player in game.players:
                     player.passed = False
             return

@@ -18,6 +18,7 @@ from .steps.trains import Bankrupt, BuyTrain1828, DiscardTrain1828, may_sell_in_
 
 if TYPE_CHECKING:
     from ...game import Game
+    from ...model import Corporation
 
 
 class OperatingRound1828(OperatingRound):
@@ -33,6 +34,40 @@ class OperatingRound1828(OperatingRound):
         # the buyer of C&P declined its station this turn: D&H's lay is then not offered in this turn
         # (docs/conflicts-1828.md #22, `privates.private_lays`)
         self.station_declined = False
+
+    # -- the round's own rules: who operates, home stations, a turn's start ------------------------------------
+    def operating_order(self, game: Game) -> list[str]:
+        """The C&P minor first, then the majors by share price (`Rules1828.sorted_by_price`)."""
+        minors = [c.sym for c in game.corporations.values() if c.kind == "minor" and c.floated and not c.closed]
+        majors = [c for c in game.corporations.values() if c.kind == "major" and c.floated and not c.closed]
+        return minors + [c.sym for c in game.rules.sorted_by_price(game, majors)]  # type: ignore[attr-defined]
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        """A major's home goes down as its first turn begins; a home among several cities with no track yet
+        sits in the first city until a tile is laid there (`Track1828.after_lay_tile`)."""
+        if at_round_start or corp.kind == "minor":
+            return
+        if corp.tokens_placed or corp.home is None:
+            return
+        homes = corp.home if isinstance(corp.home, list) else [corp.home]
+        index = {raw.get("home"): raw.get("home_city_index") for raw in game.defn.data.setup["corporations"]}
+        for home in homes:
+            h = game.board.hex(home)
+            if len(h.tile.cities) > 1 and not h.tile.paths and corp.sym in h.tile_reservations:
+                # a home among several cities with no track yet: the first city until a tile is laid
+                game.board.place_home_token(corp.sym, home, 0)
+                state(game).loose_homes[home] = corp.sym
+            elif len(h.tile.cities) > 1 and index.get(home) is None and corp.sym in h.tile_reservations:
+                if corp.sym not in self.pending_homes:
+                    self.pending_homes.append(corp.sym)
+                continue
+            else:
+                game.board.place_home_token(corp.sym, home, index.get(home))
+            corp.tokens_placed += 1
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        self.private_lays = []
+        self.place_home_token(game, corp, at_round_start=False)
 
     def current_entity(self, game: Game) -> Any:
         pending = state(game).pending_lays or state(game).pending_token

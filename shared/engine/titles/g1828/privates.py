@@ -216,7 +216,9 @@ def _lay(game: Game, round_: OperatingRound, company: Company, action: dict[str,
             round_.upgraded = True
     if company.sym in pending and when == "sold":
         pending.remove(company.sym)
-    game.rules.after_lay_tile(game, round_, corp, hex_id)
+    track = _track_step(round_)
+    assert track is not None  # the round lays the private's tile beside its track step
+    track.after_lay_tile(game, round_, corp, hex_id)
     if when == "teleport" and corp.next_token_price() is not None:
         # the $120 also pays for an optional station there; the turn waits for the decision even when the
         # corporation already placed its station this turn (then it can only pass), but not when it has no

@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING, Any
 from ...core.market import Cell
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.runs import Dividend
 from ...core.stock import StockRound
 from ...core.track import HomeToken
-from ...model import POOL, Corporation, Player, Train
+from ...model import Corporation, Player, Train
 from ..base import TitleRules
 from . import coal, privates
 from .auction import AuctionRound
@@ -19,7 +18,7 @@ from .operating import OperatingRound1828
 from .state import State1828, state
 from .steps.companies import BuyCompany
 from .steps.merger import Merger
-from .steps.routes import RunRoutes1828
+from .steps.routes import Dividend1828, RunRoutes1828
 from .steps.track import Token1828, Track1828
 from .steps.trains import Bankrupt, BuyTrain1828, DiscardTrain1828, SwapTrain
 from .stock import stock_round
@@ -33,8 +32,6 @@ if TYPE_CHECKING:
 
 FOUNDING_VALUE = 250
 PAR_GROUP_EVENTS = {"green_par": "par_1", "blue_par": "par_2", "brown_par": "par_3"}
-EXTRA_LAY_CORPS = ("B&M", "NYH")
-EXTRA_LAY_COST = 40
 
 
 class Rules1828(TitleRules):
@@ -107,7 +104,7 @@ class Rules1828(TitleRules):
 
     def operating_round(self, game: Game, round_num: int) -> Round:
         return OperatingRound1828([Bankrupt(), DiscardTrain1828(), HomeToken(), Track1828(), Token1828(), RunRoutes1828(),
-                                   Dividend(), SwapTrain(), BuyTrain1828(), BuyCompany()], round_num)
+                                   Dividend1828(), SwapTrain(), BuyTrain1828(), BuyCompany()], round_num)
 
     # -- limits ---------------------------------------------------------------------------------------------
     # 1828 has practically no certificate limit (the data's 99 for every player count); it is never checked
@@ -366,88 +363,10 @@ class Rules1828(TitleRules):
         state(game).removed_minors.append(minor.sym)
 
     # -- operating ------------------------------------------------------------------------------------------
-    def operating_order(self, game: Game) -> list[str]:
-        minors = [c.sym for c in game.corporations.values() if c.kind == "minor" and c.floated and not c.closed]
-        majors = [c for c in game.corporations.values() if c.kind == "major" and c.floated and not c.closed]
-        return minors + [c.sym for c in self.sorted_by_price(game, majors)]
-
     def acting_player_for(self, game: Game, corp: Corporation) -> int | None:
         if corp.kind == "minor":
             return state(game).minor_owner.get(corp.sym)
         return corp.president
-
-    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
-        if at_round_start or corp.kind == "minor":
-            return
-        if corp.tokens_placed or corp.home is None:
-            return
-        homes = corp.home if isinstance(corp.home, list) else [corp.home]
-        index = {raw.get("home"): raw.get("home_city_index") for raw in game.defn.data.setup["corporations"]}
-        for home in homes:
-            h = game.board.hex(home)
-            if len(h.tile.cities) > 1 and not h.tile.paths and corp.sym in h.tile_reservations:
-                # a home among several cities with no track yet: the first city until a tile is laid
-                game.board.place_home_token(corp.sym, home, 0)
-                state(game).loose_homes[home] = corp.sym
-            elif len(h.tile.cities) > 1 and index.get(home) is None and corp.sym in h.tile_reservations:
-                if isinstance(game.round, OperatingRound) and corp.sym not in game.round.pending_homes:
-                    game.round.pending_homes.append(corp.sym)
-                continue
-            else:
-                game.board.place_home_token(corp.sym, home, index.get(home))
-            corp.tokens_placed += 1
-
-    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
-        """The first tile on such a home lifts the station; its owner places it again in a city of its choice."""
-        if hex_id == coal.tunnel(game):
-            coal.tunnel_laid(game, corp)
-        owner = state(game).loose_homes.pop(hex_id, None)
-        if owner is None or owner not in game.corporations:
-            return
-        h = game.board.hex(hex_id)
-        for slots in h.tokens:
-            for i, entity in enumerate(slots):
-                if entity == owner:
-                    slots[i] = None
-        game.board.forget_reach()
-        game.corporations[owner].tokens_placed -= 1
-        round_.pending_homes.append(owner)
-
-    def start_operating(self, game: Game, corp: Corporation) -> None:
-        if isinstance(game.round, OperatingRound1828):
-            game.round.private_lays = []
-        self.place_home_token(game, corp, at_round_start=False)
-
-    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if corp.kind == "minor" and not round_.laid_hexes:
-            return []  # C&P runs only over the tile it laid this turn
-        if not self.route_available(game, corp):
-            return []
-        return super().route_actions(game, round_, corp)
-
-    def tile_lays(self, game: Game) -> list[dict[str, Any]]:
-        lays = list(self.rule(game, "TILE_LAYS", []))
-        round_ = game.round
-        if not isinstance(round_, OperatingRound):
-            return lays
-        corp = round_.corp(game)
-        members = state(game).systems.get(corp.sym, [corp.sym])
-        if corp.sym in state(game).systems:
-            lays.append({"lay": True, "upgrade": "not_if_upgraded", "cannot_reuse_same_hex": True, "cost": 0})
-        for sym in members:
-            if sym in EXTRA_LAY_CORPS:
-                lays.append({"lay": "not_if_upgraded", "upgrade": False, "cannot_reuse_same_hex": True,
-                             "cost": EXTRA_LAY_COST})
-        return lays
-
-    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
-        super().pay_for_track(game, round_, corp, self.track_cost(game, round_, cost))
-
-    def track_cost(self, game: Game, round_: OperatingRound, cost: int) -> int:
-        """A lay's cost with the price of this turn's lay slot (the second lay costs extra in some phases)."""
-        lays = self.tile_lays(game)
-        index = len(round_.laid_hexes)
-        return cost + (int(lays[index].get("cost") or 0) if index < len(lays) else 0)
 
     def limit_trains(self, game: Game, corp: Corporation) -> list[Train]:
         """A System's limit holds per shell: the fullest shell counts."""
@@ -467,40 +386,6 @@ class Rules1828(TitleRules):
         if corp.kind == "minor":
             return []  # the C&P keeps its one 2-train
         return super().buy_train_actions(game, round_, corp)
-
-    def may_choose_dividend(self, game: Game, corp: Corporation) -> bool:
-        return corp.kind != "minor"  # the C&P minor always splits its revenue with its owner
-
-    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
-        return ["payout", "withhold"]
-
-    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
-        revenue = round_.revenue
-        if corp.kind == "minor":
-            owner = state(game).minor_owner.get(corp.sym)
-            if revenue > 0:
-                half = revenue // 2
-                game.pay(None, corp, revenue - half)
-                if owner is not None:
-                    game.pay(None, game.player(owner), half)
-            return
-        if kind == "payout" and revenue > 0:
-            per_share = revenue // 10
-            self.pay_shareholders(game, corp, per_share)
-            # market shares pay the corporation; a System is also paid for the share its president gave it
-            own = corp.percent_owned_by(POOL)
-            unbuyable = state(game).unbuyable
-            own += sum(s.percent for s in corp.shares if s.owner == corp.sym and s.id in unbuyable)
-            if own:
-                game.pay(None, corp, per_share * own // 10)
-        elif revenue > 0:
-            game.pay(None, corp, revenue)
-        if corp.share_cell is None:
-            return
-        if kind == "payout" and revenue > 0:
-            self.set_cell(game, corp, game.market.right(corp.share_cell))
-        else:
-            self.set_cell(game, corp, game.market.left(corp.share_cell))
 
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:
@@ -535,9 +420,6 @@ class Rules1828(TitleRules):
                 "closed": corp.closed,
             }
         return out
-
-    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
-        return [{"description": coal.DESCRIPTION, "cost": coal.cost(game)}] if coal.may_buy(game, corp) else []
 
     def digest_bank_cash(self, game: Game) -> int | None:
         return None

@@ -46,6 +46,17 @@ def _rules(game: Game) -> Rules:
     return game.rules  # type: ignore[return-value]
 
 
+def operating_order(game: Game) -> list[str]:
+    """The launched corporations by share price: lowest first in the first operating round, highest first
+    after it, ties by launch order (asked by the round, and by the rules to see a stalled game)."""
+    launched: list[str] = state(game).launch_order
+    corps = [game.corporations[s] for s in launched if not game.corporations[s].closed]
+    first = game.turn == 1 and getattr(game.round, "round_num", 1) == 1
+    sign = 1 if first else -1
+    corps.sort(key=lambda c: (sign * (game.share_price(c) or 0), launched.index(c.sym)))
+    return [c.sym for c in corps]
+
+
 class Operating1833(OperatingRound):
     """Adds the per-turn state 1833NE needs: whether the corporation used its one finance action."""
 
@@ -64,6 +75,23 @@ class Operating1833(OperatingRound):
                 if not corp.closed and len(game.rules.limit_trains(game, corp)) > game.train_limit(corp):
                     return corp.sym
         return super().current_entity(game)
+
+    def operating_order(self, game: Game) -> list[str]:
+        return operating_order(game)
+
+    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
+        """A home token is never lost: if its city filled up meanwhile it takes an extra slot there."""
+        try:
+            super().place_home_token(game, corp, at_round_start)
+        except IllegalAction:
+            city = game.board.home_city(corp.sym, corp.home, corp.home_city_index)
+            h = game.board.hex(corp.home)
+            ci = int(city.rpartition("-")[2])
+            game.board.place_token(corp.sym, city, len(h.tokens[ci]))
+            corp.tokens_placed += 1
+
+    def start_operating(self, game: Game, corp: Corporation) -> None:
+        self.reset_turn()
 
     def reset_turn(self) -> None:
         self.financed = False
@@ -205,7 +233,7 @@ class BuildStep(TrackAndToken):
         corp = game.corporations[entity]
         rules = _rules(game)
         out: list[str] = []
-        if rules.may_build(game, corp) and corp.cash >= K.TILE_COST and (
+        if self.may_build(game, corp) and corp.cash >= K.TILE_COST and (
                 self.next_lay(game, round_) is not None or rules.p3_lays_left(game, corp)):
             out.append("lay_tile")
         if self.can_place_token(game, round_, corp):
@@ -235,7 +263,7 @@ class BuildStep(TrackAndToken):
         if kind not in ("lay_tile", "place_token"):
             return None
         if kind == "lay_tile" and action.get("ability") != K.P3:
-            if not rules.may_build(game, corp):
+            if not self.may_build(game, corp):
                 return IllegalAction("the Boston & Lowell lays no track in phase I until a corporation has bought "
                                      "the Lowell Merchants (P2)", "may_not_build")
             if not round_.laid_hexes and corp.cash < K.TILE_COST:
@@ -270,6 +298,27 @@ class BuildStep(TrackAndToken):
             return False
         return bool(_rules(game).token_options(game, corp))
 
+    def may_build(self, game: Game, corp: Corporation) -> bool:
+        """The Boston & Lowell lays no track in phase I until a corporation has bought P2."""
+        return not (corp.sym == "B&L" and not state(game).p2_bought and game.phase.name == "I")
+
+    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        """Every tile costs its price on top of the terrain; P2's buyer lays its first tile in Lowell free."""
+        total = K.TILE_COST + cost
+        hex_id = getattr(round_, "pending_lay", None)
+        if hex_id == K.LOWELL and state(game).p2_free == (corp.sym, game.turn, round_.round_num):
+            total = 0
+        if total > corp.cash:
+            raise IllegalAction(f"{corp.sym} has {corp.cash}, the tile costs {total}", "cash")
+        game.pay(corp, None, total)
+
+    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        if isinstance(round_, Operating1833):
+            round_.pending_lay = None
+        if hex_id == K.LOWELL and state(game).p2_free and state(game).p2_free[0] == corp.sym:
+            state(game).p2_free = None
+        _rules(game).tile_placed(game, hex_id)
+
     def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
         corp = game.corporations[action["entity"]]
@@ -277,7 +326,7 @@ class BuildStep(TrackAndToken):
         if action.get("ability") == K.P3:
             rules.lay_p3_tile(game, round_, corp, action)
             return
-        if not rules.may_build(game, corp):
+        if not self.may_build(game, corp):
             raise IllegalAction(f"{corp.sym} may not lay track now", "may_not_build")
         round_.pending_lay = action.get("hex") if isinstance(action.get("hex"), str) else None
         try:
@@ -326,7 +375,8 @@ class BuildStep(TrackAndToken):
         rules = _rules(game)
         out: list[dict[str, Any]] = []
         if "lay_tile" in kinds:
-            out.extend(rules.lay_options(game, round_, corp, self.next_lay(game, round_)))
+            lay = self.next_lay(game, round_) if self.may_build(game, corp) else None
+            out.extend(rules.lay_options(game, round_, corp, lay))
         if "place_token" in kinds:
             for city, slot in rules.token_options(game, corp):
                 out.append({"type": "place_token", "entity": entity, "city": city, "slot": slot})
@@ -350,6 +400,14 @@ class RunStep(RunRoutes):
         assert isinstance(round_, OperatingRound)
         self.passed = True
         _rules(game).remove_obsolete(game, round_.corp(game))
+
+    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.sym == "B&L" and not state(game).p2_bought and game.board.hex(K.BOSTON).tile.preprinted:
+            return []
+        return super().route_actions(game, round_, corp)
+
+    def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
+        return bonuses.extra_revenue(game, round_.routes, corp)
 
     def refusal(self, game: Game, round_: Round, action: dict[str, Any]) -> EngineError | None:
         assert isinstance(round_, OperatingRound)
@@ -375,12 +433,39 @@ class RunStep(RunRoutes):
 
 
 class DividendStep(Dividend):
+    """Full, half or withheld dividends; treasury and market shares pay the corporation; the price moves by
+    what a share was paid, and a corporation at $0 closes."""
+
+    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
+        return ["payout", "half", "withhold"]
+
+    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
+        revenue = max(round_.revenue, 0)
+        if kind == "payout":
+            per_share = revenue // 10
+        elif kind == "half":
+            per_share = revenue // 20
+        else:
+            per_share = 0
+        paid = 0
+        for player in game.players:
+            pct = corp.percent_owned_by(player.id)
+            if pct and per_share:
+                game.pay(None, player, per_share * pct // 10)
+                paid += per_share * pct // 10
+        # treasury shares receive dividends; so do market shares (as in 1846, gap): both go to the treasury
+        game.pay(None, corp, revenue - paid)
+        rules = _rules(game)
+        rules.move_price(game, corp, per_share)
+        round_.routes = []
+        rules.check_price_close(game, corp)
+
     def options(self, game: Game, round_: Round, entity: Any,
                 kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
         if "dividend" not in self.actions(game, round_, entity):
             return []
         return [{"type": "dividend", "entity": entity, "kind": k}
-                for k in game.rules.dividend_kinds(game, game.corporations[entity])]
+                for k in self.dividend_kinds(game, game.corporations[entity])]
 
 
 class DiscardStep(DiscardTrain):

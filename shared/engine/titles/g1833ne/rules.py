@@ -19,7 +19,15 @@ from ..base import TitleRules
 from . import bonuses, p3
 from . import constants as K
 from . import tables as T
-from .operating import BuildStep, DiscardStep, DividendStep, Operating1833, RunStep, TrainStep
+from .operating import (
+    BuildStep,
+    DiscardStep,
+    DividendStep,
+    Operating1833,
+    RunStep,
+    TrainStep,
+    operating_order,
+)
 from .routes import RouteRules1833NE
 from .state import State1833NE, state
 from .stock import StockStep, finish_stock_round
@@ -101,7 +109,7 @@ class Rules1833NE(TitleRules):
 
         if self.takeover(game) and isinstance(previous, OperatingRound) and takeover_due(game, previous):
             return TakeoverRound(game)
-        if isinstance(previous, StockRound) and previous.last_to_act is None and not self.operating_order(game):
+        if isinstance(previous, StockRound) and previous.last_to_act is None and not operating_order(game):
             # gap: nobody acted and nothing operates, so no later round can change anything
             game.end_game("stalled")
             return GameOver([])
@@ -168,52 +176,7 @@ class Rules1833NE(TitleRules):
         game.close_corporation(corp)
         self.sync_virtual_stations(game)
 
-    # -- operating order ----------------------------------------------------------------------------------
-    def operating_order(self, game: Game) -> list[str]:
-        launched: list[str] = state(game).launch_order
-        corps = [game.corporations[s] for s in launched if not game.corporations[s].closed]
-        first = game.turn == 1 and getattr(game.round, "round_num", 1) == 1
-        sign = 1 if first else -1
-        corps.sort(key=lambda c: (sign * (game.share_price(c) or 0), launched.index(c.sym)))
-        return [c.sym for c in corps]
-
-    def place_home_token(self, game: Game, corp: Corporation, at_round_start: bool) -> None:
-        """A home token is never lost: if its city filled up meanwhile it takes an extra slot there."""
-        try:
-            super().place_home_token(game, corp, at_round_start)
-        except IllegalAction:
-            city = game.board.home_city(corp.sym, corp.home, corp.home_city_index)
-            h = game.board.hex(corp.home)
-            ci = int(city.rpartition("-")[2])
-            game.board.place_token(corp.sym, city, len(h.tokens[ci]))
-            corp.tokens_placed += 1
-
-    def start_operating(self, game: Game, corp: Corporation) -> None:
-        if isinstance(game.round, Operating1833):
-            game.round.reset_turn()
-
-    # -- track ----------------------------------------------------------------------------------------------
-    def may_build(self, game: Game, corp: Corporation) -> bool:
-        if corp.sym == "B&L" and not state(game).p2_bought and game.phase.name == "I":
-            return False
-        return True
-
-    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
-        total = K.TILE_COST + cost
-        hex_id = getattr(round_, "pending_lay", None)
-        if hex_id == K.LOWELL and state(game).p2_free == (corp.sym, game.turn, round_.round_num):
-            total = 0
-        if total > corp.cash:
-            raise IllegalAction(f"{corp.sym} has {corp.cash}, the tile costs {total}", "cash")
-        game.pay(corp, None, total)
-
-    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
-        if isinstance(round_, Operating1833):
-            round_.pending_lay = None
-        if hex_id == K.LOWELL and state(game).p2_free and state(game).p2_free[0] == corp.sym:
-            state(game).p2_free = None
-        self.tile_placed(game, hex_id)
-
+    # -- track (the round's and the steps' rules: operating.py) -----------------------------------------------
     def tile_placed(self, game: Game, hex_id: str) -> None:
         """Sherbrooke's shared token and B&P's Boston reservation appear with the tiles that make room."""
         h = game.board.hex(hex_id)
@@ -243,7 +206,7 @@ class Rules1833NE(TitleRules):
     def lay_options(self, game: Game, round_: OperatingRound, corp: Corporation,
                     lay: dict[str, Any] | None) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        if lay is not None and self.may_build(game, corp):
+        if lay is not None:  # None too when the corporation may not build (`BuildStep.may_build`)
             for hex_id, name, rot in game.board.legal_lays(corp.sym, set(game.phase.tiles)):
                 if hex_id in round_.laid_hexes:
                     continue
@@ -364,11 +327,6 @@ class Rules1833NE(TitleRules):
     def kind_of(self, game: Game, train: Train) -> TrainKind:
         return self.train_kinds(game)[state(game).faces.get(train.id, train.name)]
 
-    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if corp.sym == "B&L" and not state(game).p2_bought and game.board.hex(K.BOSTON).tile.preprinted:
-            return []
-        return super().route_actions(game, round_, corp)
-
     @staticmethod
     def route_hexes(route: dict[str, Any]) -> list[str]:
         return bonuses.route_hexes(route)
@@ -395,33 +353,7 @@ class Rules1833NE(TitleRules):
             out.append({"train": route["train"], "connections": route["connections"], "nodes": route["nodes"]})
         return out
 
-    def extra_revenue(self, game: Game, round_: OperatingRound, corp: Corporation) -> int:
-        return bonuses.extra_revenue(game, round_.routes, corp)
-
-    # -- dividends ---------------------------------------------------------------------------------------------
-    def dividend_kinds(self, game: Game, corp: Corporation) -> list[str]:
-        return ["payout", "half", "withhold"]
-
-    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
-        revenue = max(round_.revenue, 0)
-        if kind == "payout":
-            per_share = revenue // 10
-        elif kind == "half":
-            per_share = revenue // 20
-        else:
-            per_share = 0
-        paid = 0
-        for player in game.players:
-            pct = corp.percent_owned_by(player.id)
-            if pct and per_share:
-                game.pay(None, player, per_share * pct // 10)
-                paid += per_share * pct // 10
-        # treasury shares receive dividends; so do market shares (as in 1846, gap): both go to the treasury
-        game.pay(None, corp, revenue - paid)
-        self.move_price(game, corp, per_share)
-        round_.routes = []
-        self.check_price_close(game, corp)
-
+    # -- dividends (the step's rules: `DividendStep`) ------------------------------------------------------------
     def move_price(self, game: Game, corp: Corporation, per_share: int) -> None:
         if corp.share_cell is None:
             return

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.operating import pay_private_income
 from ...errors import IllegalAction
 from .flow import FlowRound, Option, need_int, rules_of
 from .state import state
@@ -139,7 +140,7 @@ class AuctionRound(FlowRound):
                     # (rules-1840 *Private auction*)
                     self.index = self.entities.index(self.triggerer)
         else:
-            game.rules.pay_private_income(game)
+            pay_private_income(game)
         self.passed.clear()
 
     def next_entity(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.operating import pay_private_income
 from ...core.runs import refuse_stated_extras
 from ...errors import IllegalAction
 from ...model import POOL, Corporation
@@ -44,9 +45,8 @@ class CompanyRound(TramTurnOffers, FlowRound):
         self.sub = ""
 
     def start(self, game: Game) -> None:
-        rules = rules_of(game)
         if self.stage == "routes":
-            rules.pay_private_income(game)
+            pay_private_income(game)
         self.entities = company_round_order(game, fix=self.stage == "routes")
         if self.stage == "routes":
             cities = [c for c in game.corporations.values() if c.kind == CITY and not c.closed]

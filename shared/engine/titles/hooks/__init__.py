@@ -6,8 +6,7 @@ from .flow import FlowRules
 from .runs import RunRules
 from .setup import SetupRules
 from .stock import StockRules
-from .track import TrackRules
 from .trains import TrainRules
 from .views import ViewRules
 
-__all__ = ["FlowRules", "RunRules", "SetupRules", "StockRules", "TrackRules", "TrainRules", "ViewRules"]
+__all__ = ["FlowRules", "RunRules", "SetupRules", "StockRules", "TrainRules", "ViewRules"]

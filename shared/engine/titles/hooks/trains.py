@@ -87,9 +87,6 @@ class TrainRules:
     def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
         return True
 
-    def special_buy_options(self, game: Game, round_: Any, corp: Corporation) -> list[dict[str, Any]]:
-        return []
-
     def auto_action(self, game: Game) -> dict[str, Any] | None:
         """The next action nobody decides (the engine takes it in live play), or None."""
         return None

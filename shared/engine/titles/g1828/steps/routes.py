@@ -1,5 +1,5 @@
-"""Routes: through the Virginia coalfields only with a coal marker; the C&P minor runs over the tile it
-laid this turn, anywhere on its network."""
+"""Routes and dividends: through the Virginia coalfields only with a coal marker; the C&P minor runs over
+the tile it laid this turn, anywhere on its network, and splits its revenue with its owner."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from ....board.routes import lookup_train, resolve_route
 from ....board.suggest import offered_run
 from ....board.tiles import NODE_BASE
 from ....core.operating import OperatingRound
-from ....core.runs import RunRoutes
+from ....core.runs import Dividend, RunRoutes
 from ....errors import EngineError, IllegalAction, accepts
+from ....model import POOL, Corporation
 from .. import coal
+from ..state import state
 
 if TYPE_CHECKING:
     from ....game import Game
@@ -36,7 +38,7 @@ class RunRoutes1828(RunRoutes):
         step's checks accept it: the full search's for the C&P, the bounded one's on a corporation's large
         network (`board.suggest.offered_run`: the full search still decides when none is offered)."""
         corp = game.corporations[entity]
-        trains = game.rules.route_trains(game, round_, corp)
+        trains = round_.route_trains(game, corp)
         kinds = game.rules.train_kinds(game)
         by_id = {t.id: kinds[t.name] for t in trains}
         limits: dict[str, Any] = {}
@@ -58,6 +60,51 @@ class RunRoutes1828(RunRoutes):
             return [{"routes": found, **extras}] if accepted(found) else []
         found_or_none = offered_run(game.board, corp.sym, by_id, colors, phase, accepted, **limits)
         return [] if found_or_none is None else [{"routes": found_or_none, **extras}]
+
+
+    def route_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.kind == "minor" and not round_.laid_hexes:
+            return []  # C&P runs only over the tile it laid this turn
+        if not game.rules.route_available(game, corp):
+            return []
+        return super().route_actions(game, round_, corp)
+
+
+class Dividend1828(Dividend):
+    """The C&P minor always splits its revenue with its owner; a major's payout also pays it for the
+    market's shares and, as a System, for the share its president gave it; the price moves one step."""
+
+    def may_choose_dividend(self, game: Game, corp: Corporation) -> bool:
+        return corp.kind != "minor"  # the C&P minor always splits its revenue with its owner
+
+    def distribute(self, game: Game, round_: OperatingRound, corp: Corporation, kind: str, amount: Any) -> None:
+        revenue = round_.revenue
+        if corp.kind == "minor":
+            owner = state(game).minor_owner.get(corp.sym)
+            if revenue > 0:
+                half = revenue // 2
+                game.pay(None, corp, revenue - half)
+                if owner is not None:
+                    game.pay(None, game.player(owner), half)
+            return
+        if kind == "payout" and revenue > 0:
+            per_share = revenue // 10
+            self.pay_shareholders(game, corp, per_share)
+            # market shares pay the corporation; a System is also paid for the share its president gave it
+            own = corp.percent_owned_by(POOL)
+            unbuyable = state(game).unbuyable
+            own += sum(s.percent for s in corp.shares if s.owner == corp.sym and s.id in unbuyable)
+            if own:
+                game.pay(None, corp, per_share * own // 10)
+        elif revenue > 0:
+            game.pay(None, corp, revenue)
+        if corp.share_cell is None:
+            return
+        set_cell = game.rules.set_cell  # type: ignore[attr-defined]
+        if kind == "payout" and revenue > 0:
+            set_cell(game, corp, game.market.right(corp.share_cell))
+        else:
+            set_cell(game, corp, game.market.left(corp.share_cell))
 
 
 class AvoidCoalfields:

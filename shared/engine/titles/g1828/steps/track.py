@@ -10,11 +10,15 @@ from ....core.rounds import Round
 from ....core.track import TrackAndToken
 from ....errors import IllegalAction
 from .. import coal, privates
+from ..state import state
 from .companies import BuyCompany
 
 if TYPE_CHECKING:
     from ....game import Game
     from ....model import Corporation
+
+EXTRA_LAY_CORPS = ("B&M", "NYH")
+EXTRA_LAY_COST = 40
 
 
 class Track1828(TrackAndToken):
@@ -31,7 +35,7 @@ class Track1828(TrackAndToken):
         if self.next_lay(game, round_) is None and privates.track_ability(game, corp) is None \
                 and not may_buy_track_company(game, corp):
             return []  # a private's extra lay during the track step (E&K), owned or buyable, keeps it open
-        return ["lay_tile", *game.rules.extra_track_actions(game, round_, corp), "pass"]
+        return ["lay_tile", *self.extra_track_actions(game, round_, corp), "pass"]
 
     def next_lay(self, game: Game, round_: OperatingRound) -> dict[str, Any] | None:
         """The $40 extra lay (B&M, NYH) needs the money up front. E&K's extra yellow tile uses none of the
@@ -50,11 +54,58 @@ class Track1828(TrackAndToken):
         lays: list[dict[str, Any]] = []
         if round_.active_step(game) is self:
             lays = super().offer_lay_tile(game, round_, entity)
-            lay_rules = game.rules.tile_lays(game)
+            lay_rules = self.tile_lays(game, round_)
             index = len(round_.laid_hexes)
             if index < len(lay_rules) and int(lay_rules[index].get("cost") or 0):
                 lays = [o for o in lays if game.accepts({"type": "lay_tile", "entity": entity, **o})]
         return lays + privates.private_lays(game, round_, corp)
+
+    def tile_lays(self, game: Game, round_: OperatingRound) -> list[dict[str, Any]]:
+        """The data's lays, and a System's extra yellow lay (or upgrade, if none came before), and the $40
+        extra yellow lay of B&M and NYH, also as part of a System (rules-1828.md)."""
+        lays = list(game.rules.rule(game, "TILE_LAYS", []))
+        corp = round_.corp(game)
+        members = state(game).systems.get(corp.sym, [corp.sym])
+        if corp.sym in state(game).systems:
+            lays.append({"lay": True, "upgrade": "not_if_upgraded", "cannot_reuse_same_hex": True, "cost": 0})
+        for sym in members:
+            if sym in EXTRA_LAY_CORPS:
+                lays.append({"lay": "not_if_upgraded", "upgrade": False, "cannot_reuse_same_hex": True,
+                             "cost": EXTRA_LAY_COST})
+        return lays
+
+    def pay_for_track(self, game: Game, round_: OperatingRound, corp: Corporation, cost: int) -> None:
+        super().pay_for_track(game, round_, corp, self.track_cost(game, round_, cost))
+
+    def track_cost(self, game: Game, round_: OperatingRound, cost: int) -> int:
+        """A lay's cost with the price of this turn's lay slot (the second lay costs extra in some phases)."""
+        lays = self.tile_lays(game, round_)
+        index = len(round_.laid_hexes)
+        return cost + (int(lays[index].get("cost") or 0) if index < len(lays) else 0)
+
+    def after_lay_tile(self, game: Game, round_: OperatingRound, corp: Corporation, hex_id: str) -> None:
+        """The first tile on a home put down among several cities before any track (`OperatingRound1828.
+        place_home_token`) lifts the station; its owner places it again in a city of its choice. The tunnel's
+        tile pays its layer (`coal`). A private's lay is followed by this too (`privates` asks the round's
+        track step)."""
+        if hex_id == coal.tunnel(game):
+            coal.tunnel_laid(game, corp)
+        owner = state(game).loose_homes.pop(hex_id, None)
+        if owner is None or owner not in game.corporations:
+            return
+        h = game.board.hex(hex_id)
+        for slots in h.tokens:
+            for i, entity in enumerate(slots):
+                if entity == owner:
+                    slots[i] = None
+        game.board.forget_reach()
+        game.corporations[owner].tokens_placed -= 1
+        round_.pending_homes.append(owner)
+
+    def special_buy_options(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        """The coal marker (the round takes the purchase itself, at any point of the turn, and offers it
+        through this step: `OperatingRound1828.offering_step`, the first step offering it)."""
+        return [{"description": coal.DESCRIPTION, "cost": coal.cost(game)}] if coal.may_buy(game, corp) else []
 
 
 def may_buy_track_company(game: Game, corp: Any) -> bool:
