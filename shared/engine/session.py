@@ -25,8 +25,9 @@ CHECKPOINT_EVERY = 16  # ... then thinned to a spacing of up to half their dista
 # rules object (TitleRules.route_rules), not a name; 4: titles keep their facts in a typed `title_state`;
 # 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition;
 # 6: 1828's too (State1828), and the game keeps no untyped `extra` dict; 7: the log in pickled chunks;
-# 8: checkpoints compressed
-SNAPSHOT_FORMAT = 8
+# 8: checkpoints compressed; 9: the stock round's per-action rules in its step and round (a title's stock step
+# and round are its own subclasses, its step in the title's `steps/`)
+SNAPSHOT_FORMAT = 9
 ENTRY_CHUNK = 200  # log entries per pickled chunk of a snapshot (`GameSession.__getstate__`)
 
 

@@ -1,0 +1,2 @@
+"""1825's steps, one module per family of actions: the stock round's buying and selling (`stock`). Each
+subclasses the core step of its family and overrides the step's own methods where 1825's rules differ."""
