@@ -241,7 +241,7 @@ def _stop_reason(game: Game, step: BuySellParShares, player: Player, program: di
             by_corp.setdefault(_corp_of(move), []).append(move)
         for corp_sym, corp_moves in by_corp.items():
             for move in corp_moves:
-                reason = _suspicious(game, player, game.player(other), move, corp_sym, share)
+                reason = _suspicious(game, step, player, game.player(other), move, corp_sym, share)
                 if reason:
                     return reason
     return None
@@ -272,13 +272,13 @@ def _corp_of(move: dict[str, Any]) -> Any:
     return shares[0].rpartition("_")[0] if shares else None
 
 
-def _suspicious(game: Game, player: Player, other: Player, move: dict[str, Any], corp_sym: Any,
-                share: Share | None) -> str | None:
+def _suspicious(game: Game, step: BuySellParShares, player: Player, other: Player, move: dict[str, Any],
+                corp_sym: Any, share: Share | None) -> str | None:
     """S7: which of another player's moves cancel an order."""
     kind = move.get("type")
     corp = game.corporations.get(corp_sym) if isinstance(corp_sym, str) else None
     if kind == "par":
-        if share is None or game.rules.sell_allowed_this_round(game):
+        if share is None or step.sell_allowed_this_round(game):
             return f"Corporation {game.rules.short_name(game, corp) if corp else corp_sym} parred"
         return None
     if kind == "buy_shares":

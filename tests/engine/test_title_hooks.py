@@ -1,10 +1,13 @@
 """The contract between the core and a title's rules (`TitleRules`): hooks that go together are overridden
-together, and a rule the data states is read from the data, not restated in a title."""
+together, a rule the data states is read from the data, not restated in a title, and a per-action rule has
+one home, the step that handles the action (a title changes it by subclassing the step)."""
 
 from __future__ import annotations
 
 import pytest
 
+from shared.engine.core.rounds import Step
+from shared.engine.core.stock import BuySellParShares, StockRound
 from shared.engine.titles import REGISTRY, rules_for
 from shared.engine.titles.base import TitleRules
 
@@ -76,3 +79,42 @@ def test_1825s_lease_is_one_rule_in_both_steps_that_open_it() -> None:
     game = GameSession.new("1825", [{"id": i, "name": f"p{i}"} for i in range(1, 4)], seed=1).game
     steps = {type(s) for s in game.rules.operating_round(game, 1).steps}
     assert {TrackAndToken1825, RunRoutes1825} <= steps
+
+
+def _own_names(cls: type, base: type) -> set[str]:
+    """The names `cls` adds to `base`'s (its methods and flags) that every subclass may change."""
+    return {n for klass in cls.__mro__ if issubclass(klass, base) and klass is not base for n in vars(klass)
+            if not n.startswith("_")}
+
+
+STOCK_STEP_RULES = _own_names(BuySellParShares, Step) - {"handlers", "offers"}
+STOCK_ROUND_RULES = {"sets_priority", "turn_counts_as_action", "finish_stock_round"}
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_stock_rule_lives_in_the_stock_step_or_round_not_in_the_rules_object(title: str) -> None:
+    """The stock round's per-action rules are the step's and the round's own methods: neither `TitleRules`
+    nor a title's rules class answers one of them, where nobody would ask it (the rule would have two homes,
+    one of them dead)."""
+    cls = type(rules_for(title))
+    assert {"par_prices", "can_start", "company_sale_price", "finish_stock_round"} <= STOCK_STEP_RULES | STOCK_ROUND_RULES
+    held = {n for n in STOCK_STEP_RULES | STOCK_ROUND_RULES if any(n in vars(k) for k in cls.__mro__)}
+    assert not held, f"{cls.__name__} (or TitleRules) still answers {sorted(held)}"
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_title_that_changes_a_stock_rule_plays_its_own_step_and_round(title: str) -> None:
+    """A title's stock round is built from its own subclasses, kept in its package (the step in its
+    `steps/stock.py`), and each of them changes at least one of the core's rules for the actions."""
+    from shared.engine.session import GameSession
+
+    players = [{"id": i, "name": f"p{i}"} for i in range(1, 4)]
+    game = GameSession.new(title, players, seed=1).game
+    round_ = game.rules.stock_round(game)
+    assert isinstance(round_, StockRound) and type(round_) is not StockRound
+    package = type(game.rules).__module__.rsplit(".", 1)[0]
+    assert type(round_).__module__ == f"{package}.stock"
+    assert any(n in vars(type(round_)) for n in STOCK_ROUND_RULES | {"process", "current_entity"})
+    step = next(s for s in round_.steps if isinstance(s, BuySellParShares))
+    assert type(step) is not BuySellParShares and type(step).__module__ == f"{package}.steps.stock"
+    assert _own_names(type(step), BuySellParShares) & (STOCK_STEP_RULES | {"buy_shares", "sell_shares", "par"})

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EngineError, IllegalAction, MalformedAction
-from ..model import POOL, Corporation, Player, Share
+from ..model import POOL, Company, Corporation, Player, Share
 from .rounds import Round, Step
 from .shares import Bundle, parse_bundle, share_unit
 
 if TYPE_CHECKING:
     from ..game import Game
+    from .market import Cell
 
 PURCHASES = frozenset({"buy_shares", "par", "buy_company"})
 UNLIMITED_CERTS = 99  # the data writes "no certificate limit" (1828) as 99
@@ -20,6 +21,20 @@ def below_cert_limit(game: Game, player: Player) -> bool:
     """Room for one more certificate (cheap when the title has no limit)."""
     limit = game.rules.cert_limit(game)
     return limit >= UNLIMITED_CERTS or game.num_certs(player) < limit
+
+
+def check_float(game: Game, corp: Corporation) -> None:
+    """The shared float rule: a started corporation floats once its float percentage is out of its treasury;
+    a fully capitalised one then receives ten times its par price."""
+    if corp.floated or not corp.ipoed:
+        return
+    sold = 100 - corp.treasury_percent
+    if sold < corp.float_percent:
+        return
+    corp.floated = True
+    if corp.capitalization == "full":
+        assert corp.par_price is not None
+        game.pay(None, corp, corp.par_price * 10)
 
 
 class StockRound(Round):
@@ -52,7 +67,7 @@ class StockRound(Round):
 
     def after_process(self, game: Game, action: dict[str, Any]) -> None:
         if action["type"] != "pass":
-            if game.rules.sets_priority(action):
+            if self.sets_priority(action):
                 self.last_to_act = action["entity"]
             # standing orders date the moves they watch (programs.py): by the id of the player's action (an
             # auto action by the one that caused it) and by the move's place in the round
@@ -66,7 +81,7 @@ class StockRound(Round):
         while True:
             if all(game.player(pid).passed for pid in self.entities):
                 self.done = True
-                game.rules.finish_stock_round(game, self)
+                self.finish_stock_round(game)
                 return
             pid = self.entities[self.index]
             for corp, when in list(self.sold.get(pid, {}).items()):
@@ -88,6 +103,18 @@ class StockRound(Round):
     def bought(self) -> bool:
         return any(a["type"] in PURCHASES for a in self.turn_actions)
 
+    # -- what a title's round changes -----------------------------------------------------------------------
+    def sets_priority(self, action: dict[str, Any]) -> bool:
+        """Whether `action` (not a pass) makes its player the last to act, who sets the priority deal."""
+        return True
+
+    def turn_counts_as_action(self) -> bool:
+        """Whether the turn now ending by a pass counts as acting (the round goes on), not as passing."""
+        return bool(self.turn_actions)
+
+    def finish_stock_round(self, game: Game) -> None:
+        """What the end of the round does once everyone has passed (a title's price moves)."""
+
 
 class BuySellParShares(Step):
     handlers = {
@@ -107,10 +134,57 @@ class BuySellParShares(Step):
         "pass": "offer_pass",
     }
 
+    # a player may not sell a corporation in the turn he bought or started it
+    no_sell_after_buy_same_corp = False
+    # a director may sell his certificate to the market (else only to a player who takes the presidency over)
+    president_sales_to_market = False
+
     # while `actions` runs (nothing moves): the player's certificate count, asked once per candidate share,
     # and whether the turn has bought (`StockRound.bought` reads the turn's moves), asked as often
     _certs: dict[int, int] | None = None
     _bought: tuple[list[dict[str, Any]], int, bool] | None = None
+
+    # -- the rules a title's step changes (each the shared 18xx answer) -------------------------------------
+    def sell_allowed_this_round(self, game: Game) -> bool:
+        """Whether shares may be sold in this stock round: the title's data says from which round on."""
+        return game.rules.rule(game, "SELL_AFTER", "first") != "first" or game.turn > 1
+
+    def can_start(self, game: Game, corp: Corporation) -> bool:
+        """Whether `corp` may be started (its director's certificate bought) now."""
+        return True
+
+    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
+        """The cells `player` may start `corp` on."""
+        return game.market.par_cells()
+
+    def ipo_share_buyable(self, game: Game, corp: Corporation, share: Share) -> bool:
+        """Whether this certificate of the corporation's treasury is for sale now."""
+        return True
+
+    def companies_for_sale(self, game: Game) -> list[Company]:
+        """The privates the bank sells in the stock round."""
+        return []
+
+    def company_purchase_open(self, game: Game, round_: StockRound, player: Player) -> bool:
+        """Whether `buy_company` is among the player's options (which keeps him in the turn order)."""
+        return bool(self.buyable_companies(game, round_, player))
+
+    def can_sell_companies(self, game: Game, round_: StockRound, player: Player) -> bool:
+        """Whether the player may sell a private to the bank now."""
+        return False
+
+    def company_sale_price(self, game: Game, company: Company) -> int:
+        return company.value
+
+    def after_buy_shares(self, game: Game, corp: Corporation) -> None:
+        """What a purchase or a start does next: the corporation floats once enough is sold."""
+        check_float(game, corp)
+
+    def after_buy_company(self, game: Game, company: Company) -> None:
+        pass
+
+    def after_sell_company(self, game: Game, company: Company) -> None:
+        pass
 
     # -- what may the player do? ---------------------------------------------------------------------------
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
@@ -149,7 +223,7 @@ class BuySellParShares(Step):
     def _actions(self, game: Game, round_: StockRound, player: Player) -> list[str]:
         if self.must_sell(game, player):
             out = ["sell_shares"] if self.sellable_bundles(game, round_, player, first=True) else []
-            if out and game.rules.can_sell_companies(game, player):
+            if out and self.can_sell_companies(game, round_, player):
                 out.append("sell_company")
             return out
         out = []
@@ -157,11 +231,11 @@ class BuySellParShares(Step):
             out.append("buy_shares")
         if self.parable(game, round_, player):
             out.append("par")
-        if game.rules.company_purchase_open(game, round_, player, self):
+        if self.company_purchase_open(game, round_, player):
             out.append("buy_company")
         if self.sellable_bundles(game, round_, player, first=True):
             out.append("sell_shares")
-        if game.rules.can_sell_companies(game, player) and self._may_sell_now(game, round_):
+        if self.can_sell_companies(game, round_, player) and self._may_sell_now(game, round_):
             out.append("sell_company")
         if out or self.director_certificate_in_reach(game, round_, player):
             out.append("pass")
@@ -172,7 +246,7 @@ class BuySellParShares(Step):
         director may sell his certificate to the market, a player's turn does not end by itself while the
         market's only certificate of some corporation is its director's certificate and he could pay for it
         and hold it (not bought this turn, not sold that corporation this round); he must pass."""
-        if not game.rules.president_sales_to_market or self.bought(round_):
+        if not self.president_sales_to_market or self.bought(round_):
             return False
         for corp in game.corporations.values():
             pooled = [s for s in corp.shares if s.owner == POOL]
@@ -191,7 +265,7 @@ class BuySellParShares(Step):
         return limit < UNLIMITED_CERTS and self.num_certs(game, player) > limit
 
     def _may_sell_now(self, game: Game, round_: StockRound) -> bool:
-        return game.rules.sell_allowed_this_round(game)
+        return self.sell_allowed_this_round(game)
 
     def room_for_cert(self, game: Game, player: Player, corp: Corporation) -> bool:
         limit = game.rules.cert_limit(game)
@@ -219,7 +293,7 @@ class BuySellParShares(Step):
         if corp.closed:
             return f"{corp.sym} is closed"
         if share.owner == corp.sym:
-            if not game.rules.ipo_share_buyable(game, corp, share):
+            if not self.ipo_share_buyable(game, corp, share):
                 return f"{share.id} is not the next certificate for sale"
         elif share.owner != POOL:
             return f"{share.id} is not for sale"
@@ -284,13 +358,13 @@ class BuySellParShares(Step):
         if limit < UNLIMITED_CERTS and self.num_certs(game, player) >= limit:
             return []  # below_cert_limit, asked once rather than once per corporation
         return [c for c in game.corporations.values()
-                if not c.ipoed and not c.closed and game.rules.can_start(game, c)
-                and game.rules.par_prices(game, c, player)]
+                if not c.ipoed and not c.closed and self.can_start(game, c)
+                and self.par_prices(game, c, player)]
 
     def buyable_companies(self, game: Game, round_: StockRound, player: Player) -> list[Any]:
         if self.bought(round_) or player.cash <= 0 or not below_cert_limit(game, player):
             return []
-        return [c for c in game.rules.companies_for_sale(game) if c.value <= player.cash]
+        return [c for c in self.companies_for_sale(game) if c.value <= player.cash]
 
     def sellable_bundles(self, game: Game, round_: StockRound, player: Player, *, first: bool = False
                          ) -> list[Corporation]:
@@ -307,19 +381,19 @@ class BuySellParShares(Step):
 
     def can_sell(self, game: Game, round_: StockRound, player: Player, corp: Corporation,
                  bundle: Bundle | None = None) -> str | None:
-        if not game.rules.sell_allowed_this_round(game):
+        if not self.sell_allowed_this_round(game):
             return "no shares may be sold in the first stock round"
         if corp.share_cell is None:
             return f"{corp.sym} has no share price yet"
         last = round_.turn_actions[-1] if round_.turn_actions else None
         if last is not None and last["type"] in ("buy_shares", "par") and \
-                game.rules.no_sell_after_buy_same_corp and self._action_corp(last) == corp.sym:
+                self.no_sell_after_buy_same_corp and self._action_corp(last) == corp.sym:
             return f"{player.name} just bought {corp.sym} and may not sell it in the same turn"
         if bundle is not None:
             pool_after = corp.percent_owned_by(POOL) + bundle.percent
             if pool_after > game.rules.market_share_limit(game):
                 return f"the market may hold at most {game.rules.market_share_limit(game)}% of {corp.sym}"
-            if bundle.includes_president and not game.rules.president_sales_to_market:
+            if bundle.includes_president and not self.president_sales_to_market:
                 others = max((corp.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
                 if others < corp.shares[0].percent:
                     return "nobody can take over as director"
@@ -327,7 +401,7 @@ class BuySellParShares(Step):
             held = [s for s in corp.shares if s.owner == player.id]
             if not held:
                 return f"{player.name} holds no {corp.sym}"
-            if all(s.president for s in held) and not game.rules.president_sales_to_market:
+            if all(s.president for s in held) and not self.president_sales_to_market:
                 return "only the director's certificate is held"
         return None
 
@@ -340,7 +414,7 @@ class BuySellParShares(Step):
         player = game.player(entity)
         out = []
         for corp in self.parable(game, round_, player):
-            for cell in game.rules.par_prices(game, corp, player):
+            for cell in self.par_prices(game, corp, player):
                 if cell.price * corp.shares[0].percent // 10 <= player.cash:
                     out.append({"corporation": corp.sym, "share_price": cell.id})
         return out
@@ -356,7 +430,7 @@ class BuySellParShares(Step):
             ordinary = [s for s in held if not s.president]
             bundles = [Bundle(corp, ordinary[:n], sum(s.percent for s in ordinary[:n]))
                        for n in range(1, len(ordinary) + 1)]
-            if len(held) > len(ordinary) and game.rules.president_sales_to_market:
+            if len(held) > len(ordinary) and self.president_sales_to_market:
                 bundles.append(Bundle(corp, held, sum(s.percent for s in held)))
             elif len(held) > len(ordinary):
                 bundles += self.presidency_sales(game, player, corp, held, ordinary)
@@ -392,7 +466,7 @@ class BuySellParShares(Step):
 
     def offer_sell_company(self, game: Game, round_: StockRound, entity: int) -> list[dict[str, Any]]:
         player = game.player(entity)
-        return [{"company": sym, "price": game.rules.company_sale_price(game, game.companies[sym])}
+        return [{"company": sym, "price": self.company_sale_price(game, game.companies[sym])}
                 for sym in player.companies if not game.companies[sym].closed]
 
     @staticmethod
@@ -407,7 +481,7 @@ class BuySellParShares(Step):
         kind = action["type"]
         if kind not in ("buy_shares", "sell_shares", "par", "buy_company", "sell_company"):
             return None
-        if kind in ("sell_shares", "sell_company") and not game.rules.sell_allowed_this_round(game):
+        if kind in ("sell_shares", "sell_company") and not self.sell_allowed_this_round(game):
             return IllegalAction("no shares or privates may be sold in the first stock round", "sell_first_round")
         trial = game.trial()
         step = next(s for s in trial.round.steps if isinstance(s, BuySellParShares))
@@ -433,7 +507,7 @@ class BuySellParShares(Step):
         receiver = corp if (from_ipo and corp.capitalization == "incremental") else None
         game.pay(player, receiver, price)
         game.transfer_shares(bundle, player.id)
-        game.rules.after_buy_shares(game, corp)
+        self.after_buy_shares(game, corp)
 
     def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
@@ -443,12 +517,12 @@ class BuySellParShares(Step):
             raise IllegalAction("only one purchase per turn", "one_share_per_turn")
         if corp.ipoed:
             raise IllegalAction(f"{corp.sym} has already been started", "par_started")
-        if not game.rules.can_start(game, corp):
+        if not self.can_start(game, corp):
             raise IllegalAction(f"{corp.sym} is not available to start yet", "par_unavailable")
         cost = cell.price * corp.shares[0].percent // 10
         if player.cash < cost:
             raise IllegalAction(f"{player.name} has {player.cash}, the director's certificate costs {cost}", "cash")
-        if cell.price not in [c.price for c in game.rules.par_prices(game, corp, player)]:
+        if cell.price not in [c.price for c in self.par_prices(game, corp, player)]:
             raise IllegalAction(f"{cell.price} is not a par price {corp.sym} may start at", "par_price")
         if not below_cert_limit(game, player):
             raise IllegalAction(f"{player.name} is at the certificate limit", "cert_limit")
@@ -458,7 +532,7 @@ class BuySellParShares(Step):
         receiver = corp if corp.capitalization == "incremental" else None
         game.pay(player, receiver, cost)
         game.transfer_shares(Bundle(corp, [corp.shares[0]], corp.shares[0].percent), player.id)
-        game.rules.after_buy_shares(game, corp)
+        self.after_buy_shares(game, corp)
 
     def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
@@ -500,20 +574,20 @@ class BuySellParShares(Step):
         game.pay(player, None, price)
         company.owner = player.id
         player.companies.append(company.sym)
-        game.rules.after_buy_company(game, company)
+        self.after_buy_company(game, company)
 
     def sell_company(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
         company = game.company(action.get("company"))
         if company.owner != player.id:
             raise IllegalAction(f"{player.name} does not own {company.sym}", "sell_company")
-        price = game.rules.company_sale_price(game, company)
+        price = self.company_sale_price(game, company)
         if action.get("price") not in (None, price):
             raise IllegalAction(f"{company.sym} sells for {price}", "company_price")
         game.pay(None, player, price)
         player.companies.remove(company.sym)
         company.owner = None
-        game.rules.after_sell_company(game, company)
+        self.after_sell_company(game, company)
 
     def pass_turn(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         self._pass(game, round_)
@@ -525,4 +599,4 @@ class BuySellParShares(Step):
     def _pass(self, game: Game, round_: StockRound) -> None:
         self.passed = True
         player = game.player(round_.current_entity(game))
-        player.passed = not game.rules.turn_counts_as_action(round_)
+        player.passed = not round_.turn_counts_as_action()

@@ -9,6 +9,7 @@ import pytest
 from recorded_games import replayed  # tests/engine/titles: one replay-to-a-position helper
 
 from shared.engine import GameSession
+from shared.engine.core.stock import BuySellParShares
 from shared.engine.errors import EngineError, IllegalAction
 from shared.engine.titles.g1828 import coal
 from shared.engine.titles.g1828.steps.merger import merge_candidate
@@ -88,13 +89,14 @@ def test_par_prices_open_with_the_phases() -> None:
     game = recorded(GEN, 60).game
     player = game.player(1003)
     player.cash = 1000
-    assert sorted({c.price for c in game.rules.par_prices(game, game.corporations["NYC"], player)}) == [67, 71, 79]
+    step = next(s for s in game.round.steps if isinstance(s, BuySellParShares))
+    assert sorted({c.price for c in step.par_prices(game, game.corporations["NYC"], player)}) == [67, 71, 79]
     game.round.index = game.round.entities.index(1003)
     with pytest.raises(IllegalAction) as err:
         game.process({"type": "par", "entity": 1003, "corporation": "NYC", "share_price": "94,5,3"})
     assert err.value.rule == "par_price"
     game.rules.fire_event(game, "green_par")
-    assert 94 in {c.price for c in game.rules.par_prices(game, game.corporations["NYC"], player)}
+    assert 94 in {c.price for c in step.par_prices(game, game.corporations["NYC"], player)}
 
 
 def test_market_may_hold_at_most_eighty_percent() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from shared.engine import GameSession
+from shared.engine.core.stock import BuySellParShares
 from shared.engine.errors import EngineError, IllegalAction, MalformedAction
 from shared.engine.game import Game
 
@@ -49,8 +50,8 @@ def test_founding_card_can_only_pay_for_the_directors_certificate() -> None:
     assert {p.id: p.cash for p in game.players} == {621: 255 + 350, 2006: 295 + 350}
     founding = int(game.rules.extras(game)["founding_cash"]["amount"])
     assert founding == 350
-    assert min(c.price for c in game.rules.par_prices(game, game.corporations["WT"], game.player(621))) * 5 \
-        == founding
+    step = next(s for s in game.round.steps if isinstance(s, BuySellParShares))
+    assert min(c.price for c in step.par_prices(game, game.corporations["WT"], game.player(621))) * 5 == founding
     assert game.round.actions_for(game, 621) == ["par"]
     assert refused(s, {"type": "buy_shares", "entity": 621, "shares": ["D_1"], "percent": 10}).rule \
         == "buy_shares"

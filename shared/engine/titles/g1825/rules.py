@@ -14,25 +14,24 @@ from typing import TYPE_CHECKING, Any
 from ...board import Board, BoardRules
 from ...board.routes import DefaultRouteRules
 from ...board.tiles import load_catalogue
-from ...core.market import Cell
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.stock import PURCHASES, StockRound
+from ...core.stock import check_float
 from ...core.track import HomeToken
 from ...errors import IllegalAction, MalformedAction
-from ...model import Company, Corporation, Player, Train
+from ...model import Corporation, Train
 from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
 from .operating import BuyTrain1825, DiscardTrain1825, OperatingRound1825
 from .routes import RouteRules1825
-from .sales import BuySellParShares1825
 from .state import State1825, in_receivership, state
 from .steps.runs import Dividend1825, RunRoutes1825
+from .steps.stock import BuySellParShares1825, check_formation, par_prices
 from .steps.track import TrackAndToken1825
+from .stock import StockRound1825
 
 if TYPE_CHECKING:
-    from ...core.shares import Bundle
     from ...game import Game
     from ...titledata import TitleData
 
@@ -131,14 +130,15 @@ class Rules1825(TitleRules):
                 share = lnwr.shares[0] if not lnwr.ipoed else next(
                     s for s in lnwr.shares if s.owner == "LNWR" and not s.president)
                 if not lnwr.ipoed:
-                    cell = self.par_prices(game, lnwr, player)[0]
+                    cell = par_prices(game, lnwr, player)[0]
                     lnwr.par_price = cell.price
                     lnwr.share_cell = (cell.row, cell.column)
                     lnwr.ipoed = True
                 price = lnwr.par_price * share.percent // 10  # type: ignore[operator]
                 game.pay(player, None, price)
                 lnwr.give(share, player.id)
-                self.after_buy_shares(game, lnwr)
+                check_float(game, lnwr)  # as the stock step's purchase would (BuySellParShares1825)
+                check_formation(game, lnwr)
         for corp in game.corporations.values():
             # a corporation's `blocks_hexes` marks its home area but stops nobody (docs/rules-1825.md)
             game.board.remove_blocker(corp.sym)
@@ -156,7 +156,7 @@ class Rules1825(TitleRules):
             corp.required_train = train.id
 
     def stock_round(self, game: Game) -> Round:
-        return StockRound([BuySellParShares1825()])
+        return StockRound1825([BuySellParShares1825()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
         return OperatingRound1825([HomeToken(), TrackAndToken1825(), RunRoutes1825(), Dividend1825(), DiscardTrain1825(), BuyTrain1825()],
@@ -172,92 +172,6 @@ class Rules1825(TitleRules):
         sold_out = [self.band(game, c) for c in game.corporations.values()
                     if c.kind == "major" and c.band and c.treasury_percent == 0]
         return min(max(sold_out) + 1, state(game).max_band) if sold_out else 1
-
-    def can_start(self, game: Game, corp: Corporation) -> bool:
-        # The digest opens corporations band by band, but the recorded games (which win for 1825) show the
-        # reference accepting a start in any band; `current_band` stays for display. See docs/conflicts-1825.md #1.
-        return True
-
-    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
-        if corp.kind == "major":
-            # the director's certificate (20%) must be affordable
-            return [c for c in game.market.par_cells()
-                    if c.price == corp.fixed_par and c.price * corp.shares[0].percent // 10 <= player.cash]
-        train = self.required_train(game, corp)
-        if train is None:
-            return []
-        return [c for row in game.market.grid for c in row
-                if c is not None and c.price * 10 > train.price and "endgame" not in c.types
-                and c.price * 4 <= player.cash]
-
-    def required_train(self, game: Game, corp: Corporation) -> Train | None:
-        return game.depot.by_id(corp.required_train) if corp.required_train else None
-
-    # -- stock round --------------------------------------------------------------------------------------
-    no_sell_after_buy_same_corp = True
-    president_sales_to_market = True
-
-    def turn_counts_as_action(self, stock: StockRound) -> bool:
-        # only purchases keep the round going (and set the priority deal)
-        return stock.bought()
-
-    def sets_priority(self, action: dict[str, Any]) -> bool:
-        return action["type"] in PURCHASES
-
-    def companies_for_sale(self, game: Game) -> list[Company]:
-        unbought = [c for c in game.companies.values() if c.owner is None and not c.closed]
-        if unbought:
-            return [min(unbought, key=lambda c: c.value)]
-        return [c for c in game.companies.values() if c.owner == "bank" and not c.closed]
-
-    def company_purchase_open(self, game: Game, stock: StockRound, player: Player, step: Any) -> bool:
-        # The option stays open while any private is unsold, whatever the player's cash (so such a player
-        # keeps his turn and must pass); which private and at what price is checked when he buys.
-        # A private the player sold to the bank this round does not count (docs/rules-1825.md, "No buying back
-        # a private sold this round").
-        sold = getattr(step, "sold_company", None)
-        return (not stock.bought() and player.cash > 0 and game.num_certs(player) < self.cert_limit(game)
-                and any(c.owner in (None, "bank") and not c.closed and not (sold and sold(player, c.sym))
-                        for c in game.companies.values()))
-
-    def can_sell_companies(self, game: Game, player: Player) -> bool:
-        return game.turn > 1 and bool(player.companies) and not self._bought_this_turn(game)
-
-    def _bought_this_turn(self, game: Game) -> bool:
-        round_ = game.round
-        return isinstance(round_, StockRound) and round_.bought()
-
-    def company_sale_price(self, game: Game, company: Company) -> int:
-        return company.value - int(self.rule(game, "COMPANY_SALE_FEE", 30))
-
-    def after_sell_company(self, game: Game, company: Company) -> None:
-        company.owner = "bank"
-
-    def after_buy_shares(self, game: Game, corp: Corporation) -> None:
-        self.check_float(game, corp)
-        self.check_formation(game, corp)
-
-    def check_formation(self, game: Game, corp: Corporation) -> None:
-        formed = state(game).formed
-        if corp.sym in formed:
-            return
-        if corp.kind == "major":
-            if corp.floated:
-                formed.append(corp.sym)
-            return
-        train = self.required_train(game, corp)
-        if train is None or not corp.floated or corp.cash < train.price:
-            return
-        formed.append(corp.sym)
-        # the first set-aside train of the kind goes to the minor that forms first (two minors may need a 4T)
-        train = next(t for t in game.depot.trains
-                     if t.name == train.name and t.reserved and t.owner is None and not t.rusted)
-        corp.required_train = train.id
-        # stays reserved: the reference takes minors' trains out of the depot for good (never the first of
-        # its kind, never for sale)
-        train.owner = corp.sym
-        corp.trains.append(train)
-        game.pay(corp, None, train.price)
 
     # -- who acts for a corporation ---------------------------------------------------------------------------
     def receivership(self, game: Game, corp: Corporation) -> bool:
@@ -369,5 +283,3 @@ class Rules1825(TitleRules):
     def digest_corporations(self, game: Game) -> list[Corporation]:
         return [c for c in game.corporations.values() if not c.closed]
 
-    def after_sell_shares(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
-        pass

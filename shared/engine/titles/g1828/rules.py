@@ -19,9 +19,10 @@ from .state import State1828, state
 from .steps.companies import BuyCompany
 from .steps.merger import Merger
 from .steps.routes import Dividend1828, RunRoutes1828
+from .steps.stock import BuySellParShares1828
 from .steps.track import Token1828, Track1828
 from .steps.trains import Bankrupt, BuyTrain1828, DiscardTrain1828, SwapTrain
-from .stock import stock_round
+from .stock import StockRound1828
 from .systems import is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class Rules1828(TitleRules):
     def stock_round(self, game: Game) -> Round:
         if game.phase.name == "Purple":
             self._remove_unparred(game)
-        return stock_round(game, [DiscardTrain1828(), Merger()])
+        return StockRound1828([DiscardTrain1828(), Merger(), BuySellParShares1828()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
         return OperatingRound1828([Bankrupt(), DiscardTrain1828(), HomeToken(), Track1828(), Token1828(), RunRoutes1828(),
@@ -122,9 +123,6 @@ class Rules1828(TitleRules):
     def cert_limit_includes_privates(self) -> bool:
         return False
 
-    def can_start(self, game: Game, corp: Corporation) -> bool:
-        return corp.kind == "major"  # the C&P minor comes with its private and has no shares to par
-
     def par_cells(self, game: Game) -> list[Cell]:
         """Par prices of the groups the phases have opened so far."""
         key = tuple(sorted(state(game).par_groups))
@@ -134,9 +132,6 @@ class Rules1828(TitleRules):
             cells = [c for row in game.market.grid for c in row if c is not None and c.types & groups]
             cache[key] = sorted(cells, key=lambda c: -c.price)
         return list(cache[key])
-
-    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
-        return [c for c in self.par_cells(game) if c.price * 2 <= player.cash]
 
     # -- flow -----------------------------------------------------------------------------------------------
     def next_round(self, game: Game, previous: Round) -> Round:
@@ -189,24 +184,6 @@ class Rules1828(TitleRules):
         if order:
             game.player_order = list(order) + [p for p in game.player_order if p not in order]
 
-    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
-        """Only a sold-out corporation rises: one row, one more first from a grey cell, one more when its
-        president holds 8 shares (rules-1828.md, Stock round; conflicts-1828.md 2)."""
-        for corp in self.sorted_by_price(game, [c for c in game.corporations.values() if c.floated and not c.closed
-                                                and c.kind == "major"]):
-            if not self.sold_out(game, corp):
-                continue
-            if "unlimited" in game.market.cell(corp.share_cell).types:
-                self.move_up(game, corp)
-            self.move_up(game, corp)
-            president = corp.president
-            if president is not None and corp.percent_owned_by(president) >= 80:
-                self.move_up(game, corp)
-
-    def sold_out(self, game: Game, corp: Corporation) -> bool:
-        held = sum(corp.percent_owned_by(p.id) for p in game.players)
-        return held == (90 if corp.sym in state(game).systems else 100)
-
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
         """A price in the red cell ends the game with the current round; the last phase gives one more full
@@ -238,13 +215,6 @@ class Rules1828(TitleRules):
             state(game).stamp += 1
             state(game).cell_stamp[corp.sym] = (cell, state(game).stamp)
 
-    def move_up(self, game: Game, corp: Corporation) -> None:
-        assert corp.share_cell is not None
-        if corp.share_cell[0] == 0:
-            self.set_cell(game, corp, game.market.right(corp.share_cell))
-        else:
-            self.set_cell(game, corp, game.market.up(corp.share_cell))
-
     def arrival(self, game: Game, corp: Corporation) -> int:
         stamp = state(game).cell_stamp.get(corp.sym)
         if stamp is None or stamp[0] != corp.share_cell:
@@ -266,16 +236,6 @@ class Rules1828(TitleRules):
         for _ in range(bundle.percent // 10):
             cell = game.market.down(cell)
         self.set_cell(game, corp, cell)
-
-    def check_float(self, game: Game, corp: Corporation) -> None:
-        """A System floats like a corporation (60% out of its treasury, its president's gift counted as out)
-        and then receives ten times its current share price (gen1828_3p_136186 index 184: $1040 at $104)."""
-        from .systems import is_system, update_float
-
-        if not is_system(game, corp):
-            super().check_float(game, corp)
-        elif update_float(game, corp):
-            game.pay(None, corp, (game.share_price(corp) or 0) * 10)
 
     def after_share_transfer(self, game: Game, corp: Corporation) -> None:
         if corp.share_cell is not None:

@@ -30,7 +30,8 @@ from .operating import (
 )
 from .routes import RouteRules1833NE
 from .state import State1833NE, state
-from .stock import StockStep, finish_stock_round
+from .steps.stock import StockStep
+from .stock import StockRound1833NE
 
 if TYPE_CHECKING:
     from ...board.trains import TrainKind
@@ -98,7 +99,7 @@ class Rules1833NE(TitleRules):
             add_variable_corporations(game)
 
     def stock_round(self, game: Game) -> Round:
-        return StockRound([StockStep()])
+        return StockRound1833NE([StockStep()])
 
     def operating_round(self, game: Game, round_num: int) -> Round:
         return Operating1833([DiscardStep(), HomeToken(), BuildStep(), RunStep(), DividendStep(), TrainStep()],
@@ -127,14 +128,6 @@ class Rules1833NE(TitleRules):
         count = min(max(self.corporations_in_play(game), 5), 14)
         return int(table[str(count)])
 
-    def sell_allowed_this_round(self, game: Game) -> bool:
-        return True
-
-    def can_start(self, game: Game, corp: Corporation) -> bool:
-        if corp.abilities and any(a.get("type") == "variable_start" for a in corp.abilities):
-            return game.phase_index >= 1
-        return True
-
     def check_launch_home(self, game: Game, corp: Corporation, price: int, action: dict[str, Any]) -> int:
         """Standard corporations have fixed homes; variable-start ones choose (see takeover.py)."""
         if corp.home is not None:
@@ -156,9 +149,6 @@ class Rules1833NE(TitleRules):
         from .takeover import variable_home_options
 
         return [dict(base, **extra) for extra in variable_home_options(game, corp, cell.price)]
-
-    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
-        finish_stock_round(game)
 
     def check_price_close(self, game: Game, corp: Corporation) -> None:
         if corp.share_cell is not None and not corp.closed and (game.share_price(corp) or 0) <= 0:

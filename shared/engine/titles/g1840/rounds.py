@@ -2,7 +2,7 @@
 stored snapshots name).
 
 - `auction.py`: the private auction and the seat choice (rules digest *Setup*)
-- `stock.py`: the stock round
+- `stock.py`: the stock round (its step: `steps/stock.py`)
 - `company.py`: the company round (dividends, Stadtbahn runs, tram purchases)
 - `acquisition.py`: the line auction that ends a company round
 - `line.py`: the line rounds (tile, Stadtbahn tile, station, run), with `track.py` (orange frames,
@@ -19,7 +19,8 @@ from .auction import AuctionRound, ChoicesRound
 from .company import CompanyRound
 from .flow import FlowRound
 from .line import LineRound
-from .stock import BuySellParShares1840, StockRound1840
+from .steps.stock import BuySellParShares1840
+from .stock import StockRound1840
 
 __all__ = ["AcquisitionRound", "AuctionRound", "BuySellParShares1840", "ChoicesRound", "CompanyRound", "FlowRound",
            "LineRound", "StockRound1840"]

@@ -1,6 +1,7 @@
 """The 1840 rule hooks: set-up draws, round bar, stock-round limits, money and scoring.
 
-Everything title-specific that the shared core asks through `TitleRules` hooks is answered here. The rules
+Everything title-specific that the shared core asks through `TitleRules` hooks is answered here; the stock
+round's rules for each action are its step's (`steps/stock.py`) and its end its round's (`stock.py`). The rules
 compose the rounds (auction, order choice, stock, company, acquisition, line: a module each, imported here);
 the rounds never import this module back, they reach the helpers below (line ownership, maintenance, price
 movement by dividend) through `flow.rules_of(game)`. The title's facts are `State1840` (`state.py`).
@@ -10,10 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.market import Cell
 from ...core.rounds import Round
 from ...core.stock import StockRound
-from ...model import POOL, Corporation, Player, Train
+from ...model import Corporation, Player, Train
 from ..base import TitleRules
 from .acquisition import AcquisitionRound
 from .auction import AuctionRound, ChoicesRound
@@ -21,7 +21,8 @@ from .automatic import automatic_action
 from .company import CompanyRound
 from .line import LineRound
 from .state import CITY, LINE, MAJOR, State1840, state
-from .stock import BuySellParShares1840, StockRound1840
+from .steps.stock import BuySellParShares1840
+from .stock import StockRound1840
 from .trams import base_of
 
 if TYPE_CHECKING:
@@ -266,33 +267,6 @@ class Rules1840(TitleRules):
 
     def all_majors_started(self, game: Game) -> bool:
         return all(c.ipoed for c in self.majors(game))
-
-    def can_start(self, game: Game, corp: Corporation) -> bool:
-        return corp.kind == MAJOR
-
-    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
-        allowed = self.extras(game)["par"]["ranges"]["major"]
-        return [c for row in game.market.grid for c in row
-                if c is not None and "par_2" in c.types and c.price in allowed and c.price * 5 <= player.cash]
-
-    def ipo_share_buyable(self, game: Game, corp: Corporation, share: Any) -> bool:
-        return corp.kind != LINE and self.all_majors_started(game)
-
-    def after_buy_shares(self, game: Game, corp: Corporation) -> None:
-        if corp.kind == MAJOR and not corp.floated and corp.ipoed:
-            corp.floated = True
-            assert corp.par_price is not None
-            game.pay(None, corp, corp.par_price * 10)
-
-    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
-        """Sold-out companies rise one row, one after another in operating order, so that two on one cell
-        arrive on the next in the order they stood (rules-1840 *End of a stock round*)."""
-        sold_out = [c for c in game.corporations.values()
-                    if c.kind != LINE and c.floated and c.share_cell is not None
-                    and c.treasury_percent == 0 and c.percent_owned_by(POOL) == 0]
-        for corp in self.in_operating_order(game, sold_out):
-            assert corp.share_cell is not None
-            self.set_cell(game, corp, game.market.up(corp.share_cell))
 
     # -- trams ---------------------------------------------------------------------------------------------
     def base_name(self, game: Game, train: Train) -> str:

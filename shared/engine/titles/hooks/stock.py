@@ -1,13 +1,15 @@
-"""The stock round: certificate limits, buying, selling, starting and floating corporations, standing orders."""
+"""The stock hooks that stay with the rules object: limits the title's data decides (certificates, the
+market's share of a corporation), asked in several places, and what any change of hands does, whichever
+step makes it. The per-action rules of the stock round are the stock step's (`core/stock.py`,
+`BuySellParShares`), changed by a title's subclass of it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.market import Cell
 from ...core.rounds import Round
 from ...core.stock import StockRound
-from ...model import Company, Corporation, Player
+from ...model import Corporation
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -42,66 +44,9 @@ class StockRules:
             return True
         return False
 
-    def sell_allowed_this_round(self, game: Game) -> bool:
-        return self.rule(game, "SELL_AFTER", "first") != "first" or game.turn > 1
-
-    no_sell_after_buy_same_corp = False
-
-    president_sales_to_market = False
-
-    def can_sell_companies(self, game: Game, player: Player) -> bool:
-        return False
-
-    def ipo_share_buyable(self, game: Game, corp: Corporation, share: Any) -> bool:
-        return True
-
-    def can_start(self, game: Game, corp: Corporation) -> bool:
-        return True
-
-    def par_prices(self, game: Game, corp: Corporation, player: Player) -> list[Cell]:
-        return game.market.par_cells()
-
-    def companies_for_sale(self, game: Game) -> list[Company]:
-        return []
-
-    def company_purchase_open(self, game: Game, stock: StockRound, player: Player, step: Any) -> bool:
-        """Whether `buy_company` is among the player's options (which keeps him in the turn order)."""
-        return bool(step.buyable_companies(game, stock, player))
-
-    def company_sale_price(self, game: Game, company: Company) -> int:
-        return company.value
-
-    def after_buy_shares(self, game: Game, corp: Corporation) -> None:
-        self.check_float(game, corp)
-
     def after_sell_shares(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
-        pass
-
-    def after_buy_company(self, game: Game, company: Company) -> None:
-        pass
-
-    def after_sell_company(self, game: Game, company: Company) -> None:
-        pass
+        """What a sale to the market does to the price, in the stock round and in any other step that sells
+        (1828's emergency and bankruptcy sales)."""
 
     def after_share_transfer(self, game: Game, corp: Corporation) -> None:
-        pass
-
-    def sets_priority(self, action: dict[str, Any]) -> bool:
-        return True
-
-    def turn_counts_as_action(self, stock: StockRound) -> bool:
-        return bool(stock.turn_actions)
-
-    def finish_stock_round(self, game: Game, stock: StockRound) -> None:
-        pass
-
-    def check_float(self, game: Game, corp: Corporation) -> None:
-        if corp.floated or not corp.ipoed:
-            return
-        sold = 100 - corp.treasury_percent
-        if sold < corp.float_percent:
-            return
-        corp.floated = True
-        if corp.capitalization == "full":
-            assert corp.par_price is not None
-            game.pay(None, corp, corp.par_price * 10)
+        """Bookkeeping whenever certificates change hands (`Game.transfer_shares` and titles' own swaps)."""
