@@ -26,11 +26,12 @@ from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
 from .credit import check_spend, lease_repayable
-from .operating import BuyTrain1825, DiscardTrain1825, Dividend1825, OperatingRound1825, TrackAndToken1825
+from .operating import Dividend1825, OperatingRound1825, TrackAndToken1825
 from .reach import reaches
 from .routes import RouteRules1825
 from .sales import BuySellParShares1825
-from .state import State1825, in_receivership, state
+from .state import State1825, in_receivership, silent_receivership, state
+from .steps.trains import BuyTrain1825, DiscardTrain1825
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
@@ -284,8 +285,7 @@ class Rules1825(TitleRules):
         return game.player_order[0]
 
     def silent_receivership(self, game: Game, corp: Corporation) -> bool:
-        units = (game.defn.data.setup.get("title_specific") or {}).get("units") or []
-        return self.receivership(game, corp) and corp.kind == "minor" and (1 in units or 2 in units)
+        return silent_receivership(game, corp)
 
     # -- operating round ----------------------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
@@ -444,12 +444,6 @@ class Rules1825(TitleRules):
         """The trains the corporation may lease now: those whose run repays what it spent on credit."""
         return [t for t in self.leaseable_trains(game) if lease_repayable(game, round_, corp, t)]
 
-    def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
-        return self.receivership(game, corp)
-
-    def min_train_price_from_corporation(self, game: Game) -> int:
-        return int(self.rule(game, "TRAIN_PRICE_MIN", 10))
-
     def leaseable_trains(self, game: Game) -> list[Train]:
         return self.depot_trains_for(game, None)  # type: ignore[arg-type]
 
@@ -522,49 +516,6 @@ class Rules1825(TitleRules):
                 seen.add(train.name)
                 unique.append(train)
         return unique
-
-    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if self.receivership(game, corp):
-            if self.receivership_skip(game, round_, corp):
-                return []
-            return ["buy_train"]
-        if not self.room_for_train(game, corp):
-            return []
-        prices = [t.price for t in self.depot_trains_for(game, corp)]
-        if self.other_trains(game, corp):
-            prices.append(1)
-        if prices and corp.cash >= min(prices):
-            return ["buy_train", "pass"]
-        return []
-
-    def affordable_depot_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        return [t for t in self.depot_trains_for(game, corp) if t.price <= corp.cash]
-
-    def receivership_skip(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
-        return (len(self.affordable_depot_trains(game, corp)) < 2 or not self.route_available(game, corp)
-                or not self.room_for_train(game, corp) or self.silent_receivership(game, corp))
-
-    def skip_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation) -> None:
-        if not self.receivership(game, corp) or self.silent_receivership(game, corp):
-            return
-        trains = self.affordable_depot_trains(game, corp)
-        if trains and self.route_available(game, corp) and self.room_for_train(game, corp):
-            game.buy_train_from_depot(corp, trains[0], trains[0].price)
-
-    def other_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        # a minor's own train (set aside at set-up, bought when it formed) is never for sale (rules-1825.md)
-        return [t for t in super().other_trains(game, corp) if not t.reserved]
-
-    def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
-                                     price: int, purse: int) -> None:
-        if train.reserved:
-            raise IllegalAction(f"{seller.sym}'s {train.name} train is its own and not for sale", "train_owner")
-        if self.receivership(game, buyer):
-            raise IllegalAction(f"{buyer.sym} is in receivership and buys only from the bank", "receivership")
-        low = int(self.rule(game, "TRAIN_PRICE_MIN", 10))
-        if not low <= price <= purse:
-            raise IllegalAction(f"price must be between {low} and {purse}", "train_price")
-        self.check_train_price_multiple(game, price)
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:
