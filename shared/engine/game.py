@@ -293,8 +293,6 @@ class Game:
         for other in self.depot.trains:
             if other.rusts_on == train.name and not other.rusted:
                 self.rust(other)
-        for corp in self.corporations.values():
-            self.rules.enforce_train_limit(self, corp)
 
     def rust(self, train: Train) -> None:
         train.rusted = True

@@ -8,6 +8,7 @@ import pytest
 
 from shared.engine.core.rounds import Step
 from shared.engine.core.stock import BuySellParShares, StockRound
+from shared.engine.core.trains import BuyTrain
 from shared.engine.titles import REGISTRY, rules_for
 from shared.engine.titles.base import TitleRules
 
@@ -118,3 +119,41 @@ def test_a_title_that_changes_a_stock_rule_plays_its_own_step_and_round(title: s
     step = next(s for s in round_.steps if isinstance(s, BuySellParShares))
     assert type(step) is not BuySellParShares and type(step).__module__ == f"{package}.steps.stock"
     assert _own_names(type(step), BuySellParShares) & (STOCK_STEP_RULES | {"buy_shares", "sell_shares", "par"})
+
+
+# the train step's own methods: a title that buys trains differently overrides them in its subclass of the step
+TRAIN_STEP_METHODS = ("buy_train_actions", "other_trains", "may_buy_from", "min_train_price_from_corporation",
+                      "check_train_from_corporation", "check_train_price_multiple", "after_buy_train")
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_how_a_train_is_bought_is_the_train_steps_not_the_rules(title: str) -> None:
+    """No title's rules object answers for a train purchase: the step does, and a title overrides the step."""
+    cls = type(rules_for(title))
+    assert all(callable(getattr(BuyTrain, name)) for name in TRAIN_STEP_METHODS)
+    assert [name for name in (*TRAIN_STEP_METHODS, "skip_buy_train", "receivership_blocks_other_trains")
+            if hasattr(cls, name)] == [], title
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_the_least_price_between_corporations_comes_from_the_title_data(title: str) -> None:
+    from shared.engine.session import GameSession
+
+    players = [{"id": i, "name": f"p{i}"} for i in range(1, 4)]
+    game = GameSession.new(title, players, seed=1).game
+    low = BuyTrain().min_train_price_from_corporation(game)
+    assert low == game.defn.data.rule("TRAIN_PRICE_MIN", 1) == {"1825": 10, "1828": 1, "1840": 1, "1833NE": 1}[title]
+
+
+@pytest.mark.parametrize(("title", "step"), [("1825", "BuyTrain1825"), ("1828", "BuyTrain1828"),
+                                             ("1833NE", "TrainStep")])
+def test_each_title_buys_trains_with_its_own_train_step(title: str, step: str) -> None:
+    """The operating round a title builds holds its subclass of the train step, the one home of the title's
+    purchase rules."""
+    from shared.engine.session import GameSession
+
+    players = [{"id": i, "name": f"p{i}"} for i in range(1, 4)]
+    game = GameSession.new(title, players, seed=1).game
+    round_ = game.rules.operating_round(game, 1)
+    found = [type(s).__name__ for s in round_.steps if isinstance(s, BuyTrain)]
+    assert found == [step], title

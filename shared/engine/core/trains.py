@@ -1,4 +1,10 @@
-"""The operating round's train purchase: from the depot or another corporation."""
+"""The operating round's train purchase: from the depot or another corporation.
+
+The step is the one home of the purchase's rules: a title that buys differently subclasses `BuyTrain` and
+overrides one of its methods (which moves are open, `buy_train_actions`; whose trains are for sale,
+`other_trains` and `may_buy_from`; what a trade between corporations may cost, `check_train_from_corporation`;
+what follows a purchase, `after_buy_train`; what settling the step does, `skip`). What the bank sells now
+(`depot_trains_for`) and the train limit (`room_for_train`) stay the title's, since other steps ask them too."""
 
 from __future__ import annotations
 
@@ -13,6 +19,17 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
+def trains_of_others(game: Game, corp: Corporation) -> list[Train]:
+    """Every running train of the other corporations still in play (what `BuyTrain.other_trains` offers
+    unless a title says otherwise)."""
+    out = []
+    for other in game.corporations.values():
+        if other is corp or other.closed:
+            continue
+        out.extend(t for t in other.trains if not t.rusted)
+    return out
+
+
 class BuyTrain(Step):
     handlers = {"buy_train": "buy_train", "pass": "pass_step"}
     offers = {"buy_train": "offer_buy_train", "pass": "offer_pass"}
@@ -22,15 +39,32 @@ class BuyTrain(Step):
         if entity != round_.current_entity(game):
             return []
         corp = game.corporations[entity]
-        return game.rules.buy_train_actions(game, round_, corp)
+        return self.buy_train_actions(game, round_, corp)
 
-    def skip(self, game: Game, round_: Round) -> None:
-        assert isinstance(round_, OperatingRound)
-        self.passed = True
-        game.rules.skip_buy_train(game, round_, round_.corp(game))
+    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        """The step's moves open to the operating corporation: a purchase (and a pass) while it has room for
+        a train and money for one of the bank's or another corporation's."""
+        if not game.rules.room_for_train(game, corp):
+            return []
+        depot = [t for t in game.rules.depot_trains_for(game, corp) if t.price <= corp.cash]
+        others = self.other_trains(game, corp) if corp.cash >= 1 else []
+        if depot or others:
+            return ["buy_train", "pass"]
+        return []
 
     def pass_step(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         self.passed = True
+
+    def other_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """The trains of other corporations `corp` may be offered (each seller still asked, `may_buy_from`)."""
+        return trains_of_others(game, corp)
+
+    def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
+        return True
+
+    def min_train_price_from_corporation(self, game: Game) -> int:
+        """The least a train costs between corporations: the data's TRAIN_PRICE_MIN (1 when it says none)."""
+        return int(game.rules.rule(game, "TRAIN_PRICE_MIN", 1))
 
     def offer_buy_train(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
         """The bank's trains it may pay for, and each other corporation's train it may buy at the lowest
@@ -38,13 +72,11 @@ class BuyTrain(Step):
         corp = game.corporations[entity]
         out: list[dict[str, Any]] = [{"train": t.id, "price": t.price, "variant": t.name}
                                      for t in game.rules.depot_trains_for(game, corp) if t.price <= corp.cash]
-        if game.rules.receivership_blocks_other_trains(game, corp):
-            return out
-        low = game.rules.min_train_price_from_corporation(game)
+        low = self.min_train_price_from_corporation(game)
         step = game.rules.train_price_multiple(game)
-        for train in game.rules.other_trains(game, corp):
+        for train in self.other_trains(game, corp):
             seller = game.corporations[train.owner]  # type: ignore[index]
-            if game.rules.may_buy_from(game, corp, seller):
+            if self.may_buy_from(game, corp, seller):
                 for price in sorted({p - p % step for p in (low, min(train.price, corp.cash), corp.cash)}):
                     if low <= price <= corp.cash:
                         out.append({"train": train.id, "price": price})
@@ -74,10 +106,23 @@ class BuyTrain(Step):
                 raise IllegalAction(f"{corp.sym} has {purse}, train {train_id} costs {price}", "cash")
             return train, None
         seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
-        if seller is None or seller is corp or not game.rules.may_buy_from(game, corp, seller):
+        if seller is None or seller is corp or not self.may_buy_from(game, corp, seller):
             raise IllegalAction(f"train {train_id} cannot be bought from {train.owner}", "train_owner")
-        game.rules.check_train_from_corporation(game, corp, seller, train, price, purse)
+        self.check_train_from_corporation(game, corp, seller, train, price, purse)
         return train, seller
+
+    def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
+                                     price: int, purse: int) -> None:
+        """`purse`: what the buyer may spend (its treasury, or more where a title lets its president help)."""
+        if price < 1 or price > purse:
+            raise IllegalAction(f"price {price} must be between 1 and {purse}", "train_price")
+        self.check_train_price_multiple(game, price)
+
+    def check_train_price_multiple(self, game: Game, price: int) -> None:
+        step = game.rules.train_price_multiple(game)
+        if price % step:
+            raise IllegalAction(f"a train changes hands between corporations only at a multiple of {step}, "
+                                f"not {price}", "train_price_multiple")
 
     def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         corp = game.corporations[action["entity"]]
@@ -86,9 +131,9 @@ class BuyTrain(Step):
             game.buy_train_from_depot(corp, train, action["price"])
         else:
             game.move_train(train, seller, corp, action["price"])
-        game.rules.after_buy_train(game, round_, corp, train)
-        if not game.rules.buy_train_actions(game, round_, corp):
+        self.after_buy_train(game, round_, corp, train)
+        if not self.buy_train_actions(game, round_, corp):
             self.passed = True
 
-
-
+    def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
+        """What follows a purchase (once the train is the buyer's); nothing by default."""

@@ -15,6 +15,7 @@ from positions_1825 import position
 from shared.engine import IllegalAction
 from shared.engine.game import Game
 from shared.engine.legal import legal_actions
+from shared.engine.titles.g1825.steps.trains import BuyTrain1825
 
 
 def sell(player: int, shares: list[str], percent: int) -> dict[str, Any]:
@@ -157,10 +158,11 @@ def test_buying_a_minors_own_train_is_refused() -> None:
     game = position(U3_2P, 8)
     hr, mc = game.corporations["HR"], game.corporations["M&C"]
     train = mc.trains[0]
-    assert train.name == "3T"
-    assert train not in game.rules.other_trains(game, hr)
+    assert train.name == "3T" and hr.president is not None  # not in receivership: the minor's rule decides
+    step = next(s for s in game.round.steps if isinstance(s, BuyTrain1825))
+    assert train not in step.other_trains(game, hr)
     with pytest.raises(IllegalAction) as caught:
-        game.rules.check_train_from_corporation(game, hr, mc, train, 10, 500)
+        step.check_train_from_corporation(game, hr, mc, train, 10, 500)
     assert caught.value.rule == "train_owner"
 
 
@@ -179,7 +181,8 @@ def test_a_minors_own_train_handed_back_to_the_bank_is_an_ordinary_train() -> No
     hr, cr = game.corporations["HR"], game.corporations["CR"]
     assert game.acting() == ["CR"] and game.depot.by_id("5-0").owner == "HR"
     hr_cash, cr_cash = hr.cash, cr.cash
-    assert game.depot.by_id("5-0") in game.rules.other_trains(game, cr)
+    step = next(s for s in game.round.steps if isinstance(s, BuyTrain1825))
+    assert game.depot.by_id("5-0") in step.other_trains(game, cr)
     game.process({"type": "buy_train", "entity": "CR", "train": "5-0", "price": 10})
     assert (hr.cash, cr.cash) == (hr_cash + 10, cr_cash - 10)
     assert [t.id for t in hr.trains] == ["U3-0"] and "5-0" in [t.id for t in cr.trains]

@@ -13,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from ...core.operating import DiscardTrain, OperatingRound
+from ...core.operating import OperatingRound
 from ...core.runs import Dividend
 from ...core.shares import Bundle, parse_bundle
 from ...core.trains import BuyTrain
 from ...errors import IllegalAction, accepts
 from ...model import POOL, Corporation, Player, Train
 from .sales import partial_director_bundles, sell_to_pool
-from .state import in_receivership, state
+from .state import state
 
 if TYPE_CHECKING:
-    from ...core.rounds import Round
     from ...game import Game
 
 
@@ -137,26 +136,6 @@ class OperatingRound1825(OperatingRound):
         super().process(game, action, trusted)
 
 
-class DiscardTrain1825(DiscardTrain):
-    """The shared discard step. A minor's own train handed back to the bank over the train limit is an
-    ordinary train from then on: anyone may buy it from the bank, and its buyer may sell it on like any
-    other train (docs/rules-1825.md, "A minor's own train is never for sale", *Once handed back*)."""
-
-    def discard_train(self, game: Game, round_: Round, action: dict[str, Any], trusted: bool) -> None:
-        own = [t for t in game.corporations[action["entity"]].trains if t.id == action.get("train")]
-        super().discard_train(game, round_, action, trusted)
-        for train in own:
-            train.reserved = False
-
-
-class BuyTrain1825(BuyTrain):
-    """The shared train step; a corporation in receivership goes on buying after a purchase of its acting
-    player's choice (docs/rules-1825.md "A corporation in receivership goes on buying trains")."""
-
-    def buy_train(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        super().buy_train(game, round_, action, trusted)
-        if self.passed and in_receivership(game.corporations[action["entity"]]):
-            self.passed = False  # settled next: the one train left it can pay for is bought at once (`skip`)
 
 
 def check_sale(game: Game, round_: OperatingRound1825, player: Player, bundle: Bundle) -> None:

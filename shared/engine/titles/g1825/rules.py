@@ -18,17 +18,18 @@ from ...core.operating import OperatingRound
 from ...core.rounds import Round
 from ...core.stock import check_float
 from ...core.track import HomeToken
-from ...errors import IllegalAction, MalformedAction
+from ...errors import MalformedAction
 from ...model import Corporation, Train
 from ...titledata import options_for_players
 from ..base import TitleRules
 from .compose import compose
-from .operating import BuyTrain1825, DiscardTrain1825, OperatingRound1825
+from .operating import OperatingRound1825
 from .routes import RouteRules1825
-from .state import State1825, in_receivership, state
+from .state import State1825, in_receivership, silent_receivership, state
 from .steps.runs import Dividend1825, RunRoutes1825
 from .steps.stock import BuySellParShares1825, check_formation, par_prices
 from .steps.track import TrackAndToken1825
+from .steps.trains import BuyTrain1825, DiscardTrain1825
 from .stock import StockRound1825
 
 if TYPE_CHECKING:
@@ -189,19 +190,13 @@ class Rules1825(TitleRules):
         return game.player_order[0]
 
     def silent_receivership(self, game: Game, corp: Corporation) -> bool:
-        units = (game.defn.data.setup.get("title_specific") or {}).get("units") or []
-        return self.receivership(game, corp) and corp.kind == "minor" and (1 in units or 2 in units)
+        return silent_receivership(game, corp)
 
     # -- operating round (its rules are the round's and the steps': operating.py, steps/) --------------------
     def special_buy_phrase(self, action: dict[str, Any]) -> str | None:
         """1825's only special purchase is the receivership lease of a train (its description is the train)."""
         return f"leases a {action.get('description')} train for {action.get('cost', LEASE_COST)}"
 
-    def receivership_blocks_other_trains(self, game: Game, corp: Corporation) -> bool:
-        return self.receivership(game, corp)
-
-    def min_train_price_from_corporation(self, game: Game) -> int:
-        return int(self.rule(game, "TRAIN_PRICE_MIN", 10))
 
     def leaseable_trains(self, game: Game) -> list[Train]:
         return self.depot_trains_for(game, None)  # type: ignore[arg-type]
@@ -221,49 +216,6 @@ class Rules1825(TitleRules):
                 seen.add(train.name)
                 unique.append(train)
         return unique
-
-    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if self.receivership(game, corp):
-            if self.receivership_skip(game, round_, corp):
-                return []
-            return ["buy_train"]
-        if not self.room_for_train(game, corp):
-            return []
-        prices = [t.price for t in self.depot_trains_for(game, corp)]
-        if self.other_trains(game, corp):
-            prices.append(1)
-        if prices and corp.cash >= min(prices):
-            return ["buy_train", "pass"]
-        return []
-
-    def affordable_depot_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        return [t for t in self.depot_trains_for(game, corp) if t.price <= corp.cash]
-
-    def receivership_skip(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
-        return (len(self.affordable_depot_trains(game, corp)) < 2 or not self.route_available(game, corp)
-                or not self.room_for_train(game, corp) or self.silent_receivership(game, corp))
-
-    def skip_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation) -> None:
-        if not self.receivership(game, corp) or self.silent_receivership(game, corp):
-            return
-        trains = self.affordable_depot_trains(game, corp)
-        if trains and self.route_available(game, corp) and self.room_for_train(game, corp):
-            game.buy_train_from_depot(corp, trains[0], trains[0].price)
-
-    def other_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        # a minor's own train (set aside at set-up, bought when it formed) is never for sale (rules-1825.md)
-        return [t for t in super().other_trains(game, corp) if not t.reserved]
-
-    def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
-                                     price: int, purse: int) -> None:
-        if train.reserved:
-            raise IllegalAction(f"{seller.sym}'s {train.name} train is its own and not for sale", "train_owner")
-        if self.receivership(game, buyer):
-            raise IllegalAction(f"{buyer.sym} is in receivership and buys only from the bank", "receivership")
-        low = int(self.rule(game, "TRAIN_PRICE_MIN", 10))
-        if not low <= price <= purse:
-            raise IllegalAction(f"price must be between {low} and {purse}", "train_price")
-        self.check_train_price_multiple(game, price)
 
     # -- game end -------------------------------------------------------------------------------------------
     def check_game_end(self, game: Game) -> None:

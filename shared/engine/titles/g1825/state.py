@@ -33,3 +33,10 @@ def in_receivership(corp: Corporation) -> bool:
     corporation alone, so 1825's steps read it with its type known, without the game's rules object
     (`Rules1825.receivership` answers with it)."""
     return corp.floated and corp.president is None
+
+
+def silent_receivership(game: Game, corp: Corporation) -> bool:
+    """A minor in receivership in a game with Unit 1 or 2: it lays no track, runs no train and buys none
+    (`Rules1825.silent_receivership` answers with it; the train step reads it without the rules object)."""
+    units = (game.defn.data.setup.get("title_specific") or {}).get("units") or []
+    return in_receivership(corp) and corp.kind == "minor" and (1 in units or 2 in units)

@@ -247,19 +247,6 @@ class Rules1828(TitleRules):
         return str(state(game).systems.get(corp.sym, [corp.sym])[0])
 
     # -- phases and events ----------------------------------------------------------------------------------
-    def phase_changed(self, game: Game) -> None:
-        pass
-
-    def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
-        self.close_at_first_train(game, state(game).systems.get(corp.sym, [corp.sym]))
-        done = state(game).events_done
-        if train.name not in done:
-            done.append(train.name)
-            for event in train.events:
-                self.fire_event(game, event["type"] if isinstance(event, dict) else str(event))
-        if train.name == "D" and not game.depot.upcoming():
-            self.add_diesel(game)
-
     def after_corporation_buys_company(self, game: Game, round_: Any, corp: Corporation, company: Any) -> None:
         privates.bought_by_corporation(game, round_, corp, company)
 
@@ -339,13 +326,6 @@ class Rules1828(TitleRules):
             return bool(shells_with_room(game, corp))
         return super().room_for_train(game, corp)
 
-    def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
-        return seller.kind != "minor"  # the C&P's 2-train never changes hands
-
-    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
-        if corp.kind == "minor":
-            return []  # the C&P keeps its one 2-train
-        return super().buy_train_actions(game, round_, corp)
 
     # -- digest ---------------------------------------------------------------------------------------------
     def digest_corporations(self, game: Game) -> list[Corporation]:

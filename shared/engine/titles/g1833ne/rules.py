@@ -13,6 +13,7 @@ from ...core.operating import OperatingRound
 from ...core.rounds import Round
 from ...core.stock import StockRound
 from ...core.track import HomeToken
+from ...core.trains import trains_of_others
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Company, Corporation, Player, Train
 from ..base import TitleRules
@@ -381,7 +382,7 @@ class Rules1833NE(TitleRules):
     def buyable_used_trains(self, game: Game, corp: Corporation) -> list[Train]:
         if corp.cash < 1:
             return []
-        return [t for t in self.other_trains(game, corp) if not t.obsolete]
+        return [t for t in trains_of_others(game, corp) if not t.obsolete]
 
     def check_depot_purchase(self, game: Game, corp: Corporation, train: Train, price: int, variant: Any) -> str:
         if train not in self.depot_trains_for(game, corp):

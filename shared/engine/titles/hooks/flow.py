@@ -1,8 +1,9 @@
-"""Which round follows which, who acts for a corporation, and when and how a game ends (with each player's value)."""
+"""Which round follows which, what the engine does by itself, who acts for a corporation, and when and how
+a game ends (with each player's value)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
@@ -47,6 +48,11 @@ class FlowRules:
             return
         i = game.player_order.index(last) + 1
         game.player_order = game.player_order[i:] + game.player_order[:i]
+
+    def auto_action(self, game: Game) -> dict[str, Any] | None:
+        """The next action nobody decides (the engine takes it in live play, `programs.run_programs`), or
+        None."""
+        return None
 
     def check_game_end(self, game: Game) -> None:
         pass

@@ -18,7 +18,7 @@ from ..systems import add_to_shell, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ....game import Game
-    from ....model import Corporation
+    from ....model import Corporation, Train
 
 Option = dict[str, Any]
 
@@ -44,7 +44,7 @@ class BuyTrain1828(BuyTrain):
         """What the operating corporation may still do here, even while another corporation discards the
         trains its purchase put over the limit (gen1828_4p_612537 index 442: NYC-NKP buys on after
         GT-CPR's discards)."""
-        out = game.rules.buy_train_actions(game, round_, corp)
+        out = self.buy_train_actions(game, round_, corp)
         if self.must_buy(game, corp):
             return ["buy_train"]
         if not out and self.may_contribute(game, corp) and game.rules.room_for_train(game, corp):
@@ -60,6 +60,14 @@ class BuyTrain1828(BuyTrain):
             rest = [kind for kind in out if kind not in ("buy_train", "pass")]
             return [*rest, "pass"] if rest else []
         return out
+
+    def buy_train_actions(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[str]:
+        if corp.kind == "minor":
+            return []  # the C&P keeps its one 2-train
+        return super().buy_train_actions(game, round_, corp)
+
+    def may_buy_from(self, game: Game, buyer: Corporation, seller: Corporation) -> bool:
+        return seller.kind != "minor"  # the C&P's 2-train never changes hands
 
     @staticmethod
     def must_buy(game: Game, corp: Any) -> bool:
@@ -86,10 +94,10 @@ class BuyTrain1828(BuyTrain):
         for another corporation's train."""
         president = game.rules.acting_player_for(game, corp)
         purse = corp.cash + (game.player(president).cash if helped and president is not None else 0)
-        low = game.rules.min_train_price_from_corporation(game)
+        low = self.min_train_price_from_corporation(game)
         return purse >= self.cheapest(game, corp) or (purse >= low and any(
-            game.rules.may_buy_from(game, corp, game.corporations[t.owner])
-            for t in game.rules.other_trains(game, corp)))
+            self.may_buy_from(game, corp, game.corporations[t.owner])
+            for t in self.other_trains(game, corp)))
 
     @staticmethod
     def cheapest(game: Game, corp: Any) -> int:
@@ -155,6 +163,19 @@ class BuyTrain1828(BuyTrain):
             self.passed = not goes_on
         else:
             self.passed = not self.own_actions(game, round_, corp)
+
+    def after_buy_train(self, game: Game, round_: OperatingRound, corp: Corporation, train: Train) -> None:
+        """A founding private closes at its corporation's (or System's) first train; the first train of a
+        kind fires its events; the last D sold brings another (D trains are unlimited)."""
+        rules: Any = game.rules  # Rules1828 (the package's rules.py imports this module)
+        rules.close_at_first_train(game, state(game).systems.get(corp.sym, [corp.sym]))
+        done = state(game).events_done
+        if train.name not in done:
+            done.append(train.name)
+            for event in train.events:
+                rules.fire_event(game, event["type"] if isinstance(event, dict) else str(event))
+        if train.name == "D" and not game.depot.upcoming():
+            rules.add_diesel(game)
 
     def open_after_purchase(self, game: Game, corp: Any) -> bool:
         """At a purchase that forces discards: the step stays open when a shell had room under the new limit
@@ -250,10 +271,10 @@ class BuyTrain1828(BuyTrain):
         for train in game.rules.depot_trains_for(game, corp):
             if train.price <= corp.cash or (train.price == cheapest and train.price <= purse):
                 options.append({"train": train.id, "price": train.price})
-        low = game.rules.min_train_price_from_corporation(game)
-        for train in game.rules.other_trains(game, corp):
+        low = self.min_train_price_from_corporation(game)
+        for train in self.other_trains(game, corp):
             seller = game.corporations[train.owner]  # type: ignore[index]
-            if not game.rules.may_buy_from(game, corp, seller):
+            if not self.may_buy_from(game, corp, seller):
                 continue
             prices = {low, min(train.price, corp.cash), corp.cash}
             if helps:
