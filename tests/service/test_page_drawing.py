@@ -1,7 +1,8 @@
 """The page's drawing caches change nothing drawn: the map and the tile tray of the people's games at several
 positions, drawn with the caches cold, warm from other games and warm from themselves, are byte for byte
 what the uncached drawing (every hex drawn afresh, every text placed by trying each spot against each
-obstacle) gives. And the caches are used: a warm map draws no hex again."""
+obstacle) gives, and so is the whole page (its market and tables too) a browser gets. And the caches are
+used: a warm map draws no hex again."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from typing import Any
 
 import pytest
 
+from services.config import Config
+from services.gateway import create_app
 from services.gateway.web import svg
 from shared.engine import GameSession
 from shared.engine.view import map_view
 from shared.engine.view.board import tile_tray
+from shared.eventstore import migrate
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "conformance"
 PEOPLES = {"1825": "1825/141331.json", "1828": "1828/23366.json", "1840": "1840/218809.json"}
@@ -136,3 +140,25 @@ def test_the_cache_keeps_the_most_recently_used() -> None:
         return cache.get(key, lambda: calls.append(key) or key.upper())
     assert [drawing(k) for k in ("a", "b", "a", "c", "a", "b")] == ["A", "B", "A", "C", "A", "B"]
     assert calls == ["a", "b", "c", "b"] and len(cache) == 2  # "b" was the least recently used when "c" came
+
+
+def test_the_whole_page_is_the_uncached_one(tmp_path: Path, empty_caches: None) -> None:
+    url = f"sqlite:///{tmp_path / 'page.sqlite3'}"
+    migrate(url)
+    client = create_app(Config(database_url=url, admin_token="draw-admin", log_level="WARNING")).test_client()
+    record = json.loads((CONFORMANCE / PEOPLES["1828"]).read_text())
+    record.update(actions=record["actions"][:400], status="active")
+    record.pop("result", None)
+    record.pop("game_end_reason", None)
+    made = client.post("/games/import", json=record, headers={"Authorization": "Bearer draw-admin"})
+    assert made.status_code in (200, 201), made.json
+    path = f"/games/{made.json['game']['id']}/page"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(svg, "HEXES", svg.Drawings(0))
+        mp.setattr(svg, "PLACED", svg.Drawings(0))
+        mp.setattr(svg, "_free_spot", plain_free_spot)
+        expected = client.get(path).get_data(as_text=True)
+    assert 'class="market"' in expected and expected.count('<g class="hex"') > 100
+    cold = client.get(path).get_data(as_text=True)
+    assert len(svg.HEXES) > 0
+    assert cold == expected and client.get(path).get_data(as_text=True) == expected
