@@ -11,7 +11,6 @@ import math
 import re
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 from html import escape
 from threading import Lock
 from typing import Any, NamedTuple
@@ -218,7 +217,6 @@ def _free_spot(candidates: list[Point], obstacles: list[tuple[float, float, floa
     return best
 
 
-@lru_cache(maxsize=16)
 def _directions(corners: tuple[Point, ...], edges: tuple[Point, ...]) -> tuple[Point, ...]:
     """Unit directions towards a hex's corners and edges, clockwise from the upper left (where printed maps
     put a revenue)."""
