@@ -9,7 +9,6 @@ fragment stays in the browser, the script moves it to local storage and sends it
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from services.gateway.http import game_or_404, game_url, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import HomeOut, PageMeOut, PageVersionOut, PageVersionQuery, PreviewQuery
 from services.gateway.web.summary import order_words, overview
-from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map
+from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map, render_tray
 from services.play.legal import standing_in, with_stand_in
 from services.words.describe import describe, stood_in
 from shared.engine import EngineError, GameSession
@@ -92,21 +91,6 @@ def _notice(game: Game) -> str | None:
         return provisional_notice(game.title, game.options or ())
     except (EngineError, DataError):  # unreadable title data must not take the page down; the engine refuses moves
         return None
-
-
-_TRAY_ATTRS = re.compile(r' data-tile="[^"]*"')  # a tray tile is on no hex: nothing reads it as the map's
-
-
-def _tray(session: GameSession, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tiles left, each drawn as the map draws it, with its count."""
-    out = []
-    for tile in tile_tray(session.game):
-        svg = (f'<svg class="tray-tile" viewBox="-52 -52 104 104" width="56" height="56" role="img" '
-               f'aria-label="tile {tile["name"]}">'
-               + _TRAY_ATTRS.sub("", render_hex(tile["hex"], view)).replace('<g class="hex"', '<g class="hex tray-hex"', 1)
-               + "</svg>")
-        out.append({**tile, "svg": svg})
-    return out
 
 
 def _chat(session: GameSession) -> list[dict[str, Any]]:
@@ -194,7 +178,7 @@ def render_page(game: Game) -> Response:
             rules = session.game.rules
             notes = dict(getattr(session.game, "history_notes", {}))
             chat = _chat(session)
-            tray = _tray(session, view)
+            tray = render_tray(tile_tray(session.game), view)
         context.update(history=at, shown_version=game.version if at is None else at, chat=chat, tray=tray)
         context.update(overview=summary, map_view=view, map_svg=render_map(view, game.title), market=market,
                        hex_texts=[(h["id"], describe_hex(h)) for h in view["hexes"]

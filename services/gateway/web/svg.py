@@ -8,8 +8,12 @@ alternative of the drawing); laid tiles carry `data-tile`, station tokens are `.
 from __future__ import annotations
 
 import math
+import re
+from collections import OrderedDict
+from collections.abc import Callable
 from html import escape
-from typing import Any
+from threading import Lock
+from typing import Any, NamedTuple
 
 SCALE = 50.0  # pixels per unit (a hex's corner radius)
 
@@ -96,18 +100,87 @@ def _bubble(x: float, y: float, value: Any) -> str:
             f'fill="#111">{value}</text></g>')
 
 
-def _obstacles(hex_: dict[str, Any], edges: dict[str, list[float]]) -> list[tuple[float, float, float]]:
+class Drawings:
+    """A bounded cache of drawings, least recently used first out, keyed by the `repr` of all a drawing is
+    made from. The views are plain JSON data (`/games/{id}/map` serves the same), whose `repr` is their
+    content, down to what Python deems equal but prints differently (0.0 and -0.0, 1 and 1.0)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, str] = OrderedDict()
+        self._lock = Lock()  # the gateway's threads share it
+
+    def get(self, key: str, draw: Callable[[], str]) -> str:
+        with self._lock:
+            drawn = self._items.get(key)
+            if drawn is not None:
+                self._items.move_to_end(key)
+                return drawn
+        drawn = draw()
+        with self._lock:
+            self._items[key] = drawn
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return drawn
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+# Placing the texts is most of a hex's drawing; it depends on the tile at its rotation, not the hex, so
+# one title's few hundred tiles-at-rotations and preprinted hexes fill a fraction of this.
+PLACED = Drawings(4096)
+# A map is 100-150 hexes and a tray 30-60 tiles; a hex's key and drawing are 1-3 KB together, so this
+# holds the maps of the games being opened (~25) in about 10 MB.
+HEXES = Drawings(4096)
+
+
+Point = tuple[float, float]
+
+
+class Placing(NamedTuple):
+    """All that a hex's revenue bubbles and printed texts are placed by, and nothing more: the tile's stops
+    and track at its rotation (a tile looks the same on every hex, in every game), whether a location
+    name, a build cost or labels are printed, the text colour and the hex's shape."""
+
+    stops: tuple[tuple[str, float, float, int], ...]  # kind, x, y, slots of each node but junctions
+    track: tuple[tuple[Point, Point], ...]  # each path's two ends
+    located: bool
+    paying: tuple[tuple[float, float, Any], ...]  # x, y, revenue of each city and town that pays
+    cost: str | None
+    label: str | None
+    text: str
+    corners: tuple[Point, ...]
+    edges: tuple[Point, ...]  # edge midpoints, in the view's edge order
+
+
+def _placing(hex_: dict[str, Any], view: dict[str, Any], text: str) -> Placing:
+    edges = view["edges"]
+    cost = None
+    if hex_.get("upgrade_cost"):
+        kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
+        cost = f'{"≈" if kinds == {"water"} else "▲"}{hex_["upgrade_cost"]}'
+    return Placing(
+        stops=tuple((n["kind"], n["x"], n["y"], n.get("slots") or 1) for n in hex_["nodes"] if n["kind"] != "junction"),
+        track=tuple((_end_point(p["a"], hex_, edges), _end_point(p["b"], hex_, edges)) for p in hex_["paths"]),
+        located=bool(hex_.get("location")),
+        paying=tuple((n["x"], n["y"], n["revenue"]) for n in hex_["nodes"]
+                     if n["kind"] in ("city", "town") and n.get("revenue")),
+        cost=cost, label=" ".join(hex_["labels"]) if hex_.get("labels") else None, text=text,
+        corners=tuple((c[0], c[1]) for c in view["corners"]), edges=tuple((e[0], e[1]) for e in edges.values()))
+
+
+def _obstacles(p: Placing) -> list[tuple[float, float, float]]:
     """(x, y, radius) of what printed text must not cover: stops (a city as wide as its slots) and track."""
     out: list[tuple[float, float, float]] = []
-    for node in hex_["nodes"]:
-        if node["kind"] == "junction":
-            continue
-        slots = node.get("slots") or 1
+    for kind, x, y, slots in p.stops:
         for s in range(slots):
-            out.append((node["x"] - 0.2 * (slots - 1) + 0.4 * s, node["y"], 0.22 if node["kind"] == "city" else 0.12))
-    for path in hex_["paths"]:
-        a = _end_point(path["a"], hex_, edges)
-        b = _end_point(path["b"], hex_, edges)
+            out.append((x - 0.2 * (slots - 1) + 0.4 * s, y, 0.22 if kind == "city" else 0.12))
+    for a, b in p.track:
         for t in (0.25, 0.5, 0.75):
             out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, 0.1))
         for end in (a, b):
@@ -115,63 +188,85 @@ def _obstacles(hex_: dict[str, Any], edges: dict[str, list[float]]) -> list[tupl
     return out
 
 
-def _free_spot(candidates: list[tuple[float, float]], obstacles: list[tuple[float, float, float]],
-               half_width: float = 0.0) -> tuple[float, float]:
-    """The candidate whose clearance from every obstacle is largest (for text `half_width` wide each side,
-    measured at both ends too)."""
-    def at(px: float, py: float) -> float:
-        return min((((px - x) ** 2 + (py - y) ** 2) ** 0.5 - r for x, y, r in obstacles), default=9.0)
+def _room(px: float, py: float, half_width: float, obstacles: list[tuple[float, float, float]], beat: float) -> float:
+    """The clearance of a text spot (`half_width` each side, measured at both ends too) from every obstacle,
+    enough room counting as much as any more (so the earliest roomy candidate wins); once it is no more
+    than `beat`, the spot has lost and the rest is not measured."""
+    room = ENOUGH_ROOM
+    for qx in (px - half_width, px, px + half_width):
+        for x, y, r in obstacles:
+            d = ((qx - x) ** 2 + (py - y) ** 2) ** 0.5 - r
+            if d < room:
+                room = d
+                if room <= beat:
+                    return room
+    return room
 
-    def clearance(p: tuple[float, float]) -> float:
-        # enough room counts as much as any more room, so the earliest roomy candidate wins
-        return min(at(p[0] - half_width, p[1]), at(p[0], p[1]), at(p[0] + half_width, p[1]), ENOUGH_ROOM)
-    return max(candidates, key=clearance)
+
+def _free_spot(candidates: list[Point], obstacles: list[tuple[float, float, float]], half_width: float = 0.0) -> Point:
+    """The first candidate whose clearance from every obstacle is largest. Clearance stops counting at
+    ENOUGH_ROOM, so the first candidate with that much wins at once, and a candidate stops being measured
+    as soon as it cannot beat the best so far."""
+    best, best_room = candidates[0], -math.inf
+    for c in candidates:
+        room = _room(c[0], c[1], half_width, obstacles, best_room)
+        if room > best_room:
+            best, best_room = c, room
+            if room >= ENOUGH_ROOM:
+                break
+    return best
 
 
-def _ring(view: dict[str, Any], radius: float, around: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
-    """Twelve points at `radius` around a point, towards the hex's corners and edges, clockwise from the
-    upper left (where printed maps put a revenue)."""
-    dirs = [tuple(c) for c in view["corners"]]
-    for e in view["edges"].values():
+def _directions(corners: tuple[Point, ...], edges: tuple[Point, ...]) -> tuple[Point, ...]:
+    """Unit directions towards a hex's corners and edges, clockwise from the upper left (where printed maps
+    put a revenue)."""
+    dirs = list(corners)
+    for e in edges:
         n = (e[0] ** 2 + e[1] ** 2) ** 0.5 or 1.0
         dirs.append((e[0] / n, e[1] / n))
     dirs.sort(key=lambda d: (math.degrees(math.atan2(d[1], d[0])) - 200) % 360)
-    return [(around[0] + d[0] * radius, around[1] + d[1] * radius) for d in dirs]
+    return tuple(dirs)
 
 
-def _revenues_and_labels(hex_: dict[str, Any], view: dict[str, Any], text: str) -> list[str]:
+def _ring(p: Placing, radius: float, around: Point = (0.0, 0.0)) -> list[Point]:
+    """Twelve points at `radius` around a point, towards the hex's corners and edges."""
+    return [(around[0] + d[0] * radius, around[1] + d[1] * radius) for d in _directions(p.corners, p.edges)]
+
+
+def _place(p: Placing) -> str:
     """Revenue bubbles and labels where they cover no stop and no track: one bubble when every stop pays
     the same (as printed tiles do), else one beside each stop."""
-    obstacles = _obstacles(hex_, view["edges"])
-    if hex_.get("location"):
+    obstacles = _obstacles(p)
+    if p.located:
         obstacles.append((0.0, -0.62, 0.15))
     obstacles += [(0.0, 0.8, 0.08), (0.55, 0.47, 0.1)]  # the coordinate and the tile number
-    inside = [(0.0, 0.0)] + _ring(view, 0.45) + [p for p in _ring(view, 0.62)]
+    inside = [(0.0, 0.0)] + _ring(p, 0.45) + _ring(p, 0.62)
     out: list[str] = []
-    paying = [n for n in hex_["nodes"] if n["kind"] in ("city", "town") and n.get("revenue")]
-    if paying and len({n["revenue"] for n in paying}) == 1:
+    if p.paying and len({revenue for _, _, revenue in p.paying}) == 1:
         spot = _free_spot(inside, obstacles)
         obstacles.append((spot[0], spot[1], 0.16))
-        out.append(_bubble(spot[0], spot[1], paying[0]["revenue"]))
+        out.append(_bubble(spot[0], spot[1], p.paying[0][2]))
     else:
-        for node in paying:
-            near = [p for p in _ring(view, 0.36, (node["x"], node["y"])) if (p[0] ** 2 + p[1] ** 2) ** 0.5 < 0.72]
+        for x, y, revenue in p.paying:
+            near = [q for q in _ring(p, 0.36, (x, y)) if (q[0] ** 2 + q[1] ** 2) ** 0.5 < 0.72]
             spot = _free_spot(near or inside, obstacles)
             obstacles.append((spot[0], spot[1], 0.16))
-            out.append(_bubble(spot[0], spot[1], node["revenue"]))
-    if hex_.get("upgrade_cost"):
-        kinds = {k for t in hex_.get("terrain") or [] for k in t["terrains"]}
-        cost = f'{"≈" if kinds == {"water"} else "▲"}{hex_["upgrade_cost"]}'
-        spot = _free_spot([(0.0, 0.55)] + inside, obstacles, half_width=0.05 * len(cost))
+            out.append(_bubble(spot[0], spot[1], revenue))
+    if p.cost is not None:
+        spot = _free_spot([(0.0, 0.55)] + inside, obstacles, half_width=0.05 * len(p.cost))
         obstacles.append((spot[0], spot[1], 0.15))
         out.append(f'<text class="terrain" x="{_f(spot[0])}" y="{_f(spot[1] + 0.06)}" font-size="{_f(0.17)}" '
-                   f'text-anchor="middle" fill="{text}">{cost}</text>')
-    if hex_.get("labels"):
-        label = " ".join(hex_["labels"])
-        spot = _free_spot(inside, obstacles, half_width=0.08 * len(label))
+                   f'text-anchor="middle" fill="{p.text}">{p.cost}</text>')
+    if p.label is not None:
+        spot = _free_spot(inside, obstacles, half_width=0.08 * len(p.label))
         out.append(f'<text class="label" x="{_f(spot[0])}" y="{_f(spot[1] + 0.08)}" font-size="{_f(0.24)}" '
-                   f'font-weight="bold" text-anchor="middle" fill="{text}">{escape(label)}</text>')
-    return out
+                   f'font-weight="bold" text-anchor="middle" fill="{p.text}">{escape(p.label)}</text>')
+    return "".join(out)
+
+
+def _revenues_and_labels(hex_: dict[str, Any], view: dict[str, Any], text: str) -> str:
+    placing = _placing(hex_, view, text)
+    return PLACED.get(repr(placing), lambda: _place(placing))
 
 
 def _fit(sym: str) -> str:
@@ -237,6 +332,15 @@ def describe_hex(hex_: dict[str, Any]) -> str:
 
 
 def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
+    """The hex as an SVG group, drawn once per distinct hex (a map drawn again after a move draws only the
+    hexes the move changed; a tray tile is drawn once per phase's revenues)."""
+    colors = view.get("entities") or {}
+    tokens = [colors.get(str(t)) for n in hex_["nodes"] for t in n.get("tokens") or [] if t is not None]
+    key = repr((hex_, view["corners"], view["edges"], tokens))
+    return HEXES.get(key, lambda: _draw_hex(hex_, view))
+
+
+def _draw_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
     fill, text = FILLS.get(hex_["color"], ("#ddd", "#111"))
     corners = " ".join(_pt(c) for c in view["corners"])
     tile = hex_.get("tile")
@@ -260,7 +364,7 @@ def render_hex(hex_: dict[str, Any], view: dict[str, Any]) -> str:
     if hex_.get("location"):
         parts.append(f'<text class="location" x="0" y="{_f(-0.62)}" font-size="{_f(0.15)}" text-anchor="middle" '
                      f'fill="{text}">{escape(str(hex_["location"])[:22])}</text>')
-    parts += _revenues_and_labels(hex_, view, text)
+    parts.append(_revenues_and_labels(hex_, view, text))
     parts.append(f'<text class="coord" x="{_f(0.0)}" y="{_f(0.82)}" font-size="{_f(0.12)}" text-anchor="middle" '
                  f'fill="{text}" opacity="0.8">{escape(hex_["id"])}</text>')
     if tile:
@@ -281,3 +385,18 @@ def render_map(view: dict[str, Any], title: str) -> str:
             f'<desc id="map-desc">{len(view["hexes"])} hexes, {laid} tiles laid, {view["layout"]} layout; '
             f'each hex has a title describing it, and the list below the map says the same in text.</desc>')
     return head + "".join(render_hex(h, view) for h in view["hexes"]) + "</svg>"
+
+
+_TRAY_ATTRS = re.compile(r' data-tile="[^"]*"')  # a tray tile is on no hex: nothing reads it as the map's
+
+
+def render_tray(tiles: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tiles left (`tile_tray`), each with its `svg`: drawn as the map draws it."""
+    out = []
+    for tile in tiles:
+        svg = (f'<svg class="tray-tile" viewBox="-52 -52 104 104" width="56" height="56" role="img" '
+               f'aria-label="tile {tile["name"]}">'
+               + _TRAY_ATTRS.sub("", render_hex(tile["hex"], view)).replace('<g class="hex"', '<g class="hex tray-hex"', 1)
+               + "</svg>")
+        out.append({**tile, "svg": svg})
+    return out
