@@ -40,6 +40,10 @@ EXTRA_LAY_COST = 40
 class Rules1828(TitleRules):
     title = "1828.Games"
     state_class = State1828
+    title_actions = {
+        "swap_train": ("train",),  # a System moves a train between its shells (steps/trains.py, SwapTrain)
+        "failed_merge": ("corporations",),  # a merger that cannot be done, acknowledged (steps/merger.py, stock.py)
+    }
 
     # -- set-up -------------------------------------------------------------------------------------------
     def load_board(self, data: TitleData) -> Board:
