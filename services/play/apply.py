@@ -53,13 +53,13 @@ class StandIn:
     absent: int
 
 
-# the clock's own log (services/play/clock_store.py, migration 0005_clock), read in the game's transaction
+# the clock's own log (services/play/table_log.py, migration 0005_clock), read in the game's transaction
 _CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
 
 
 def table_of(tx: GameTx) -> Table:
     """The game's table (its clock log), read on the game transaction's own connection (no second pool).
-    The clock log has its own concurrency rule (services/play/clock_store.py), so the game row's lock never
+    The clock log has its own concurrency rule (services/play/table_log.py), so the game row's lock never
     covered it."""
     return Table.replay([json.loads(row["data"]) for row in tx.read(_CLOCK_LOG, (tx.game.id,))])
 
