@@ -16,12 +16,12 @@ from typing import Any
 import psycopg
 import sqlalchemy as sa
 
-from services.clock import SystemClock
 from services.notifier import manage
 from services.notifier.db import make_engine
 from services.notifier.service import Notifier
 from services.notifier.settings import NotifierSettings, UrlPolicy
 from services.notifier.tables import attempts, deliveries
+from services.timesource import SystemTime
 from services.tokens import hash_token
 from shared.eventstore import NewGame, SqlRecorder, migrate, open_recorder
 
@@ -64,7 +64,7 @@ def _games(rec: SqlRecorder, engine: sa.Engine, url: str, settings: NotifierSett
             rec.join(game.id, p.id, p.name, hash_token(secrets.token_hex(8)))
             with engine.begin() as conn:
                 manage.set_subscription(conn, str(p.id), None, manage.SubscriptionRequest("webhook", url=url),
-                                        SystemClock().now(), settings.url_policy)
+                                        SystemTime().now(), settings.url_policy)
             pids.append(p.id)
         rec.start(game.id, {"acting": pids[:1] if acting_first else [], "round": "SR 1", "phase": "2"},
                   {"title": "1830"})

@@ -365,13 +365,13 @@ def test_title_state_is_typed_where_it_has_moved() -> None:
 
 # Which services may not import which (docs/architecture.md, "The layers and what each may import"): the play
 # layer and mail-in never reach into the gateway, play never into the notifier, and the shared helpers
-# (`services.clock`, `services.words`) into no service at all.
+# (`services.timesource`, `services.words`) into no service at all.
 SERVICE_BOUNDARIES: dict[str, tuple[str, ...]] = {
     "services.play": ("services.gateway", "services.notifier", "services.mailin"),
     "services.mailin": ("services.gateway",),
     "services.notifier": ("services.gateway", "services.play"),
     "services.words": ("services.gateway", "services.notifier", "services.mailin", "services.play"),
-    "services.clock": ("services.gateway", "services.notifier", "services.mailin", "services.play"),
+    "services.timesource": ("services.gateway", "services.notifier", "services.mailin", "services.play"),
 }
 
 

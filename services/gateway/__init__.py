@@ -11,7 +11,6 @@ from werkzeug.wrappers import Response
 from services.config import Config
 from services.gateway import (
     actions,
-    clock_api,
     errors,
     games,
     home,
@@ -19,6 +18,7 @@ from services.gateway import (
     players,
     seat_api,
     signin_api,
+    table_api,
     titles,
 )
 from services.gateway import web as page
@@ -48,7 +48,7 @@ def create_app(config: Config | None = None) -> Flask:
         app.register_blueprint(module.bp)
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll
     notifier_api.init_app(app, notifier_api.context_for(config))  # /notifier: settings, deliveries
-    app.register_blueprint(clock_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
+    app.register_blueprint(table_api.bp)  # time controls, votes, undo requests (docs/time-controls.md)
     app.register_blueprint(seat_api.bp)  # seat hand-over by invitation, stand-ins
     app.register_blueprint(signin_api.bp)  # revoking the sign-in links of turn emails
     app.register_blueprint(home.bp)  # a player's games across the site, his turns first
@@ -58,7 +58,7 @@ def create_app(config: Config | None = None) -> Flask:
     if isinstance(dispatcher, InProcessDispatcher):  # the embedded worker: the clock follows each move at once
         def follow(game_id: int) -> None:
             with app.app_context():
-                clock_api.follower().follow_move(game_id)
+                table_api.follower().follow_move(game_id)
         dispatcher.after_settle = follow
 
     @app.before_request

@@ -19,12 +19,12 @@ from flask.typing import ResponseReturnValue
 
 from services.apidoc import documented
 from services.gateway.auth import Principal, known_seat_of, remember_seat, require_seat, seat_in, seat_token
-from services.gateway.clock_api import door, refused
 from services.gateway.errors import ApiError
 from services.gateway.guide import action_examples
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import ActionIn, ReceiptOut, WaitQuery
+from services.gateway.table_api import door, refused
 from services.metrics import ACTIONS_REFUSED
 from services.play.commands import wait_for
 from services.play.moves import Accepted, Caller, client_key

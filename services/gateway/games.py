@@ -12,7 +12,6 @@ from flask.typing import ResponseReturnValue
 from services.apidoc import documented
 from services.gateway import web as page
 from services.gateway.auth import Principal, principal, require_read, require_seat
-from services.gateway.clock_api import clock_log, record_table_rules, stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, json_body, load, query
 from services.gateway.runtime import rt
@@ -32,6 +31,7 @@ from services.gateway.schemas import (
     RecordIn,
     StateOut,
 )
+from services.gateway.table_api import record_table_rules, stand_in_now, table_log
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
@@ -191,7 +191,7 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     if game.status != "active":
         return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": [],
                                 "proposals": []})
-    table = Table.replay(clock_log().read(game.id))
+    table = Table.replay(table_log().read(game.id))
     with rt().sessions.use(game) as session:
         mine = None if who.admin else (who.seat.player_id if who.seat else -1)
         # a seat the table chose to stand in for an absent one is offered its moves (read from the table,

@@ -14,10 +14,10 @@ from flask.typing import ResponseReturnValue
 
 from services.apidoc import documented
 from services.gateway.auth import principal
-from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.runtime import rt
 from services.gateway.schemas import MyGamesOut
+from services.gateway.table_api import stand_in_now
 from services.play.legal import with_stand_in
 from shared.eventstore.records import Game
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from shared.engine.actions import ACTION_FIELDS, unknown_fields
+from shared.engine.actions import action_fields, unknown_fields
+from shared.engine.titles import registered_actions
 
 MAX_ID = 2**53 - 1  # ids and seeds: exact in every JSON client and inside a 64-bit column
 MAX_VERSION = 2**31 - 1  # game versions live in a 32-bit column
@@ -236,13 +237,15 @@ class ActionIn(Strict):
     action = fields.Dict(required=True, metadata={
         "description": "an 18xx.games-style action: `type` and the fields of that type (a field the type does "
                        "not have is refused, 400); the fields per type: "
-                       + "; ".join(f"{kind}: {', '.join(sorted(f))}" for kind, f in sorted(ACTION_FIELDS.items()))})
+                       + "; ".join(f"{kind}: {', '.join(sorted(f))}"
+                                   for kind, f in sorted(action_fields(registered_actions()).items()))})
     expected_version = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_VERSION))
 
     @validates_schema
     def _known_fields(self, data: dict[str, Any], **_: Any) -> None:
-        """Each field must be one its type has (the engine's declaration, shared/engine/actions.py)."""
-        unknown = unknown_fields(data["action"])
+        """Each field must be one its type has (the engine's declaration: shared/engine/actions.py for the
+        shared types, the titles' packages for their own; the game is not known yet, so every title's)."""
+        unknown = unknown_fields(data["action"], registered_actions())
         if unknown:
             kind = data["action"]["type"]
             raise ValidationError({name: [f"a {kind} action has no field {name!r}"] for name in unknown}, "action")

@@ -14,11 +14,11 @@ from flask.typing import ResponseReturnValue
 from marshmallow import fields, validate
 
 from services.apidoc import documented
-from services.gateway.clock_api import _own_seat, _view, now, pending, refused, seat_player
-from services.gateway.clock_schemas import ClockOut
 from services.gateway.http import game_or_404, json_body, load
 from services.gateway.runtime import rt
 from services.gateway.schemas import Strict, Text
+from services.gateway.table_api import _own_seat, _view, now, pending, refused, seat_player
+from services.gateway.table_schemas import ClockOut
 from services.play.pending import Refused
 from services.tokens import hash_token, new_token
 
@@ -67,7 +67,7 @@ def _invalidate(game_id: int, seat: int) -> None:
 @documented("Offer an open seat to a newcomer: answers the invitation (shown once)", ok={201: SeatOfferOut},
             errors=(404, 409, 422), auth=("seat",), tags=("seats",))
 def offer(game_id: int, seat: int) -> ResponseReturnValue:
-    """`seat`: its number as `GET /games/{id}` shows it, or a seated player's id (clock_api.seat_player)."""
+    """`seat`: its number as `GET /games/{id}` shows it, or a seated player's id (table_api.seat_player)."""
     game = game_or_404(game_id)
     by = _own_seat(game)
     player = seat_player(game, seat)

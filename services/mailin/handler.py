@@ -28,12 +28,12 @@ import sqlalchemy as sa
 
 from services.notifier.fanout import resolve as subscriptions_of
 from services.notifier.mailer import HEADER_POLICY
-from services.play.clock_store import ClockLog
 from services.play.dispatch import Dispatcher
 from services.play.moves import Caller, MoveDoor
 from services.play.pending import Pending, Refused, asks_of
 from services.play.scheduler import Scheduler, session_remedies
 from services.play.sessions import SessionCache
+from services.play.table_log import TableLog
 from services.words.describe import describe
 from services.words.names import name_of
 from shared.engine import GameSession
@@ -68,14 +68,14 @@ def command_id(message_id: str, n: int) -> str:
 class RateLimit:
     """At most `per_hour` mails per sender address in any rolling hour (in memory: one receiver process)."""
 
-    def __init__(self, per_hour: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, per_hour: int, timer: Callable[[], float] = time.monotonic) -> None:
         self.per_hour = per_hour
-        self.clock = clock
+        self.timer = timer
         self._seen: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
     def allow(self, sender: str) -> bool:
-        now = self.clock()
+        now = self.timer()
         with self._lock:
             times = self._seen.setdefault(sender, deque())
             while times and times[0] <= now - 3600:
@@ -184,7 +184,7 @@ class MailHandler:
                 break
             try:
                 with self.sessions.use(game) as session:
-                    absent = absent_for(session, token.player_id, lambda: ClockLog(self.engine).read(token.game_id))
+                    absent = absent_for(session, token.player_id, lambda: TableLog(self.engine).read(token.game_id))
                     moves = seat_moves(session, token.player_id, absent)
                     if n == 1:
                         numbers = moves
@@ -228,16 +228,16 @@ class MailHandler:
         return Outcome("answered", "", applied, self._answer(incoming, token, report))
 
     def pending(self) -> Pending:
-        return Pending(self.recorder, self.sessions, ClockLog(self.engine), self.follower().tick_game)
+        return Pending(self.recorder, self.sessions, TableLog(self.engine), self.follower().tick_game)
 
     def follower(self) -> Scheduler:
         """The scheduler's pass over one game, run when a mail decides something (services/play/pending.py)."""
-        return Scheduler(self.recorder, ClockLog(self.engine), self.dispatcher,
+        return Scheduler(self.recorder, TableLog(self.engine), self.dispatcher,
                          session_remedies(self.recorder, self.sessions))
 
     def door(self) -> MoveDoor:
         """The one door a move comes in by (services/play/moves.py), as REST uses it."""
-        return MoveDoor(self.recorder, self.dispatcher, None, self.sessions, lambda: ClockLog(self.engine),
+        return MoveDoor(self.recorder, self.dispatcher, None, self.sessions, lambda: TableLog(self.engine),
                         lambda: datetime.now(UTC), self.follower().tick_game)
 
     def _name(self, game_id: int, player: int) -> str:
@@ -280,14 +280,14 @@ class MailHandler:
         game = self.recorder.get_game(token.game_id)
         assert game is not None
         with self.sessions.use(game) as session:
-            absent = absent_for(session, token.player_id, lambda: ClockLog(self.engine).read(game.id))
+            absent = absent_for(session, token.player_id, lambda: TableLog(self.engine).read(game.id))
             acting = token.player_id in session.acting_players() or absent is not None
             reply_to = tokens.reply_address(self.settings, game.id, token.player_id, game.version) if acting \
                 else None
             link = outgoing.seat_link(self.settings, self.public_url, game.id, token.player_id)
             text = turn_text(session, game.id, token.player_id, link, reply_to, absent)
         if game.status == ACTIVE:  # the questions still waiting for this player, each with its address
-            text = outgoing.with_asks(self.settings, text, asks_of(ClockLog(self.engine).read(game.id),
+            text = outgoing.with_asks(self.settings, text, asks_of(TableLog(self.engine).read(game.id),
                                                                    datetime.now(UTC)),
                                       {s.player_id: s.name for s in self.recorder.seats(game.id)})
         msg = EmailMessage(policy=HEADER_POLICY)

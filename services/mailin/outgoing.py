@@ -15,9 +15,9 @@ from typing import Protocol
 from services import signin
 from services.notifier.db import make_engine
 from services.notifier.payloads import ask_sentence
-from services.play.clock_store import ClockLog
 from services.play.pending import Ask, asks_of
 from services.play.sessions import SessionCache
+from services.play.table_log import TableLog
 from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
 
@@ -85,12 +85,12 @@ class TurnMailer:
     sessions: SessionCache
     settings: MailinSettings
     public_url: str
-    log: ClockLog | None = None  # the table's questions (votes, undo/redo requests, seat claims)
+    log: TableLog | None = None  # the table's questions (votes, undo/redo requests, seat claims)
 
     @classmethod
     def open(cls, database_url: str, settings: MailinSettings, public_url: str) -> TurnMailer:
         recorder = open_recorder(database_url, pool_size=2)
-        return cls(recorder, SessionCache(recorder, 64), settings, public_url, ClockLog(make_engine(database_url, 2)))
+        return cls(recorder, SessionCache(recorder, 64), settings, public_url, TableLog(make_engine(database_url, 2)))
 
     def text(self, game_id: int, player_id: int) -> TurnText | None:
         game = self.recorder.get_game(game_id)

@@ -40,7 +40,7 @@ def seat_moves(session: GameSession, player_id: int, absent: int | None = None) 
 
 
 def absent_for(session: GameSession, player_id: int, clock_events: Callable[[], list[dict[str, Any]]]) -> int | None:
-    """The absent seat the table chose this player to move for, or None; the clock log (`clock_events`) is
+    """The absent seat the table chose this player to move for, or None; the table log (`clock_events`) is
     read only when the player is not acting himself."""
     if player_id in session.acting_players() or session.finished:
         return None

@@ -77,7 +77,7 @@ for _error_type, _handler in ERROR_HANDLERS.items():
 def list_subscriptions() -> Any:
     ctx = _ctx()
     with ctx.engine.connect() as conn:
-        rows = manage.list_subscriptions(conn, _require_player(), ctx.clock.now())
+        rows = manage.list_subscriptions(conn, _require_player(), ctx.timesource.now())
     return jsonify(SubscriptionOut(many=True).dump(rows))
 
 
@@ -86,7 +86,7 @@ def _put(game_id: str | None) -> Any:
     data = SubscriptionIn().load(request.get_json(silent=True) or {})
     with ctx.engine.begin() as conn:
         view = manage.set_subscription(
-            conn, _require_player(), game_id, manage.SubscriptionRequest(**data), ctx.clock.now(),
+            conn, _require_player(), game_id, manage.SubscriptionRequest(**data), ctx.timesource.now(),
             ctx.settings.url_policy, ctx.resolver,
         )
     return jsonify(SubscriptionOut().dump(view))
@@ -135,7 +135,7 @@ def rotate_secret(endpoint_id: int) -> Any:
     ctx = _ctx()
     overlap = timedelta(hours=ctx.settings.secret_overlap_hours)
     with ctx.engine.begin() as conn:
-        view = manage.rotate_secret(conn, _player(), endpoint_id, ctx.clock.now(), overlap)
+        view = manage.rotate_secret(conn, _player(), endpoint_id, ctx.timesource.now(), overlap)
     return jsonify(EndpointOut().dump(view))
 
 
@@ -163,7 +163,7 @@ def get_delivery(delivery_id: int) -> Any:
 def redeliver(delivery_id: int) -> Any:
     ctx = _ctx()
     with ctx.engine.begin() as conn:
-        view = manage.redeliver(conn, _player(), delivery_id, ctx.clock.now())
+        view = manage.redeliver(conn, _player(), delivery_id, ctx.timesource.now())
     return jsonify(DeliveryOut().dump(view)), 202
 
 
@@ -186,7 +186,7 @@ def unsubscribe_one_click(token: str) -> Any:
     """RFC 8058 one-click: the mail client POSTs `List-Unsubscribe=One-Click`; it takes effect at once."""
     ctx = _ctx()
     with ctx.engine.begin() as conn:
-        found = unsubscribe.redeem(conn, token, ctx.clock.now())
+        found = unsubscribe.redeem(conn, token, ctx.timesource.now())
     if not found:
         return _error(404, "not_found", "unknown or expired unsubscribe link")
     return Response("You will get no more email from Railpost at this address.\n", mimetype="text/plain")

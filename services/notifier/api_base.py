@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from flask import Response, current_app, g, jsonify, request
 from marshmallow import ValidationError
 
-from services.clock import Clock, SystemClock
+from services.timesource import SystemTime, TimeSource
 
 from . import manage
 from .auth import Caller, identify
@@ -30,7 +30,7 @@ class ApiContext:
     engine: sa.Engine
     settings: NotifierSettings
     admin_token: str | None = None
-    clock: Clock = field(default_factory=SystemClock)
+    timesource: TimeSource = field(default_factory=SystemTime)
     signin_secret: str = ""  # sign-in links (services/signin.py) are callers too
     resolver: Resolver = system_resolver
 

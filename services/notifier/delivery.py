@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from services.clock import Clock
+from services.timesource import TimeSource
 
 from . import retry, signing, transport, webpush
 from .settings import NotifierSettings
@@ -65,7 +65,7 @@ def live_secrets(conn: sa.Connection, endpoint_id: int, now: datetime) -> tuple[
 class WebhookSender:
     engine: sa.Engine
     settings: NotifierSettings
-    clock: Clock
+    timesource: TimeSource
     resolver: Resolver = system_resolver
     opener: transport.SocketOpener = transport.open_socket
     rng: random.Random = field(default_factory=random.Random)
@@ -74,7 +74,7 @@ class WebhookSender:
     finished: threading.Event = field(default_factory=threading.Event)  # set when a worker frees up
 
     def claim_due(self, limit: int) -> list[Claim]:
-        now = self.clock.now()
+        now = self.timesource.now()
         lease = now + timedelta(seconds=self.settings.claim_lease)
         with self.engine.begin() as conn:
             rows = conn.execute(
@@ -100,7 +100,7 @@ class WebhookSender:
 
     def attempt(self, claim: Claim) -> AttemptResult:
         """The network half: no database access, so a slow receiver holds no transaction open."""
-        started = self.clock.now()
+        started = self.timesource.now()
         status: int | None = None
         retry_after: str | None = None
         error: str | None = None
@@ -131,7 +131,7 @@ class WebhookSender:
 
     def record(self, claim: Claim, result: AttemptResult) -> str:
         """Store the attempt and decide what happens next; returns the delivery's new status."""
-        now = self.clock.now()
+        now = self.timesource.now()
         verdict = retry.judge(result.status, result.retry_after, now)
         made = claim.attempts + 1
         with self.engine.begin() as conn:
@@ -177,7 +177,7 @@ class WebhookSender:
             return "error"
 
     def deliver_due(self, limit: int = 100) -> int:
-        """Synchronously attempt everything due now (tests and the benchmark drive this with a virtual clock)."""
+        """Synchronously attempt everything due now (tests and the benchmark drive this with a virtual time source)."""
         claims = self.claim_due(limit)
         for claim in claims:
             self.deliver(claim)

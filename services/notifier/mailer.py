@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from services.clock import Clock
+from services.timesource import TimeSource
 from services.words.describe import plural
 
 from . import events, fanout, unsubscribe
@@ -124,7 +124,7 @@ def latest_per_game(items: Sequence[Any]) -> list[str]:
 class Mailer:
     engine: sa.Engine
     settings: NotifierSettings
-    clock: Clock
+    timesource: TimeSource
     smtp_factory: SmtpFactory = connect_smtp
     blocks: TurnBlocks | None = None  # email moves: each game's mail lists its moves and takes replies
 
@@ -132,7 +132,7 @@ class Mailer:
         """Send every batch whose oldest line is due; returns the number of emails sent."""
         if not self.settings.smtp.enabled:
             return 0
-        now = self.clock.now()
+        now = self.timesource.now()
         window = now + timedelta(seconds=self.settings.mail_batch_seconds)
         with self.engine.connect() as conn:
             groups = conn.execute(
@@ -161,7 +161,7 @@ class Mailer:
             return None
 
     def _send_group(self, player_id: str, address: str, window: datetime) -> int:
-        now = self.clock.now()
+        now = self.timesource.now()
         with self.engine.begin() as conn:
             items = conn.execute(
                 sa.select(mail_queue.c.id, mail_queue.c.line, mail_queue.c.game_id, mail_queue.c.event_type)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 
-from services.clock import Clock
+from services.timesource import TimeSource
 
 from . import events, fanout, outbox
 from .reminders import take_slot
@@ -24,7 +24,7 @@ from .tables import TRACKING_NAME, game_state, tracking, turns
 class OutboxProcessor:
     engine: sa.Engine
     settings: NotifierSettings
-    clock: Clock
+    timesource: TimeSource
 
     def position(self) -> int:
         with self.engine.connect() as conn:
@@ -39,7 +39,7 @@ class OutboxProcessor:
                 sa.select(tracking.c.position).where(tracking.c.name == TRACKING_NAME).with_for_update()
             ).scalar()
             if current is None:
-                conn.execute(tracking.insert().values(name=TRACKING_NAME, position=0, updated_at=self.clock.now()))
+                conn.execute(tracking.insert().values(name=TRACKING_NAME, position=0, updated_at=self.timesource.now()))
                 current = 0
             records = outbox.read_after(conn, int(current), self.settings.batch_size)
             if not records:
@@ -49,7 +49,7 @@ class OutboxProcessor:
             conn.execute(
                 tracking.update()
                 .where(tracking.c.name == TRACKING_NAME)
-                .values(position=records[-1].position, updated_at=self.clock.now())
+                .values(position=records[-1].position, updated_at=self.timesource.now())
             )
         return len(records)
 
@@ -67,7 +67,7 @@ class OutboxProcessor:
             position=record.position, kind=record.kind, game_id=record.game_id, payload=record.payload,
             occurred_at=record.created_at, title=title, previous_acting=previous, seated=seated,
         )
-        now = self.clock.now()
+        now = self.timesource.now()
         if record.kind == "clock_reminder":
             gap = timedelta(hours=self.settings.clock_reminder_gap_hours)
             notifications = [n for n in notifications if all(take_slot(conn, p, now, gap) for p in n.recipients)]
@@ -77,7 +77,7 @@ class OutboxProcessor:
         if record.kind == "turn":
             acting = list(events.acting_players(record.payload))
             self._save_state(conn, record, title, acting, exists=state is not None)
-            self._track_turns(conn, record, title, acting, self.clock.now())
+            self._track_turns(conn, record, title, acting, self.timesource.now())
         elif record.kind == "game_finished":
             self._save_state(conn, record, title, [], exists=state is not None)
             conn.execute(turns.delete().where(turns.c.game_id == record.game_id))
@@ -99,7 +99,7 @@ class OutboxProcessor:
         conn: sa.Connection, record: outbox.OutboxRecord, title: str | None, acting: list[str], now: datetime
     ) -> None:
         """Remember since when each player holds the turn; reminders count from here. We use the time we saw
-        the event (on our clock) rather than its commit time, so a backlog after downtime cannot fire a burst
+        the event (by our time source) rather than its commit time, so a backlog after downtime cannot fire a burst
         of reminders at once."""
         conn.execute(turns.delete().where(turns.c.game_id == record.game_id, turns.c.player_id.not_in(acting)))
         held = set(

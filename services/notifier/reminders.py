@@ -12,7 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from services.clock import Clock
+from services.timesource import TimeSource
 
 from . import fanout
 from .events import REMINDER, Notification
@@ -24,11 +24,11 @@ from .tables import players, turns
 class ReminderScanner:
     engine: sa.Engine
     settings: NotifierSettings
-    clock: Clock
+    timesource: TimeSource
 
     def run_once(self) -> int:
         """Schedule the reminders due now; returns how many players were nudged."""
-        now = self.clock.now()
+        now = self.timesource.now()
         overdue_before = now - timedelta(hours=self.settings.reminder_after_hours)
         gap_before = now - timedelta(hours=self.settings.reminder_gap_hours)
         nudged = 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from services.clock import Clock, SystemClock
+from services.timesource import SystemTime, TimeSource
 
 from . import transport
 from .delivery import WebhookSender
@@ -35,7 +35,7 @@ MAIL_FLUSH_SECONDS = 1.0
 class Notifier:
     engine: sa.Engine
     settings: NotifierSettings
-    clock: Clock = field(default_factory=SystemClock)
+    timesource: TimeSource = field(default_factory=SystemTime)
     resolver: Resolver = system_resolver
     opener: transport.SocketOpener = transport.open_socket
     smtp_factory: SmtpFactory = connect_smtp
@@ -43,10 +43,10 @@ class Notifier:
     blocks: TurnBlocks | None = None  # email moves (services.mailin.outgoing.TurnMailer)
 
     def __post_init__(self) -> None:
-        self.processor = OutboxProcessor(self.engine, self.settings, self.clock)
-        self.sender = WebhookSender(self.engine, self.settings, self.clock, self.resolver, self.opener, self.rng)
-        self.mailer = Mailer(self.engine, self.settings, self.clock, self.smtp_factory, self.blocks)
-        self.reminders = ReminderScanner(self.engine, self.settings, self.clock)
+        self.processor = OutboxProcessor(self.engine, self.settings, self.timesource)
+        self.sender = WebhookSender(self.engine, self.settings, self.timesource, self.resolver, self.opener, self.rng)
+        self.mailer = Mailer(self.engine, self.settings, self.timesource, self.smtp_factory, self.blocks)
+        self.reminders = ReminderScanner(self.engine, self.settings, self.timesource)
 
     def step(self) -> int:
         """Everything due right now, synchronously; returns outbox records consumed + webhooks attempted."""

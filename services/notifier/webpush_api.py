@@ -85,7 +85,7 @@ def add_device() -> Any:
         return _error(400, "invalid_request", "not a push subscription", details=exc.messages)
     try:
         with ctx.engine.begin() as conn:
-            device = webpush.register(conn, _require_player(), data, ctx.clock.now(), ctx.settings, ctx.resolver)
+            device = webpush.register(conn, _require_player(), data, ctx.timesource.now(), ctx.settings, ctx.resolver)
     except UnsafeUrl as exc:
         return _error(422, "unsafe_url", str(exc))
     return jsonify({"id": device}), 201
@@ -97,6 +97,6 @@ def add_device() -> Any:
 def revoke_device(device_id: int) -> Any:
     ctx = _ctx()
     with ctx.engine.begin() as conn:
-        if not webpush.revoke(conn, _require_player(), device_id, ctx.clock.now()):
+        if not webpush.revoke(conn, _require_player(), device_id, ctx.timesource.now()):
             return _error(404, "not_found", f"you have no web push device {device_id}")
     return "", 204

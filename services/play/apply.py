@@ -31,7 +31,7 @@ from shared.eventstore.errors import Conflict
 from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
 from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt, seat_of_command
-from shared.eventstore.rows import CLOCK_LOG
+from shared.eventstore.rows import TABLE_LOG
 
 log = logging.getLogger("railpost.apply")
 META_TYPES = frozenset({"undo", "redo", "message"})
@@ -55,10 +55,10 @@ class StandIn:
 
 
 def table_of(tx: GameTx) -> Table:
-    """The game's table (its clock log), read on the game transaction's own connection (no second pool).
-    The clock log has its own concurrency rule (services/play/clock_store.py), so the game row's lock never
+    """The game's table (its table log), read on the game transaction's own connection (no second pool).
+    The table log has its own concurrency rule (services/play/table_log.py), so the game row's lock never
     covered it."""
-    return Table.replay([json.loads(row["data"]) for row in tx.read(CLOCK_LOG, (tx.game.id,))])
+    return Table.replay([json.loads(row["data"]) for row in tx.read(TABLE_LOG, (tx.game.id,))])
 
 
 def stand_in_of(tx: GameTx) -> tuple[int, int] | None:
@@ -231,7 +231,7 @@ def authorise(session: GameSession, receipt: Receipt,
     from the receipt, 403): a seat acts only for entities its player controls, and always in its own name
     (`user`); undo, redo and chat concern the table, so any seat may send them. The one exception: the seat
     the table chose to stand in for an absent one (`substitute` vote) acts for the entities the absent seat
-    controls while it still holds the turn (StandIn). The clock log that says so is read only for a seat
+    controls while it still holds the turn (StandIn). The table log that says so is read only for a seat
     that does not control the entity, so an ordinary move costs no read for it."""
     player = receipt.player_id
     if player is None:  # operator (admin token)

@@ -1,7 +1,7 @@
 """Seat hand-over (docs/time-controls.md, "Hand-over"): a seat the table opened is offered by invitation; a
 newcomer claims it with that invitation; the other seated players accept or decline; on acceptance the
 newcomer holds the seat: its holdings and standing orders (the engine's seat stays the same), its seat
-token (the old one stops working) and its notifications. The clock log records who held the seat from which
+token (the old one stops working) and its notifications. The table log records who held the seat from which
 game version on, so the history says who played which moves.
 
 The table already voted to open the seat, so a claim nobody declines within 48 hours is accepted: silence
@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from services.play.clock import GameClock
+from services.play.timecontrol import GameClock
 from services.play.votes import TableVote, VoteError
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class SeatClaim:
 
 class Table(Protocol):
     """What the hand-over reads of the table: `timekeeping.Table`, the frozen dataclass that replays the
-    clock log and hands these events here, satisfies it (declared here so this module needs not import it)."""
+    table log and hands these events here, satisfies it (declared here so this module needs not import it)."""
 
     @property
     def clock(self) -> GameClock | None: ...

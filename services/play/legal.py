@@ -16,7 +16,7 @@ from shared.eventstore.records import ACTIVE, Game
 
 def standing_in(session: GameSession, stand_in: tuple[int, int] | None, player_id: int | None) -> int | None:
     """The absent seat `player_id` moves for now, or None: the table's `substitute` decision (`stand_in`,
-    (absent, chosen) from the clock log, `Table.stand_in`) while the absent seat still must act. The same
+    (absent, chosen) from the table log, `Table.stand_in`) while the absent seat still must act. The same
     condition as the seat check where the move is settled (services/play/apply.py `authorise`)."""
     if stand_in is None or player_id is None or session.finished:
         return None
@@ -41,7 +41,7 @@ def with_stand_in(acting: list[Any], stand_in: tuple[int, int] | None) -> list[A
 
 def stand_in_told(game: Game | None, new: Sequence[dict[str, Any]]) -> list[TurnChanged]:
     """The turn alert that reaches the stand-in when the table chooses him (`vote_decided`, `substitute`,
-    among the clock events `new`): the game's acting players with him beside the absent seat. The notifier
+    among the table log's events `new`): the game's acting players with him beside the absent seat. The notifier
     alerts players who were not acting before, so he alone is told, and his turn mail lists the absent
     seat's moves (services/mailin/render.py)."""
     decided = [e for e in new if e.get("type") == "vote_decided" and e.get("choice") == "substitute"]

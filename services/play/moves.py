@@ -18,12 +18,12 @@ from types import MappingProxyType
 from typing import Any
 
 from services.play import undo_policy
-from services.play.clock_store import ClockLog
 from services.play.commands import body_hash, ring_and_wait, submit_and_wait
 from services.play.dispatch import Dispatcher
 from services.play.pending import Ask, Pending, Refused
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
+from services.play.table_log import TableLog
 from services.play.timekeeping import Table
 from shared.eventstore import Receipt, SqlRecorder
 from shared.eventstore.records import ACTIVE, Game, Seat, seat_command_id, table_command_id
@@ -98,7 +98,7 @@ class MoveDoor:
     dispatcher: Dispatcher
     signals: SettleSignals | None
     sessions: SessionCache
-    log: Callable[[], ClockLog]
+    log: Callable[[], TableLog]
     now: Callable[[], datetime]
     carry_out: Callable[[int], object] | None = None  # the table's decision carried out at once (Pending)
 

@@ -1,7 +1,7 @@
 """What the table has to decide, as use cases: one path for REST, the game page and email replies.
 
 A vote at a deadline, an undo or redo request and its answers, a newcomer's claim of an open seat and its
-answers, a player leaving his seat: each reads the game's clock log, decides (services/play/timekeeping.py,
+answers, a player leaving his seat: each reads the game's table log, decides (services/play/timekeeping.py,
 votes.py, handover.py) and appends the decision after what it read; a concurrent write (the scheduler, another
 player) makes it read and decide again. The caller names the acting seat (from its own authentication: seat
 token, signed reply address); nothing here takes a seat from a request body.
@@ -18,16 +18,16 @@ from typing import Any
 
 from services.play import handover, undo_policy
 from services.play import timekeeping as tk
-from services.play.clock import ClockError
-from services.play.clock_store import ClockLog, StaleClock
 from services.play.legal import stand_in_told
 from services.play.sessions import SessionCache
+from services.play.table_log import StaleTableLog, TableLog
+from services.play.timecontrol import ClockError
 from services.play.votes import VoteError
 from shared.eventstore import SqlRecorder
 from shared.eventstore.outbox import OutboxEvent, TableAsks
 from shared.eventstore.records import ACTIVE, Game
 
-OPENERS = ("vote_opened", "consent_opened", "seat_claimed")  # the clock events that ask the table something
+OPENERS = ("vote_opened", "consent_opened", "seat_claimed")  # the table log's events that ask the table something
 Decision = Callable[[tk.Table], list[dict[str, Any]]]
 ATTEMPTS = 3
 
@@ -48,16 +48,16 @@ class Refused(Exception):
 class Pending:
     recorder: SqlRecorder
     sessions: SessionCache
-    log: ClockLog
+    log: TableLog
     # the table's decision carried out in the request that takes it (a vote's result, an accepted undo or
     # proposal, a seat handed over): the scheduler's pass over that one game (`Scheduler.tick_game`); the
-    # clock's tick stays the safety net for deadlines
+    # table's tick stays the safety net for deadlines
     carry_out: Callable[[int], object] | None = None
 
     # -- the one way a decision is recorded ------------------------------------------------------------
 
     def decide(self, game_id: int, decision: Decision, carry: bool = True) -> list[dict[str, Any]]:
-        """Read the clock, decide, append after what was read; a concurrent write makes it decide again.
+        """Read the table log, decide, append after what was read; a concurrent write makes it decide again.
         Then what was decided is carried out (`carry_out`), unless the caller carries it out itself."""
         for _ in range(ATTEMPTS):
             events = self.log.read(game_id)
@@ -70,12 +70,12 @@ class Pending:
             tell, version = self.tell(game_id, events, new)
             try:
                 self.log.append(game_id, len(events), new, tell, version)
-            except StaleClock:
+            except StaleTableLog:
                 continue
             if new and carry and self.carry_out is not None:
                 self.carry_out(game_id)
             return new
-        raise Refused(409, "clock_busy", "the clock changed while deciding; try again")
+        raise Refused(409, "clock_busy", "the table changed while deciding; try again")
 
     def tell(self, game_id: int, before: Sequence[dict[str, Any]], new: Sequence[dict[str, Any]]
              ) -> tuple[list[OutboxEvent], int | None]:
@@ -192,7 +192,7 @@ class Pending:
 
 @dataclass(frozen=True)
 class Ask:
-    """One open question of the table: `kind` vote | undo | redo | end_game | purchase | seat_claim; `ask_id` the clock-log
+    """One open question of the table: `kind` vote | undo | redo | end_game | purchase | seat_claim; `ask_id` the table-log
     position of the event that opened it (a reply names it, so an answer never lands on a later question);
     `by` the absent seat (vote) or the requester (undo, redo) or the seat claimed; `players` who must
     still answer; `closes` when it is settled without them."""

@@ -1,6 +1,7 @@
-"""The clock's heartbeat: every CLOCK_TICK_SECONDS one pass over the games with a time control.
+"""The table's heartbeat: every CLOCK_TICK_SECONDS one pass over the games the table log follows (a time
+control's deadlines, an undo request or proposal to settle, a seat left to claim; `TableLog.games`).
 
-Driven by Celery beat on the same Redis (task `railpost.clock_tick`), or by a daemon thread in the embedded
+Driven by Celery beat on the same Redis (task `railpost.table_tick`), or by a daemon thread in the embedded
 `make run` mode. Doubles are harmless: a pass appends its decisions after the sequence number it read (a
 second scheduler's append fails and it re-reads), and the moves it queues carry command ids derived from
 that sequence number, so the store takes each once. A Redis lock still keeps a fleet of beats from all doing
@@ -17,24 +18,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from services.clock import Clock, SystemClock
 from services.play import commands
 from services.play.beat import TICK_SECONDS
-from services.play.clock_store import ClockLog, StaleClock
 from services.play.dispatch import Dispatcher
 from services.play.handover import hand_over
 from services.play.legal import seat_actions, stand_in_told
 from services.play.pending import asks_made
 from services.play.sessions import SessionCache
+from services.play.table_log import StaleTableLog, TableLog
 from services.play.timekeeping import Follow, Table, tick
+from services.timesource import SystemTime, TimeSource
 from shared.engine import GameSession
 from shared.engine.programs import next_auto_actions
 from shared.eventstore import SqlRecorder
 from shared.eventstore.outbox import ClockReminder
 from shared.eventstore.sql import state_summary
 
-log = logging.getLogger("railpost.clock")
-LOCK_KEY = "railpost:clock:tick"
+log = logging.getLogger("railpost.table")
+LOCK_KEY = "railpost:table:tick"
 
 # (game_id, player_id) -> (the action the player's standing order takes now, the pass they may make now)
 Remedies = Callable[[int, int], tuple[dict[str, Any] | None, dict[str, Any] | None]]
@@ -66,10 +67,10 @@ def session_remedies(recorder: SqlRecorder, sessions: SessionCache) -> Remedies:
 @dataclass
 class Scheduler:
     recorder: SqlRecorder
-    log: ClockLog
+    log: TableLog
     dispatcher: Dispatcher
     remedies: Remedies = no_remedies
-    clock: Clock = field(default_factory=SystemClock)
+    timesource: TimeSource = field(default_factory=SystemTime)
     reminded: list[tuple[int, int, int]] = field(default_factory=list)  # (game, player, step), newest last
     timed: dict[int, bool] = field(default_factory=dict)  # game -> has a time control (set before its start)
 
@@ -97,10 +98,10 @@ class Scheduler:
     def tick_game(self, game_id: int, attempts: int = 3) -> int:
         for _ in range(attempts):
             try:
-                return self._tick(game_id, self.clock.now())
-            except StaleClock:
+                return self._tick(game_id, self.timesource.now())
+            except StaleTableLog:
                 continue
-        log.warning("clock contended, trying next pass", extra={"game_id": game_id})
+        log.warning("table log contended, trying next pass", extra={"game_id": game_id})
         return 0
 
     def _tick(self, game_id: int, now: datetime) -> int:
@@ -153,7 +154,7 @@ class InProcessScheduler:
         self.scheduler = scheduler
         self.seconds = seconds
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="railpost-clock", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="railpost-table-tick", daemon=True)
 
     def start(self) -> InProcessScheduler:
         self._thread.start()
@@ -168,4 +169,4 @@ class InProcessScheduler:
             try:
                 self.scheduler.run_once()
             except Exception:  # a pass that fails (store down) is retried by the next one
-                log.exception("clock pass failed")
+                log.exception("table tick failed")

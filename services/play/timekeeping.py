@@ -1,9 +1,10 @@
-"""A game's time control as use cases: players set it up, state their hours, go on vacation, vote and answer
-undo requests; the scheduler's `tick` follows the game and decides what is due. Each decision is an event
-in the clock log; the table is always rebuilt from that log (`Table.replay`), never kept elsewhere.
+"""A game's table as use cases: its time control (players set it up, state their hours, go on vacation), its
+votes, undo and redo requests, proposals and seat claims; the scheduler's `tick` follows the game and
+decides what is due. Each decision is an event
+in the table log; the table is always rebuilt from that log (`Table.replay`), never kept elsewhere.
 
-Seats are named by player id. The caller (gateway, scheduler) supplies who is acting; the clock never reads
-the engine, and the engine never sees the clock.
+Seats are named by player id. The caller (gateway, scheduler) supplies who is acting; the table never reads
+the engine, and the engine never sees the table.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from services.play.clock import Availability, ClockError, ClockEvent, GameClock, TimeControl
 from services.play.handover import SEAT_TYPES, SeatClaim, apply_seat
 from services.play.handover import settle as settle_claim
+from services.play.timecontrol import Availability, ClockError, ClockEvent, GameClock, TimeControl
 from services.play.votes import ConsentRequest, TableVote, VoteError, at_deadline, undo_affected
 
 CLOCK_TYPES = frozenset({"turn", "moved", "extended", "vacation", "reminded"})
@@ -124,7 +125,7 @@ class Table:
             if e.get("choice") == "open_seat":
                 return replace(t, vote=None, open_seats=t.open_seats | {e["absent"]})
             return replace(t, vote=None)
-        raise ClockError("type", f"unknown clock event {kind!r}")
+        raise ClockError("type", f"unknown table event {kind!r}")
 
     # -- what players ask ---------------------------------------------------------------------------------
 

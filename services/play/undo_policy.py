@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from services.play.clock_store import ClockLog
 from services.play.sessions import SessionCache
+from services.play.table_log import TableLog
 from shared.engine import GameSession
 from shared.eventstore import ACTION_APPLIED, SqlRecorder
 from shared.eventstore.records import ACTIVE, Game, StoredEvent
@@ -102,7 +102,7 @@ class UndoRefused(Exception):
         self.affected = affected or []
 
 
-def check(recorder: SqlRecorder, sessions: SessionCache, log: ClockLog, game: Game, player_id: int,
+def check(recorder: SqlRecorder, sessions: SessionCache, log: TableLog, game: Game, player_id: int,
           action: Mapping[str, Any], expected_version: int) -> None:
     """The undo rule for a seat's own `undo`/`redo` action (REST or mail): played only if it touches no one
     else's moves, or the game chose free undo; otherwise UndoRefused(409) pointing at the request. Checked

@@ -37,7 +37,7 @@ def make_celery(config: Config) -> Celery:
                 "schedule": config.sweep_interval_seconds,
                 "options": {"queue": config.celery_queue},
             },
-            "clock-tick": beat_entry(config.celery_queue),  # time controls: services/play/scheduler.py
+            "table-tick": beat_entry(config.celery_queue),  # the table's deadlines: services/play/scheduler.py
         },
     )
     app.conf.railpost_config = config

@@ -15,8 +15,7 @@ from services.logs import setup_logging
 from services.notifier.db import make_engine
 from services.play.apply import apply_pending
 from services.play.beat import TICK_SECONDS
-from services.play.beat import TICK_TASK as CLOCK_TICK_TASK
-from services.play.clock_store import ClockLog
+from services.play.beat import TICK_TASK as TABLE_TICK_TASK
 from services.play.dispatch import (
     APPLY_TASK,
     SWEEP_TASK,
@@ -28,6 +27,7 @@ from services.play.dispatch import (
 from services.play.scheduler import Scheduler, locked, session_remedies
 from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
+from services.play.table_log import TableLog
 from shared.eventstore import SqlRecorder, open_recorder
 from shared.eventstore.records import ACTIVE
 
@@ -104,14 +104,14 @@ def scheduler() -> Scheduler:
     found = _clock.get(os.getpid())
     if found is None:
         recorder, sessions, config, signals = runtime()
-        found = Scheduler(recorder, ClockLog(make_engine(config.database_url, pool_size=2)),
+        found = Scheduler(recorder, TableLog(make_engine(config.database_url, pool_size=2)),
                           make_dispatcher(recorder, config, signals), session_remedies(recorder, sessions))
         _clock.clear()
         _clock[os.getpid()] = found
     return found
 
 
-@shared_task(name=CLOCK_TICK_TASK)
+@shared_task(name=TABLE_TICK_TASK)
 def clock_tick() -> int:
     """One pass of the time-control scheduler; with many workers and beats, the Redis lock lets one run it."""
     config = runtime()[2]

@@ -1,13 +1,18 @@
 """The action types the engine takes and the fields each has: the one declaration of what an action may
-carry. `Game.process` knows its types from it (`KNOWN_TYPES`), the session its own (undo, redo, chat), and
-the gateway refuses a submitted action with a field its type does not have (`unknown_fields`), so a typo
-(`"rotaton"`) is named instead of silently ignored.
+carry. Here the shared 18xx types (`GAME_ACTIONS`) and the table's own (`TABLE_ACTIONS`: undo, redo, chat,
+taken by the session); a title's own types are declared in its package (`TitleRules.title_actions`), so a
+new title adds its moves without editing this file. `Game.process` takes the shared types and its title's
+own (`action_types`); the gateway refuses a submitted action with a field its type does not have
+(`unknown_fields`, with every registered title's own: `titles.registered_actions`), so a typo (`"rotaton"`)
+is named instead of silently ignored. The titles' own come in as an argument: this module stays below the
+game and the titles (no import circle).
 
 Fields are those of 18xx.games' actions (the records the engine replays) and of the engine's own offers:
 what `legal-actions` lists posts back as it is, range hints and a dead end's `reason` included."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from .records import RANGE_HINTS
@@ -18,27 +23,22 @@ COMMON = frozenset({"type", "entity", "entity_type", "id", "user", "created_at",
 # (`needs_consent`: the players a proposal waits for, services/play/legal.py; the door drops it)
 OFFER_NOTES = RANGE_HINTS | {"reason", "needs_consent"}
 
+# the types every title may use (a round's step or the game itself takes them)
 GAME_ACTIONS: dict[str, frozenset[str]] = {kind: frozenset(fields) for kind, fields in {
     "bid": ("company", "corporation", "minor", "price"),
     "buy_company": ("company", "price"),
     "sell_company": ("company", "price"),
-    "choose_ability": ("choice",),
     "choose": ("choice",),
     "par": ("corporation", "share_price"),
     "buy_shares": ("shares", "percent"),
     "sell_shares": ("shares", "percent"),
     "lay_tile": ("hex", "tile", "rotation", "ability"),
     "place_token": ("city", "slot", "tokener"),
-    "remove_token": ("city", "slot"),
     "run_routes": ("routes", "extra_revenue", "subsidy"),
     "dividend": ("kind", "amount"),
     "buy_train": ("train", "price", "variant", "shell"),
     "discard_train": ("train",),
-    "swap_train": ("train",),
-    "scrap_train": ("train",),
-    "reassign_trains": ("assignments",),
     "merge": ("corporation",),
-    "failed_merge": ("corporations",),
     "special_buy": ("description", "cost"),
     "bankrupt": (),
     "pass": (),
@@ -55,13 +55,26 @@ TABLE_ACTIONS: dict[str, frozenset[str]] = {
     "message": frozenset({"message"}),
 }
 
-ACTION_FIELDS: dict[str, frozenset[str]] = {kind: COMMON | OFFER_NOTES | fields
-                                            for kind, fields in {**GAME_ACTIONS, **TABLE_ACTIONS}.items()}
+
+# a title's own types, each with its fields (`TitleRules.title_actions`, `titles.registered_actions`)
+OwnActions = Mapping[str, Collection[str]]
 
 
-def unknown_fields(action: dict[str, Any]) -> list[str]:
+def action_types(own: OwnActions) -> frozenset[str]:
+    """The types a game takes (not the table's): the shared ones and its title's `own`."""
+    return frozenset(GAME_ACTIONS) | frozenset(own)
+
+
+def action_fields(own: OwnActions) -> dict[str, frozenset[str]]:
+    """Each type a client may send, with every field it may carry: the shared types, the table's and `own`
+    (a title's, or every registered title's before a submission's game is known)."""
+    declared = {**{kind: frozenset(fields) for kind, fields in own.items()}, **GAME_ACTIONS, **TABLE_ACTIONS}
+    return {kind: COMMON | OFFER_NOTES | fields for kind, fields in declared.items()}
+
+
+def unknown_fields(action: dict[str, Any], own: OwnActions) -> list[str]:
     """The fields of `action` its type does not have (none for a type nobody declares: that is refused as
-    an unknown type, with the valid ones)."""
+    an unknown type, with the valid ones); `own` as in `action_fields`."""
     kind = action.get("type")
-    known = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    known = action_fields(own).get(kind) if isinstance(kind, str) else None
     return [] if known is None else sorted(str(k) for k in action if k not in known)

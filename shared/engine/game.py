@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import history, titledata
-from .actions import GAME_ACTIONS
+from .actions import action_types
 from .board.trains import TrainKind, kinds_from_setup
 from .core.depot import Depot, Phase, phases_from, trains_from
 from .core.market import StockMarket
@@ -43,6 +43,7 @@ class Definition:
         # what each train name runs as (distance, what it counts): fixed by the data, so one table per
         # definition rather than a copy in every state
         self.train_kinds: dict[str, TrainKind] = kinds_from_setup(self.data.setup["trains"])
+        self.action_types = action_types(self.rules.title_actions)  # what `Game.process` takes
 
 
 @lru_cache(maxsize=32)
@@ -336,8 +337,9 @@ class Game:
         if self.finished:
             raise IllegalAction("the game is over", "game_over")
         kind = action.get("type")
-        if kind not in KNOWN_TYPES:
-            raise MalformedAction(f"unknown action type {kind!r}", "action_type", valid=sorted(KNOWN_TYPES))
+        if kind not in self.defn.action_types:
+            raise MalformedAction(f"unknown action type {kind!r}", "action_type",
+                                  valid=sorted(self.defn.action_types))
         previous = self.action_id
         self.serial = getattr(self, "serial", 0) + 1  # every action begun: what a round kept is for one state
         if isinstance(action.get("id"), int):
@@ -466,5 +468,3 @@ class Game:
 
         return digest(self, action)
 
-
-KNOWN_TYPES = frozenset(GAME_ACTIONS)  # the types a round or the game takes (shared/engine/actions.py)

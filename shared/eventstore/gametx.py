@@ -57,7 +57,7 @@ class GameTx:
         return receipt_of(rows[0]) if rows else None
 
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """Rows of another table read on this transaction's connection (the clock log's stand-in, asked by
+        """Rows of another table read on this transaction's connection (the table log's stand-in, asked by
         services/play/apply.py only for a seat moving an entity it does not control): no second pool."""
         return self._rec._all(self._cur, sql, params)
 

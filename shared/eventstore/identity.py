@@ -6,7 +6,7 @@ fanout.py) ask here; none of them reads or writes these tables itself.
 Two ways in, the same answers: the recorder (the gateway, play), whose part for these tables is
 `SeatRecords`; a SQLAlchemy connection (the notifier, inside its own transactions), through `OnConnection`.
 A seat handed over keeps its first holder's player id (the engine's seat), so who holds it now is read from
-the clock log's `seat_handed_over` events (`holders`).
+the table log's `seat_handed_over` events (`holders`).
 
 Tokens are given here already hashed, and sign-in links already verified (their signature is the services'
 secret, services/signin.py): the store checks only what it stored.
@@ -25,7 +25,7 @@ from .records import Player, Seat
 from .rows import Cursor, Row
 from .tables import clock_events, players, seats, signin_revocations
 
-HANDED_OVER = "seat_handed_over"  # the clock event of a hand-over (services/play/handover.py)
+HANDED_OVER = "seat_handed_over"  # the table-log event of a hand-over (services/play/handover.py)
 
 
 class Link(Protocol):

@@ -32,9 +32,9 @@ def loads_or_none(text: str | None) -> Any:
     return None if text is None else loads(text)
 
 
-# A game's clock log (table `clock_events`, migration 0005_clock), oldest first: read by the store's own
+# A game's table log (services/play/table_log.py; table `clock_events`, migration 0005_clock), oldest first: read by the store's own
 # connections where a move is checked or settled, not through the clock's SQLAlchemy pool.
-CLOCK_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
+TABLE_LOG = "SELECT data FROM clock_events WHERE game_id = %s ORDER BY seq"
 
 
 # The game row without its read model (`state`, a few kilobytes of JSON): what a writer locks it for.

@@ -45,7 +45,7 @@ from .records import (
     seat_command_id,
 )
 from .rows import (
-    CLOCK_LOG,
+    TABLE_LOG,
     GAME_HEAD,
     QUEUED_ONLY,
     QUEUED_RECEIPT,
@@ -438,7 +438,7 @@ class SqlRecorder(SeatRecords):
                             "command_id = %s) AS retried FROM games WHERE id = %s", (game_id, command_id, game_id))
             if row is None or row["retried"]:
                 return None, []
-            events = [loads(r["data"]) for r in self._all(cur, CLOCK_LOG, (game_id,))] if clock else []
+            events = [loads(r["data"]) for r in self._all(cur, TABLE_LOG, (game_id,))] if clock else []
         return game_of(row), events
 
     def clock_configured(self, game_id: int) -> bool:

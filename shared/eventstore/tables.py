@@ -1,5 +1,5 @@
 """The store's tables as SQLAlchemy Core sees them, for the code that reaches the store through SQLAlchemy
-(the clock log, `identity`'s reads for the notifier). Declared here, beside the migrations that create
+(the table log, `identity`'s reads for the notifier). Declared here, beside the migrations that create
 them, so no service declares a table of the store's (the recorder writes the same tables in portable SQL)."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import sqlalchemy as sa
 
 metadata = sa.MetaData()
 
-# the clock's own event log (migration 0005_clock), written by services/play/clock_store.py
+# the table's own event log (migration 0005_clock), written by services/play/table_log.py (`TableLog`): time
+# controls, table rules, votes, undo requests, proposals and seat claims. Named `clock_events` from when it
+# held time alone; renaming the table needs a migration and a deploy step for no change in behaviour
 clock_events = sa.Table(
     "clock_events", metadata,
     sa.Column("game_id", sa.BigInteger, primary_key=True),

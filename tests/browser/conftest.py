@@ -33,7 +33,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 @dataclass
 class Server:
     base: str
-    database_url: str = ""  # the embedded store, for what only the clock's scheduler writes (a decided vote)
+    database_url: str = ""  # the embedded store, for what only the table's tick writes (a decided vote)
 
     def api(self, method: str, path: str, token: str | None = None, **kw: Any) -> requests.Response:
         headers = {"Accept": "application/json", **kw.pop("headers", {})}

@@ -1049,7 +1049,7 @@ def test_a_stand_in_makes_the_absent_seats_move_from_the_page(server: Server, br
     his turn for the absent player and offers that seat's moves as forms; his click is the absent seat's
     move, recorded as his for the absent player, and the history says so."""
     from services.notifier.db import make_engine
-    from services.play.clock_store import ClockLog
+    from services.play.table_log import TableLog
 
     gid, seats = _seated(server, 53, ("Ann", "Bob"))
     by = {s["player_id"]: s["token"] for s in seats}
@@ -1057,7 +1057,7 @@ def test_a_stand_in_makes_the_absent_seats_move_from_the_page(server: Server, br
     assert server.api("POST", f"/games/{gid}/start", seats[0]["token"]).status_code == 200
     absent = int(server.api("GET", f"/games/{gid}/state").json()["acting_players"][0])
     stand_in = next(p for p in by if p != absent)
-    log = ClockLog(make_engine(server.database_url, pool_size=1))
+    log = TableLog(make_engine(server.database_url, pool_size=1))
     try:  # what the scheduler records when the table's vote is decided (tests/clock cover the vote itself)
         at = "2026-03-02T09:00:00+00:00"
         log.append(gid, len(log.read(gid)), [

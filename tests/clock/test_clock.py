@@ -1,4 +1,4 @@
-"""Every time-control rule against a clock the test moves: deadlines, quiet hours, weekends, the bank and its
+"""Every time-control rule against a time source the test moves: deadlines, quiet hours, weekends, the bank and its
 increment, vacation, escalating reminders, and the replay of clock events."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from services.clock import VirtualClock
-from services.play.clock import (
+from services.play.timecontrol import (
     Availability,
     ClockError,
     ClockEvent,
@@ -18,6 +17,7 @@ from services.play.clock import (
     counted,
     fold,
 )
+from services.timesource import VirtualTime
 
 H = timedelta(hours=1)
 MON_9 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
@@ -28,7 +28,7 @@ def turn(clock: GameClock, seat: int, at: datetime) -> GameClock:
 
 
 def test_per_move_deadline_passes_only_when_its_time_has_run() -> None:
-    vc = VirtualClock(MON_9)
+    vc = VirtualTime(MON_9)
     g = turn(GameClock(TimeControl("deadline", per_move=24 * H)), 0, vc.now())
     assert g.deadline() == MON_9 + 24 * H
     vc.advance(24 * H - timedelta(seconds=1))
@@ -91,7 +91,7 @@ def test_a_move_by_someone_not_to_move_is_refused() -> None:
 
 
 def test_vacation_pauses_the_clock_and_the_reminders() -> None:
-    vc = VirtualClock(MON_9)
+    vc = VirtualTime(MON_9)
     g = turn(GameClock(TimeControl("deadline", per_move=24 * H)), 0, vc.now())
     vc.advance(4 * H)
     g = g.apply(ClockEvent("vacation", vc.now(), 0, until=vc.now() + 72 * H))

@@ -1,4 +1,4 @@
-"""The time-control endpoints on the embedded store with the real scheduler pass and a clock the test moves:
+"""The time-control endpoints on the embedded store with the real scheduler pass and a time source the test moves:
 set-up before the start, one's own hours and vacation, the vote at a deadline, undo consent; every bad input
 a 4xx naming the problem, and nobody speaks for another seat."""
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from services.clock import VirtualClock
 from services.play import timekeeping as tk
 from services.play.scheduler import seat_remedies
 from services.play.votes import CHOICES
+from services.timesource import VirtualTime
 from shared.engine import GameSession
 
 GAMES = int(os.environ.get("CLOCK_SOAK", "3"))
@@ -41,7 +41,7 @@ def soak(seed: int) -> tuple[int, set[str]]:
     rng = random.Random(seed)
     players = rng.choice([2, 3])
     session = GameSession.new("1840", [{"id": i, "name": f"P{i}"} for i in range(1, players + 1)], seed, [])
-    vc = VirtualClock(datetime(2026, 1, 5, 8, tzinfo=UTC) + timedelta(hours=rng.randrange(200)))
+    vc = VirtualTime(datetime(2026, 1, 5, 8, tzinfo=UTC) + timedelta(hours=rng.randrange(200)))
     log = tk.configure(tk.Table(), rng.choice(CONTROLS), False, vc.now())
     for p in range(1, players + 1):
         hours = {"tz": rng.choice(["UTC", "Europe/Amsterdam", "America/New_York", "Asia/Tokyo"]),

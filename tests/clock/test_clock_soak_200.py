@@ -1,5 +1,5 @@
 """Whole games of real titles (1840 and 1828, the engine's own GameSession) with random absences, vacations
-and deadlines, each played to its end through the clock's decisions on a controllable clock: no game ever
+and deadlines, each played to its end through the clock's decisions on a controllable time source: no game ever
 stalls.
 
 Each pass the seat to move is present or not (a per-player absence rate); when the clock runs out the
@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from services.clock import VirtualClock
 from services.play import timekeeping as tk
 from services.play.scheduler import seat_remedies
 from services.play.votes import CHOICES
+from services.timesource import VirtualTime
 from shared.engine import GameSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
@@ -58,7 +58,7 @@ def play(seed: int) -> dict[str, int]:
     title, counts_, weights, depot = TITLES[label]
     seats = list(range(1, rng.choice(counts_) + 1))
     session = GameSession.new(title, [{"id": p, "name": f"P{p}"} for p in seats], seed, [])
-    vc = VirtualClock(datetime(2026, 1, 5, 8, tzinfo=UTC) + timedelta(hours=rng.randrange(500)))
+    vc = VirtualTime(datetime(2026, 1, 5, 8, tzinfo=UTC) + timedelta(hours=rng.randrange(500)))
     log = tk.configure(tk.Table(), rng.choice(CONTROLS), False, vc.now())
     table = tk.Table.replay(log)
 

@@ -156,10 +156,10 @@ def test_a_player_who_resigns_opens_his_seat_for_the_hand_over(table: Any) -> No
     assert left.json["resigned"] == [{"seat": bob_no, "player_id": seats["Bob"][1], "at_version": 0}]
     assert client.post(resign, headers=bob).status_code == 409  # already open
     with app.app_context():
-        from services.gateway.clock_api import clock_log
-        log = clock_log().read(game_id)
+        from services.gateway.table_api import table_log
+        log = table_log().read(game_id)
         # the table's rules recorded at creation, then the resignation
-        assert [e["type"] for e in log] == ["table_rules", "seat_resigned"] and game_id in clock_log().games()
+        assert [e["type"] for e in log] == ["table_rules", "seat_resigned"] and game_id in table_log().games()
 
     offered = client.post(f"/games/{game_id}/seats/{bob_no}/offer", headers=ann)
     assert offered.status_code == 201

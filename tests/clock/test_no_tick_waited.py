@@ -1,4 +1,4 @@
-"""Nothing waits for the clock's tick (docs/time-controls.md): the clock follows a move in the request that
+"""Nothing waits for the table's tick (docs/time-controls.md): the clock follows a move in the request that
 settles it (whose turn, since when), and an accepted undo is played in the request that accepted it; the tick
 stays the safety net for deadlines."""
 

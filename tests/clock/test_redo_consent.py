@@ -10,7 +10,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from services.gateway.clock_api import clock_log
+from services.gateway.table_api import table_log
 
 from .conftest import bearer, wait_version
 from .test_undo_consent import move, post
@@ -78,7 +78,7 @@ def test_a_redo_of_other_players_moves_is_played_once_all_of_them_accept(table: 
     assert last["action"]["type"] == "redo" and last["player_id"] == requester
     assert position(client, game_id) == ahead  # every move brought back, as it was
     with app.app_context():
-        settled = [(e["kind"], e["state"]) for e in clock_log().read(game_id) if e["type"] == "consent_settled"]
+        settled = [(e["kind"], e["state"]) for e in table_log().read(game_id) if e["type"] == "consent_settled"]
     assert settled == [("undo", "accepted"), ("redo", "accepted")]
 
 
@@ -113,7 +113,7 @@ def test_a_redo_request_ends_on_a_decline_or_after_48_hours(table: Any) -> None:
     scheduler.run_once()
     assert client.get(f"/games/{game_id}/state").json["version"] == version and position(client, game_id) == behind
     with app.app_context():
-        settled = [(e["kind"], e["state"]) for e in clock_log().read(game_id) if e["type"] == "consent_settled"]
+        settled = [(e["kind"], e["state"]) for e in table_log().read(game_id) if e["type"] == "consent_settled"]
     assert settled == [("redo", "declined"), ("redo", "lapsed")]
     # the move is still his to bring back himself
     assert post(client, game_id, by[other], {"type": "redo"}, version).json["status"] == "applied"

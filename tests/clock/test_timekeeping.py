@@ -1,4 +1,4 @@
-"""The scheduler's decisions, pass by pass, against a clock the test moves: the turn followed from the game,
+"""The scheduler's decisions, pass by pass, against a time source the test moves: the turn followed from the game,
 reminders, the deadline remedies, the vote's outcomes, consent and its timeout, and the replay."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from services.clock import VirtualClock
 from services.play import timekeeping as tk
 from services.play.votes import VoteError
+from services.timesource import VirtualTime
 
 H = timedelta(hours=1)
 T0 = datetime(2026, 3, 2, 9, tzinfo=UTC)
@@ -21,7 +21,7 @@ class Game:
     """A table's log and a game that moves when the test says so."""
 
     def __init__(self, control: dict[str, Any]) -> None:
-        self.vc = VirtualClock(T0)
+        self.vc = VirtualTime(T0)
         self.log: list[dict[str, Any]] = tk.configure(tk.Table(), control, False, T0)
         self.follow = tk.Follow("active", 0, [1], [1, 2, 3])
         self.orders: dict[int, dict[str, Any]] = {}

@@ -1,7 +1,7 @@
 """Undo with consent over REST (docs/time-controls.md, "Undo and redo"): a player takes back his own moves
 freely while nobody else has moved since; an undo or redo into another player's move is refused (409,
 nothing stored) until the affected players accept a request; a decline or 48 hours of silence ends it; a
-game may choose free undo at creation. Every step is in the clock log and the undo in the game's events."""
+game may choose free undo at creation. Every step is in the table log and the undo in the game's events."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from services.gateway.clock_api import clock_log
+from services.gateway.table_api import table_log
 from services.play import timekeeping as tk
 
 from .conftest import bearer, wait_version
@@ -120,7 +120,7 @@ def test_undo_into_another_players_move_needs_consent(table: Any) -> None:
     assert last["action"]["type"] == "undo" and last["action"]["action_id"] == first_id - 1
     assert last["player_id"] == first and last["action"]["user"] == first
     with app.app_context():
-        log = clock_log().read(game_id)
+        log = table_log().read(game_id)
     settled = [e["state"] for e in log if e["type"] == "consent_settled"]
     assert settled == ["declined", "lapsed", "moot", "accepted"]
     assert tk.Table.replay(log) == tk.Table.replay([dict(e) for e in log])  # the decisions replay

@@ -11,8 +11,8 @@ import time
 from email.message import EmailMessage
 from typing import Any
 
-from services.play.clock_store import ClockLog
 from services.play.scheduler import Scheduler, session_remedies
+from services.play.table_log import TableLog
 
 from .conftest import Site, version
 
@@ -25,7 +25,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def scheduler(site: Site) -> Scheduler:
     h = site.handler
-    return Scheduler(h.recorder, ClockLog(h.engine), h.dispatcher, session_remedies(h.recorder, h.sessions))
+    return Scheduler(h.recorder, TableLog(h.engine), h.dispatcher, session_remedies(h.recorder, h.sessions))
 
 
 def answer_address(mail: EmailMessage) -> str:

@@ -111,7 +111,7 @@ def test_several_moves_stop_at_the_first_refusal(table: tuple[Site, int, str]) -
 
 def test_rate_limit_per_sender() -> None:
     now = [0.0]
-    limit = RateLimit(2, clock=lambda: now[0])
+    limit = RateLimit(2, timer=lambda: now[0])
     assert limit.allow("a@x") and limit.allow("a@x") and not limit.allow("a@x")
     assert limit.allow("b@x")
     now[0] = 3601.0

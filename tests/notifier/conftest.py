@@ -21,11 +21,11 @@ import pytest
 import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 
-from services.clock import VirtualClock
 from services.notifier.auth import token_hash
 from services.notifier.db import make_engine
 from services.notifier.service import Notifier
 from services.notifier.settings import NotifierSettings, SmtpSettings, UrlPolicy
+from services.timesource import VirtualTime
 from shared.eventstore import NewGame, SqlRecorder, migrate, open_recorder
 
 PG_ADMIN = os.environ.get("RAILPOST_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -82,8 +82,8 @@ def recorder(db_url: str) -> Iterator[SqlRecorder]:
 
 
 @pytest.fixture
-def clock() -> VirtualClock:
-    return VirtualClock(datetime.now(UTC).replace(microsecond=0))
+def clock() -> VirtualTime:
+    return VirtualTime(datetime.now(UTC).replace(microsecond=0))
 
 
 # -- a game written through the event store's own API ------------------------------------------------------
@@ -228,7 +228,7 @@ def settings_for(db_url: str, smtp_port: int = 0, **changes: Any) -> NotifierSet
 
 
 @pytest.fixture
-def make_notifier(engine: sa.Engine, db_url: str, clock: VirtualClock) -> Callable[..., Notifier]:
+def make_notifier(engine: sa.Engine, db_url: str, clock: VirtualTime) -> Callable[..., Notifier]:
     def make(smtp_port: int = 0, **kw: Any) -> Notifier:
         extra = {k: kw.pop(k) for k in ("resolver", "opener") if k in kw}
         return Notifier(engine, settings_for(db_url, smtp_port, **kw), clock, **extra)

@@ -6,14 +6,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from services.clock import Clock
 from services.notifier import manage
 from services.notifier.settings import UrlPolicy
+from services.timesource import TimeSource
 
 LOOPBACK = UrlPolicy(allow_http=True, allow_loopback=True)
 
 
-def subscribe(engine: sa.Engine, clock: Clock, player_id: str, game_id: str | None = None, **req: Any) -> dict[str, Any]:
+def subscribe(engine: sa.Engine, clock: TimeSource, player_id: str, game_id: str | None = None, **req: Any) -> dict[str, Any]:
     with engine.begin() as conn:
         return manage.set_subscription(
             conn, player_id, game_id, manage.SubscriptionRequest(**req), clock.now(), LOOPBACK

@@ -8,8 +8,8 @@ from datetime import timedelta
 from typing import Any
 
 from services.play import timekeeping as tk
-from services.play.clock_store import ClockLog
 from services.play.scheduler import Scheduler
+from services.play.table_log import TableLog
 
 from .conftest import seat_game
 from .helpers import subscribe
@@ -38,11 +38,11 @@ def test_clock_reminders_reach_the_channels_at_most_one_per_period(recorder, eng
     second = seat_game(recorder, ["Cy", "Bob"], start_with="Bob", known=first)
     notifier = make_notifier()
     subscribe(engine, clock, first.pid("Bob"), channel="webhook", url=receiver.url())
-    log = ClockLog(engine)
+    log = TableLog(engine)
     for table in (first, second):
         log.append(table.game_id, 0, tk.configure(tk.Table(), {"kind": "deadline", "per_move_hours": 10}, False,
                                                   clock.now()))
-    scheduler = Scheduler(recorder, log, NoDispatch(), clock=clock)  # type: ignore[arg-type]
+    scheduler = Scheduler(recorder, log, NoDispatch(), timesource=clock)  # type: ignore[arg-type]
     scheduler.run_once()  # both clocks start on Bob's turn
     notifier.step()
     assert _reminders(receiver) == []
@@ -72,7 +72,7 @@ def test_a_handed_over_seats_notices_go_to_its_new_holder(recorder, engine, cloc
     notifier.step()
     subscribe(engine, clock, table.pid("Bob"), channel="webhook", url=receiver.url("/bob"))
     subscribe(engine, clock, str(cy), channel="webhook", url=receiver.url("/cy"))
-    ClockLog(engine).append(table.game_id, 0, [{"type": "seat_handed_over", "at": clock.now().isoformat(),
+    TableLog(engine).append(table.game_id, 0, [{"type": "seat_handed_over", "at": clock.now().isoformat(),
                                                 "seat": int(table.pid("Bob")), "name": "Cy", "version": 0,
                                                 "holder": cy}])
     table.turn("Bob")

@@ -135,7 +135,7 @@ def test_one_click_unsubscribe_takes_effect_at_once(recorder, engine, db_url, cl
     table.turn("Bob")  # queued, not yet sent, when the player unsubscribes
     notifier.step()
     app = Flask("t")
-    init_app(app, ApiContext(engine, settings_for(db_url), clock=clock))
+    init_app(app, ApiContext(engine, settings_for(db_url), timesource=clock))
     client = app.test_client()
     assert client.get(path).status_code == 200  # a page, not an unsubscribe
     with engine.connect() as conn:

@@ -8,11 +8,11 @@ from collections.abc import Callable
 import pytest
 import sqlalchemy as sa
 
-from services.clock import SystemClock
 from services.notifier.delivery import Claim, WebhookSender
 from services.notifier.settings import UrlPolicy
 from services.notifier.ssrf import UnsafeUrl, check_url
 from services.notifier.tables import attempts
+from services.timesource import SystemTime
 
 from .conftest import seat_game, settings_for
 from .helpers import subscribe
@@ -78,7 +78,7 @@ def test_rebinding_resolver_cannot_redirect_the_connection(tmp_path) -> None:
         raise ConnectionRefusedError("test opener: no network")
 
     settings = settings_for(f"sqlite:///{tmp_path}/unused.sqlite3", url_policy=STRICT)
-    sender = WebhookSender(sa.create_engine("sqlite://"), settings, SystemClock(), rebinding, opener)
+    sender = WebhookSender(sa.create_engine("sqlite://"), settings, SystemTime(), rebinding, opener)
     result = sender.attempt(_claim("https://hooks.example.test/hook"))
     assert calls == ["hooks.example.test"]
     assert connected == [(PUBLIC, 443)]
@@ -93,7 +93,7 @@ def test_rebinding_to_internal_is_refused_before_connecting(tmp_path) -> None:
         raise AssertionError("must not connect")
 
     settings = settings_for(f"sqlite:///{tmp_path}/unused.sqlite3", url_policy=STRICT)
-    sender = WebhookSender(sa.create_engine("sqlite://"), settings, SystemClock(), fixed("169.254.169.254"), opener)
+    sender = WebhookSender(sa.create_engine("sqlite://"), settings, SystemTime(), fixed("169.254.169.254"), opener)
     result = sender.attempt(_claim("https://hooks.example.test/hook"))
     assert connected == [] and (result.error or "").startswith("refused: ")
 

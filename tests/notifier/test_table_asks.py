@@ -1,6 +1,6 @@
 """The table is told (docs/time-controls.md): a vote at a deadline, an undo or redo request and a claim of an
 open seat each append a typed `table_asks` outbox event in the transaction that records the decision
-(services/play/pending.py, ClockLog.append), and the notifier sends it as `table.asks` through the webhook
+(services/play/pending.py, TableLog.append), and the notifier sends it as `table.asks` through the webhook
 and email channels of exactly the players who must answer, signed as every other notification."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from standardwebhooks.webhooks import Webhook
 
 from services.play import handover
 from services.play import timekeeping as tk
-from services.play.clock_store import ClockLog
 from services.play.pending import Pending
 from services.play.scheduler import Scheduler
 from services.play.sessions import SessionCache
+from services.play.table_log import TableLog
 from shared.eventstore.reader import outbox_table
 
 from .conftest import seat_game
@@ -40,10 +40,10 @@ def test_a_deadline_vote_an_undo_request_and_a_seat_claim_reach_exactly_who_must
     views = {name: subscribe(engine, clock, table.pid(name), channel="webhook", url=receiver.url(f"/{name}"))
              for name in ("Ann", "Bob")}
     subscribe(engine, clock, table.pid("Cy"), channel="email", email="cy@example.test")
-    log = ClockLog(engine)
+    log = TableLog(engine)
     log.append(table.game_id, 0, tk.configure(tk.Table(), {"kind": "deadline", "per_move_hours": 10}, False,
                                               clock.now()))
-    scheduler = Scheduler(recorder, log, NoDispatch(), clock=clock)  # type: ignore[arg-type]
+    scheduler = Scheduler(recorder, log, NoDispatch(), timesource=clock)  # type: ignore[arg-type]
     scheduler.run_once()  # Bob's clock runs
     clock.advance(11 * H)  # ... out: no order, no pass, so the table votes
     scheduler.run_once()
@@ -111,11 +111,11 @@ def test_a_deadline_vote_an_undo_request_and_a_seat_claim_reach_exactly_who_must
 
 
 def test_the_ask_commits_with_its_decision_or_not_at_all(recorder, engine, clock) -> None:
-    from services.play.clock_store import StaleClock
+    from services.play.table_log import StaleTableLog
     from shared.eventstore.outbox import TableAsks
 
     table = seat_game(recorder, ["Ann", "Bob"])
-    log = ClockLog(engine)
+    log = TableLog(engine)
     opened = [{"type": "consent_opened", "at": clock.now().isoformat(), "kind": "undo",
                "requester": table.players["Ann"], "affected": [table.players["Bob"]], "target": None, "version": 0}]
     ask = TableAsks(table.game_id, "1830", "undo", 1, table.players["Ann"], (table.players["Bob"],), None)
@@ -123,7 +123,7 @@ def test_the_ask_commits_with_its_decision_or_not_at_all(recorder, engine, clock
     try:  # a second writer that read the same log: its decision and its ask are both refused
         log.append(table.game_id, 0, opened, [ask], 0)
         raise AssertionError("a stale append went through")
-    except StaleClock:
+    except StaleTableLog:
         pass
     recorder.number_pending()
     with engine.connect() as conn:

@@ -84,7 +84,7 @@ def test_failing_receiver_gets_same_webhook_id_on_retry(recorder, engine, clock,
     assert len(ids) == 1
     assert len({r.body for r in receiver.requests}) == 1
     last = receiver.requests[-1]
-    # verify against the library's signer at the attempt's own timestamp (the virtual clock is 35 min ahead)
+    # verify against the library's signer at the attempt's own timestamp (the virtual time is 35 min ahead)
     expected = Webhook(secret_of(view)).sign(ids.pop(), clock.now().fromtimestamp(
         int(last.headers["webhook-timestamp"])), last.body.decode())
     assert expected in last.headers["webhook-signature"].split(" ")

@@ -7,7 +7,7 @@ import time
 
 from services.config import Config
 from services.notifier.db import make_engine
-from services.play.clock_store import ClockLog
+from services.play.table_log import TableLog
 
 from .conftest import LiveServer, WorkerProcess, wait_until
 from .helpers import Api
@@ -21,7 +21,7 @@ def test_beat_opens_one_vote_with_two_workers(service_config: Config, gateway: L
     assert set_up.status_code == 200, set_up.text
     assert api.call("POST", f"/games/{game_id}/start", tokens[0]).status_code == 200
     workers = [WorkerProcess(service_config, concurrency=1, CLOCK_TICK_SECONDS="1") for _ in range(2)]
-    log = ClockLog(make_engine(service_config.database_url, pool_size=1))
+    log = TableLog(make_engine(service_config.database_url, pool_size=1))
     try:
         wait_until(lambda: any(e["type"] == "vote_opened" for e in log.read(game_id)), timeout=60, interval=0.5)
         time.sleep(4)  # several more beats from both workers

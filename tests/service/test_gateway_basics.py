@@ -12,16 +12,18 @@ from .helpers import Api, load_record
 
 
 def test_openapi_and_docs_page(gateway: LiveServer) -> None:
-    from shared.engine.game import KNOWN_TYPES
+    from shared.engine.actions import action_fields
+    from shared.engine.titles import registered_actions
 
     spec = requests.get(gateway.url + "/openapi.json", timeout=10).json()
     assert spec["openapi"].startswith("3.")
     assert "/games/{game_id}/actions" in spec["paths"] and "/titles" in spec["paths"]
     assert "ReceiptOut" in spec["components"]["schemas"]
-    # an example for every action type the engine knows, and for the table's own (undo, redo, chat)
+    # an example for every action type of every registered title, and for the table's own (undo, redo, chat)
     examples = spec["paths"]["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"][
         "examples"]
-    assert set(KNOWN_TYPES) | {"undo", "redo", "message"} <= {e["value"]["action"]["type"] for e in examples.values()}
+    assert {"undo", "redo", "message", "swap_train", "scrap_train"} <= set(action_fields(registered_actions()))
+    assert set(action_fields(registered_actions())) <= {e["value"]["action"]["type"] for e in examples.values()}
     guide = spec["info"]["description"]
     for words in ("player token", "seat token", "invitation token", "admin token", "undo", "redo",
                   "program_buy_shares", "program_disable", "Testing webhooks locally", "Retry-After"):

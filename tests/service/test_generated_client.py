@@ -3,7 +3,7 @@ temporary directory at test time, never committed) plays a whole 2-player 1840 g
 generated methods only: players, the game, the clock; every move chosen among the legal-actions offers; and on
 the way a vacation, an undo request answered, a seat handed over and a stand-in chosen by the table's vote.
 
-The gateway is the embedded default over real HTTP with a clock the test moves; the scheduler's pass (what the
+The gateway is the embedded default over real HTTP with a time source the test moves; the scheduler's pass (what the
 served gateway runs on a thread) is called here when the table's deadlines should be looked at."""
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ import httpx
 import pytest
 import requests
 
-from services.clock import VirtualClock
 from services.config import Config
 from services.gateway import create_app
-from services.gateway.clock_api import clock_log
+from services.gateway.table_api import table_log
 from services.play.scheduler import Scheduler, session_remedies
+from services.timesource import VirtualTime
 from shared.eventstore import migrate
 
 from .conftest import LiveServer
@@ -40,16 +40,16 @@ TIMEOUT = httpx.Timeout(60.0)
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, VirtualClock, Scheduler]]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, VirtualTime, Scheduler]]:
     tmp = tmp_path_factory.mktemp("client")
     url = f"sqlite:///{tmp / 'db.sqlite3'}"
     migrate(url)
     app = create_app(Config(database_url=url, admin_token="client-admin"))
-    clock = VirtualClock(datetime(2026, 3, 2, 9, tzinfo=UTC))
-    app.extensions["railpost.clock_time"] = clock
+    clock = VirtualTime(datetime(2026, 3, 2, 9, tzinfo=UTC))
+    app.extensions["railpost.timesource"] = clock
     with app.app_context():
         runtime = app.extensions["railpost"]
-        scheduler = Scheduler(runtime.recorder, clock_log(), runtime.dispatcher,
+        scheduler = Scheduler(runtime.recorder, table_log(), runtime.dispatcher,
                               session_remedies(runtime.recorder, runtime.sessions), clock)
     server = LiveServer(app)
     yield server.url, clock, scheduler
@@ -57,7 +57,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Virt
 
 
 @pytest.fixture(scope="module")
-def generated(served: tuple[str, VirtualClock, Scheduler], tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+def generated(served: tuple[str, VirtualTime, Scheduler], tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The client package, generated from the document the server serves."""
     tmp = tmp_path_factory.mktemp("generated")
     (tmp / "openapi.json").write_text(json.dumps(requests.get(f"{served[0]}/openapi.json", timeout=10).json()))
@@ -99,7 +99,7 @@ class Table:
         return reply.parsed
 
 
-def test_a_generated_client_plays_a_whole_game(generated: ModuleType, served: tuple[str, VirtualClock, Scheduler]
+def test_a_generated_client_plays_a_whole_game(generated: ModuleType, served: tuple[str, VirtualTime, Scheduler]
                                                ) -> None:
     base, clock, scheduler = served
     t = Table(generated, base)

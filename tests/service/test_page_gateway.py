@@ -235,15 +235,18 @@ def test_a_players_standing_order_is_his_own_to_read(client: Any, imported: dict
 
 
 def test_every_move_type_the_engine_knows_has_words_and_a_group_on_the_page() -> None:
-    """legal-actions may list any type of `KNOWN_TYPES`; the page's script names each move in words (its
-    `label`) and gives it a group (`GROUPS`), the standing orders a fieldset of their own: a type added to
-    the engine without a control on the page fails here."""
-    from shared.engine.game import KNOWN_TYPES
+    """legal-actions may list any type a game takes (`action_types`: the shared ones and every registered
+    title's own); the page's script names each move in words (its `label`) and gives it a group (`GROUPS`),
+    the standing orders a fieldset of their own: a type added to the engine or a title without a control on
+    the page fails here."""
+    from shared.engine.actions import action_types
+    from shared.engine.titles import registered_actions
 
     script = (ROOT / "services" / "gateway" / "web" / "static" / "page.js").read_text(encoding="utf-8")
     groups = script[script.index("const GROUPS = {"):]
     groups = groups[:groups.index("};")]
-    for kind in sorted(KNOWN_TYPES):
+    assert {"swap_train", "remove_token"} <= action_types(registered_actions())  # the titles' own are among them
+    for kind in sorted(action_types(registered_actions())):
         if kind.startswith("program_"):
             assert f'"{kind}"' in script, kind  # the standing-orders fieldset picks its entries by type
             continue

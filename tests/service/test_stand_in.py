@@ -1,5 +1,5 @@
 """A stand-in's move on PostgreSQL through the real gateway and Celery worker: the seat check, made where the
-command is settled, reads the table's `substitute` decision from the clock log inside the game's own
+command is settled, reads the table's `substitute` decision from the table log inside the game's own
 (pipelined) transaction. Before the decision the move is the absent seat's (403, nothing stored); after it
 the chosen seat moves in the absent seat's name and the record names who moved."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from services.notifier.db import make_engine
-from services.play.clock_store import ClockLog
+from services.play.table_log import TableLog
 
 from .conftest import ADMIN_TOKEN, LiveServer, WorkerProcess
 from .helpers import Api, as_submitted, load_record
@@ -27,7 +27,7 @@ def test_the_chosen_seat_moves_for_the_absent_one(gateway: LiveServer, worker: W
     assert refused.status_code == 403 and refused.json()["error"] == "not_your_entity", refused.text
     assert api.call("GET", f"/games/{game_id}/state").json()["version"] == 0
 
-    log = ClockLog(make_engine(pg_url, pool_size=1))
+    log = TableLog(make_engine(pg_url, pool_size=1))
     try:
         at = datetime(2026, 3, 2, 9, tzinfo=UTC).isoformat()
         log.append(game_id, len(log.read(game_id)), [

@@ -20,11 +20,11 @@ from flask.typing import ResponseReturnValue
 
 from services.apidoc import documented
 from services.gateway.auth import require_read, require_seat
-from services.gateway.clock_api import stand_in_now
 from services.gateway.errors import ApiError
 from services.gateway.http import game_or_404, game_url, query
 from services.gateway.runtime import rt
 from services.gateway.schemas import HomeOut, PageMeOut, PageVersionOut, PageVersionQuery, PreviewQuery
+from services.gateway.table_api import stand_in_now
 from services.gateway.web.summary import order_words, overview
 from services.gateway.web.svg import FILLS, describe_hex, render_hex, render_map, render_tray
 from services.play.legal import standing_in, with_stand_in

@@ -38,6 +38,10 @@ PAR_GROUP_EVENTS = {"green_par": "par_1", "blue_par": "par_2", "brown_par": "par
 class Rules1828(TitleRules):
     title = "1828.Games"
     state_class = State1828
+    title_actions = {
+        "swap_train": ("train",),  # a System moves a train between its shells (steps/trains.py, SwapTrain)
+        "failed_merge": ("corporations",),  # a merger that cannot be done, acknowledged (steps/merger.py, stock.py)
+    }
 
     # -- set-up -------------------------------------------------------------------------------------------
     def load_board(self, data: TitleData) -> Board:

@@ -36,6 +36,12 @@ __all__ = ["CITY", "LINE", "MAJOR", "Rules1840"]
 class Rules1840(TitleRules):
     title = "1840"
     state_class = State1840
+    title_actions = {
+        "choose_ability": ("choice",),  # a private sold to the bank (flow.py)
+        "remove_token": ("city", "slot"),  # a line's token taken off (line.py)
+        "scrap_train": ("train",),  # a train scrapped (line.py, company.py, acquisition.py)
+        "reassign_trains": ("assignments",),  # trains moved between a company's lines (company.py)
+    }
 
     # -- set-up -------------------------------------------------------------------------------------------
     def initial_bank_cash(self, game: Game) -> int:

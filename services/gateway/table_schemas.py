@@ -1,4 +1,5 @@
-"""Request bodies of the time-control endpoints (docs/time-controls.md)."""
+"""Request and response bodies of the table's endpoints (`table_api`: time controls, votes, undo and redo
+requests, proposals; docs/time-controls.md)."""
 
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class ClockOut(Schema):
 
 
 class UndoRequestOut(ClockOut):
-    """free: only the caller's own moves, post the undo as an action; else the request, open (the clock)."""
+    """free: only the caller's own moves, post the undo as an action; else the request, open (the table's view)."""
 
     free = fields.Boolean(required=True)
     message = fields.String()

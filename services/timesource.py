@@ -1,5 +1,6 @@
-"""Time as a dependency, shared by the notifier (retries, reminders) and the play scheduler (deadlines), so
-schedules are tested without sleeping."""
+"""Time as a dependency (a `TimeSource`: its `now()`), shared by the notifier (retries, reminders) and the
+play scheduler (deadlines), so schedules are tested without sleeping. Not a game's clock: that is a time
+control (`services/play/timecontrol.py`)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 
-class Clock(Protocol):
+class TimeSource(Protocol):
     def now(self) -> datetime:
         """The current time, timezone-aware UTC."""
         ...
 
 
-class SystemClock:
+class SystemTime:
     def now(self) -> datetime:
         return datetime.now(UTC)
 
 
-class VirtualClock:
-    """A clock that only moves when a test says so."""
+class VirtualTime:
+    """A time source that only moves when a test says so."""
 
     def __init__(self, start: datetime | None = None) -> None:
         self._now = start or datetime.now(UTC)

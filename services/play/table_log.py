@@ -1,5 +1,7 @@
-"""The clock's own event log (table `clock_events`, migration 0005_clock, declared by the store in
-`shared/eventstore/tables.py`): appended with the sequence number the writer read, so two writers (the
+"""The table's own event log: what a game's table decides beside the moves (its time control and deadlines,
+its rules, votes, undo and redo requests, proposals, seat claims), folded by `timekeeping.Table.replay`.
+Stored in table `clock_events` (migration 0005_clock, declared by the store in `shared/eventstore/tables.py`;
+named from when it held time alone). Appended with the sequence number the writer read, so two writers (the
 scheduler and a player's vote) can never both extend the same history."""
 
 from __future__ import annotations
@@ -15,17 +17,17 @@ from shared.eventstore.outbox import OutboxEvent
 from shared.eventstore.reader import write_outbox
 from shared.eventstore.tables import clock_events
 
-# built once: the clock's views, votes and the undo check read a game's clock log often, and composing the
+# built once: the table's views, votes and the undo check read a game's table log often, and composing the
 # statement anew cost as much CPU as running it
 _READ = (sa.select(clock_events.c.data).where(clock_events.c.game_id == sa.bindparam("game_id"))
          .order_by(clock_events.c.seq))
 
 
-class StaleClock(Exception):
-    """Someone appended to this game's clock since it was read: read again and redo the decision."""
+class StaleTableLog(Exception):
+    """Someone appended to this game's table log since it was read: read again and redo the decision."""
 
 
-class ClockLog:
+class TableLog:
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
 
@@ -36,7 +38,7 @@ class ClockLog:
 
     def append(self, game_id: int, after: int, events: Sequence[dict[str, Any]],
                tell: Sequence[OutboxEvent] = (), version: int | None = None) -> None:
-        """Append `events` after the first `after` events; StaleClock if the log has grown meanwhile. `tell`
+        """Append `events` after the first `after` events; StaleTableLog if the log has grown meanwhile. `tell`
         are the outbox events that announce them (the table asks someone): written in the same transaction,
         so an alert is sent exactly for a decision that was recorded."""
         if not events:
@@ -49,11 +51,11 @@ class ClockLog:
                 conn.execute(clock_events.insert(), rows)
                 write_outbox(conn, game_id, version, tell)
         except sa.exc.IntegrityError as exc:
-            raise StaleClock(f"game {game_id}: clock changed meanwhile") from exc
+            raise StaleTableLog(f"game {game_id}: table log changed meanwhile") from exc
 
     def games(self) -> list[int]:
-        """Games the scheduler follows: those with a clock (configured), an undo request to settle, or a seat a
-        player left (a claim of it is settled by the clock: silence hands it over after 48 hours)."""
+        """Games the scheduler follows: those with a time control (configured), an undo request to settle, or a
+        seat a player left (a claim of it is settled by the table's tick: silence hands it over after 48 hours)."""
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(clock_events.c.game_id)
                                 .where(clock_events.c.type.in_(("configured", "consent_opened", "seat_resigned")))

@@ -1,6 +1,8 @@
-"""Time controls over REST (docs/time-controls.md): the game's clock, one's own hours and vacation, the table's
-vote at a deadline, undo/redo requests and their answers. Every write names the caller's own seat (from the
-seat token); no body field can name someone else.
+"""The table over REST (docs/time-controls.md): the game's time-control clock, one's own hours and vacation,
+the table's vote at a deadline, undo/redo requests, proposals and their answers. Every write names the
+caller's own seat (from the seat token); no body field can name someone else. The routes stay under
+`/games/{id}/clock` and the blueprint keeps the name `clock`, which the OpenAPI tag and operation ids carry:
+clients use them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from flask.typing import ResponseReturnValue
 
 from services.apidoc import documented
 from services.gateway.auth import require_read, require_seat
-from services.gateway.clock_schemas import (
+from services.gateway.errors import ApiError
+from services.gateway.http import game_or_404, json_body, load
+from services.gateway.runtime import rt
+from services.gateway.table_schemas import (
     AnswerIn,
     BallotIn,
     ClockOut,
@@ -23,26 +28,23 @@ from services.gateway.clock_schemas import (
     UndoRequestOut,
     VacationIn,
 )
-from services.gateway.errors import ApiError
-from services.gateway.http import game_or_404, json_body, load
-from services.gateway.runtime import rt
 from services.play import timekeeping as tk
-from services.play.clock_store import ClockLog
 from services.play.moves import MoveDoor
 from services.play.pending import Pending, Refused
 from services.play.scheduler import Scheduler, session_remedies
+from services.play.table_log import TableLog
 from shared.eventstore.records import Game, Seat
 
-bp = Blueprint("clock", __name__)
+bp = Blueprint("clock", __name__)  # the public tag and operation ids (see above)
 
 
-def clock_log() -> ClockLog:
-    log = current_app.extensions.get("railpost.clock")
+def table_log() -> TableLog:
+    log = current_app.extensions.get("railpost.table_log")
     if log is None:
         from services.notifier.db import make_engine
 
-        log = ClockLog(make_engine(rt().config.database_url, pool_size=2))
-        current_app.extensions["railpost.clock"] = log
+        log = TableLog(make_engine(rt().config.database_url, pool_size=2))
+        current_app.extensions["railpost.table_log"] = log
     return log
 
 
@@ -54,14 +56,14 @@ def start_in_process(app: Flask) -> None:
         return
     with app.app_context():
         runtime = rt()
-        scheduler = Scheduler(runtime.recorder, clock_log(), runtime.dispatcher,
+        scheduler = Scheduler(runtime.recorder, table_log(), runtime.dispatcher,
                               session_remedies(runtime.recorder, runtime.sessions))
     app.extensions["railpost.scheduler"] = InProcessScheduler(scheduler).start()
 
 
 def now() -> datetime:
-    clock = current_app.extensions.get("railpost.clock_time")
-    return clock.now() if clock is not None else datetime.now(UTC)
+    source = current_app.extensions.get("railpost.timesource")  # a test's time source, else the system's
+    return source.now() if source is not None else datetime.now(UTC)
 
 
 def _own_seat(game: Game) -> int:
@@ -73,24 +75,24 @@ def _own_seat(game: Game) -> int:
 
 def follower() -> Scheduler:
     """The scheduler's pass over one game, run in the request that decides something (a vote's result, an
-    accepted undo or proposal, a seat handed over), so nothing waits for the clock's tick."""
+    accepted undo or proposal, a seat handed over), so nothing waits for the table's tick."""
     runtime = rt()
-    clock = current_app.extensions.get("railpost.clock_time")  # a test's clock, else the system's
+    source = current_app.extensions.get("railpost.timesource")  # a test's time source, else the system's
     timed = current_app.extensions.setdefault("railpost.timed", {})  # which games have a time control
-    return Scheduler(runtime.recorder, clock_log(), runtime.dispatcher,
+    return Scheduler(runtime.recorder, table_log(), runtime.dispatcher,
                      session_remedies(runtime.recorder, runtime.sessions), timed=timed,
-                     **({"clock": clock} if clock is not None else {}))
+                     **({"timesource": source} if source is not None else {}))
 
 
 def pending() -> Pending:
     """The table's decisions (services/play/pending.py): the same path the mail replies take."""
-    return Pending(rt().recorder, rt().sessions, clock_log(), follower().tick_game)
+    return Pending(rt().recorder, rt().sessions, table_log(), follower().tick_game)
 
 
 def door() -> MoveDoor:
     """The one door a move comes in by (services/play/moves.py)."""
     runtime = rt()
-    return MoveDoor(runtime.recorder, runtime.dispatcher, runtime.signals, runtime.sessions, clock_log, now,
+    return MoveDoor(runtime.recorder, runtime.dispatcher, runtime.signals, runtime.sessions, table_log, now,
                     follower().tick_game)
 
 
@@ -99,7 +101,7 @@ def refused(exc: Refused) -> ApiError:
 
 
 def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
-    """Read the clock, decide, append after what was read (Pending.decide), refusals as API errors."""
+    """Read the table log, decide, append after what was read (Pending.decide), refusals as API errors."""
     try:
         return pending().decide(game_id, decide)
     except Refused as exc:
@@ -107,8 +109,8 @@ def _decide(game_id: int, decide: Any) -> list[dict[str, Any]]:
 
 
 def stand_in_now(game_id: int) -> tuple[int, int] | None:
-    """(absent seat, the seat the table chose to move for it), as the clock log has it now."""
-    return tk.Table.replay(clock_log().read(game_id)).stand_in
+    """(absent seat, the seat the table chose to move for it), as the table log has it now."""
+    return tk.Table.replay(table_log().read(game_id)).stand_in
 
 
 def seat_player(game: Game, number: int, field: str | None = None) -> int:
@@ -131,7 +133,7 @@ def seat_player(game: Game, number: int, field: str | None = None) -> int:
 
 
 def numbered(view: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
-    """The clock view with each seat as `GET /games/{id}` numbers it: `open_seats`, and `seat` in
+    """The table's view with each seat as `GET /games/{id}` numbers it: `open_seats`, and `seat` in
     `seat_claim`, `holders` and `resigned` (each with the seat's `player_id` beside it); `seats` maps
     one to the other. Players (to move, voters, the stand-in, banks) stay named by player id."""
     number = {s.player_id: s.seat_index for s in seats}
@@ -148,7 +150,7 @@ def numbered(view: dict[str, Any], seats: list[Seat]) -> dict[str, Any]:
 
 
 def _view(game_id: int, seat: int | None = None) -> dict[str, Any]:
-    view = tk.Table.replay(clock_log().read(game_id)).view(now(), seat)
+    view = tk.Table.replay(table_log().read(game_id)).view(now(), seat)
     return numbered(view, rt().recorder.seats(game_id))
 
 
@@ -216,7 +218,7 @@ def post_vote(game_id: int) -> ResponseReturnValue:
 
 
 def record_table_rules(game_id: int, undo_consent: bool, end_game: str, purchases: str) -> None:
-    """The creation hook: the table's rules in its clock log. Consent is the undo default, so only free undo
+    """The creation hook: the table's rules in its table log. Consent is the undo default, so only free undo
     is recorded; the rules for ending the game and for purchases from another player's holding always are
     (a game without them, an import or an older game, keeps the free rules it was played under)."""
     events = tk.table_rules(end_game, purchases, now())
