@@ -45,10 +45,10 @@ from .records import (
     seat_command_id,
 )
 from .rows import (
-    TABLE_LOG,
     GAME_HEAD,
     QUEUED_ONLY,
     QUEUED_RECEIPT,
+    TABLE_LOG,
     Cursor,
     Row,
     event_of,
