@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from .model import POOL, Corporation
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .protocol import Game
 
 
 def _held(corp: Corporation) -> dict[Any, int]:

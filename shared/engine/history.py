@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .protocol import Game
 
 def before(game: Game, action: dict[str, Any]) -> dict[str, Any] | None:
     """What the state says before `action` that its line needs: who owns the train bought, who is bankrupt

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .protocol import Game
 
 
 def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None) -> list[dict[str, Any]]:

@@ -15,8 +15,8 @@ from .errors import EngineError, IllegalAction, MalformedAction
 from .model import POOL
 
 if TYPE_CHECKING:
-    from .game import Game
     from .model import Corporation, Player, Share
+    from .protocol import Game
 
 MAX_AUTO = 64  # a bound on one cascade: every auto action is a pass, one purchase or one order change
 # S7: the moves of other players an order watches. The reference records only these in a stock round:

@@ -12,7 +12,7 @@ from ..model import Corporation, Train
 from .rounds import Round, Step
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..protocol import Game
 
 
 def pay_private_income(game: Game) -> None:

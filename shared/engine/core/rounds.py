@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import EngineError, IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..protocol import Game
 
 
 def dead_end(option: dict[str, Any], why: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from .rounds import Round, Step
 from .shares import Bundle, parse_bundle, share_unit
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..protocol import Game
     from .market import Cell
 
 PURCHASES = frozenset({"buy_shares", "par", "buy_company"})

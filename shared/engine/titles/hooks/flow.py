@@ -11,7 +11,7 @@ from ...core.stock import StockRound
 from ...model import Corporation, Player
 
 if TYPE_CHECKING:
-    from ...game import Game
+    from ...protocol import Game
 
 
 class FlowRules:

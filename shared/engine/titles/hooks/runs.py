@@ -10,7 +10,7 @@ from ...board.trains import TrainKind
 from ...model import Corporation
 
 if TYPE_CHECKING:
-    from ...game import Game
+    from ...protocol import Game
 
 
 class RunRules:

@@ -10,7 +10,7 @@ from ...board.routes import DefaultRouteRules
 from ...core.rounds import Round
 
 if TYPE_CHECKING:
-    from ...game import Game
+    from ...protocol import Game
     from ...titledata import Composer, TitleData
 
 

@@ -13,7 +13,7 @@ from ...model import Corporation
 
 if TYPE_CHECKING:
     from ...core.shares import Bundle
-    from ...game import Game
+    from ...protocol import Game
 
 
 class StockRules:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...model import Corporation, Train
 
 if TYPE_CHECKING:
-    from ...game import Game
+    from ...protocol import Game
 
 
 class TrainRules:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ...model import Corporation, Player
 
 if TYPE_CHECKING:
-    from ...game import Game
+    from ...protocol import Game
 
 
 class ViewRules:
