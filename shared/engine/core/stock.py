@@ -484,9 +484,11 @@ class BuySellParShares(Step):
         if kind in ("sell_shares", "sell_company") and not self.sell_allowed_this_round(game):
             return IllegalAction("no shares or privates may be sold in the first stock round", "sell_first_round")
         trial = game.trial()
-        step = next(s for s in trial.round.steps if isinstance(s, BuySellParShares))
+        round_ = trial.round
+        assert isinstance(round_, Round)  # the game protocol's round is core's `Round` at run time
+        step = next(s for s in round_.steps if isinstance(s, BuySellParShares))
         try:
-            step.process(trial, trial.round, action, False)
+            step.process(trial, round_, action, False)
         except EngineError as err:
             return err
         return None
