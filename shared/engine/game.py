@@ -145,6 +145,8 @@ class Game:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("asking", None)  # answers kept for one stretch of `Round.settle`, never for a copy
+        state.pop("_pickled", None)  # this very state pickled (`trial`): a copy has its own
+        state.pop("_processing", None)
         state["defn"] = state["defn"].key
         state["board"] = self.board.dynamic_state()
         return state
@@ -157,7 +159,21 @@ class Game:
     def trial(self) -> Game:
         """A throw-away copy to try an action on: what is offered must be what `process` accepts, and for
         options whose acceptance depends on more than one check, trying them is the only honest answer."""
-        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(self._pickle())
+
+    def _pickle(self) -> bytes:
+        """This state pickled, made once per state: a position's offers try many actions on copies of the
+        same state (tile lays, sales, mergers), and each copy needs only the loading half. Kept only
+        between actions (an action changes the state between the copies it asks for, so none is kept
+        while `process` runs) and under `serial`, which every action begun and every edit (`edited`)
+        moves on, so a copy never comes from a state that has changed since."""
+        if self.__dict__.get("_processing"):
+            return pickle.dumps(self, pickle.HIGHEST_PROTOCOL)
+        serial = getattr(self, "serial", 0)
+        kept = self.__dict__.get("_pickled")
+        if kept is None or kept[0] != serial:
+            kept = self._pickled = (serial, pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        return kept[1]
 
     def accepts(self, action: dict[str, Any]) -> bool:
         """Whether `process` would take `action` now, asked on a copy (this game is left as it is)."""
@@ -331,6 +347,7 @@ class Game:
         """Say that the state was changed outside `process` (a test or a tool building a position by hand):
         what a round kept for the state as it was (the blocking step's offer) must not be used for the new one."""
         self.serial = getattr(self, "serial", 0) + 1
+        self._pickled = None
 
     # -- the checked door ---------------------------------------------------------------------------------
     def process(self, action: dict[str, Any], *, trusted: bool = False) -> None:
@@ -342,6 +359,15 @@ class Game:
             raise MalformedAction(f"unknown action type {kind!r}", "action_type", valid=sorted(KNOWN_TYPES))
         previous = self.action_id
         self.serial = getattr(self, "serial", 0) + 1  # every action begun: what a round kept is for one state
+        # (an action may process others inside it: the outer one is still under way when they end)
+        outer = self.__dict__.get("_processing", False)
+        self._pickled, self._processing = None, True
+        try:
+            self._process(action, kind, previous, trusted)
+        finally:
+            self._pickled, self._processing = None, outer
+
+    def _process(self, action: dict[str, Any], kind: str, previous: int, trusted: bool) -> None:
         if isinstance(action.get("id"), int):
             self.action_id = action["id"]
         seen = history.before(self, action)
