@@ -148,13 +148,25 @@ class Game:
         state.pop("_pickled", None)  # this very state pickled (`trial`): a copy has its own
         state.pop("_processing", None)
         state["defn"] = state["defn"].key
-        state["board"] = self.board.dynamic_state()
+        unbuilt = state.pop("_board_state", None)
+        state["board"] = unbuilt if unbuilt is not None else self.board.dynamic_state()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state["defn"] = definition(*state["defn"])
-        state["board"] = state["defn"].board.with_dynamic_state(state["board"])
+        # the board is built from its changing state when first asked for (`__getattr__`): a copy made to
+        # try a share sale or a merger may never look at the map, and building it is a good part of a copy
+        state["_board_state"] = state.pop("board")
         self.__dict__.update(state)
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for what the instance does not hold: the board of a state just unpickled, built now."""
+        if name == "board":
+            unbuilt = self.__dict__.pop("_board_state", None)
+            if unbuilt is not None:
+                board = self.__dict__["board"] = self.defn.board.with_dynamic_state(unbuilt)
+                return board
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def trial(self) -> Game:
         """A throw-away copy to try an action on: what is offered must be what `process` accepts, and for
