@@ -146,19 +146,47 @@ class Game:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("asking", None)  # answers kept for one stretch of `Round.settle`, never for a copy
+        state.pop("_pickled", None)  # this very state pickled (`trial`): a copy has its own
+        state.pop("_processing", None)
         state["defn"] = state["defn"].key
-        state["board"] = self.board.dynamic_state()
+        unbuilt = state.pop("_board_state", None)
+        state["board"] = unbuilt if unbuilt is not None else self.board.dynamic_state()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state["defn"] = definition(*state["defn"])
-        state["board"] = state["defn"].board.with_dynamic_state(state["board"])
+        # the board is built from its changing state when first asked for (`__getattr__`): a copy made to
+        # try a share sale or a merger may never look at the map, and building it is a good part of a copy
+        state["_board_state"] = state.pop("board")
         self.__dict__.update(state)
+
+    def __getattr__(self, name: str) -> Any:
+        """Only for what the instance does not hold: the board of a state just unpickled, built now."""
+        if name == "board":
+            unbuilt = self.__dict__.pop("_board_state", None)
+            if unbuilt is not None:
+                board = self.__dict__["board"] = self.defn.board.with_dynamic_state(unbuilt)
+                return board
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def trial(self) -> Game:
         """A throw-away copy to try an action on: what is offered must be what `process` accepts, and for
         options whose acceptance depends on more than one check, trying them is the only honest answer."""
-        return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(self._pickle())
+
+    def _pickle(self) -> bytes:
+        """This state pickled, made once per state: a position's offers try many actions on copies of the
+        same state (tile lays, sales, mergers), and each copy needs only the loading half. Kept only
+        between actions (an action changes the state between the copies it asks for, so none is kept
+        while `process` runs) and under `serial`, which every action begun and every edit (`edited`)
+        moves on, so a copy never comes from a state that has changed since."""
+        if self.__dict__.get("_processing"):
+            return pickle.dumps(self, pickle.HIGHEST_PROTOCOL)
+        serial = getattr(self, "serial", 0)
+        kept = self.__dict__.get("_pickled")
+        if kept is None or kept[0] != serial:
+            kept = self._pickled = (serial, pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        return kept[1]
 
     def accepts(self, action: dict[str, Any]) -> bool:
         """Whether `process` would take `action` now, asked on a copy (this game is left as it is)."""
@@ -330,6 +358,7 @@ class Game:
         """Say that the state was changed outside `process` (a test or a tool building a position by hand):
         what a round kept for the state as it was (the blocking step's offer) must not be used for the new one."""
         self.serial = getattr(self, "serial", 0) + 1
+        self._pickled = None
 
     # -- the checked door ---------------------------------------------------------------------------------
     def process(self, action: dict[str, Any], *, trusted: bool = False) -> None:
@@ -342,6 +371,15 @@ class Game:
                                   valid=sorted(self.defn.action_types))
         previous = self.action_id
         self.serial = getattr(self, "serial", 0) + 1  # every action begun: what a round kept is for one state
+        # (an action may process others inside it: the outer one is still under way when they end)
+        outer = self.__dict__.get("_processing", False)
+        self._pickled, self._processing = None, True
+        try:
+            self._process(action, kind, previous, trusted)
+        finally:
+            self._pickled, self._processing = None, outer
+
+    def _process(self, action: dict[str, Any], kind: str, previous: int, trusted: bool) -> None:
         if isinstance(action.get("id"), int):
             self.action_id = action["id"]
         seen = history.before(self, action)

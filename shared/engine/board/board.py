@@ -14,7 +14,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
-from .graph import compute_reach, nodes_beside_stations
+from .graph import compute_reach, nodes_beside_stations, reaches_any_path
 from .grid import HexState, Reach
 from .rules import BoardRules
 from .stations import Stations
@@ -428,18 +428,18 @@ class Board(Stations):
             return
         if mode == "station_restrictive" and any(n.is_stop for n in new.nodes):
             return
-        with self.trial_lay(h.id, new, rotation):
-            reach = self.reach(entity)
-            self._reach = {}
         from .upgrades import path_covers
 
-        used_new = changed_city = False
-        for pi, np in enumerate(new.rpaths[rotation]):
-            if (h.id, pi) not in reach.paths:
-                continue
-            op = next((p for p in old_paths if path_covers(p, np, old, new)), None)
-            if op is None:
-                used_new = True
+        # the new tile's track that no old path covers: is any of it in the entity's reach after the lay?
+        added = {pi for pi, np in enumerate(new.rpaths[rotation])
+                 if not any(path_covers(p, np, old, new) for p in old_paths)}
+        changed_city = False
+        with self.trial_lay(h.id, new, rotation):
+            if self.reach_known(entity):  # this very lay tried before (`trial_lay` keeps its reaches)
+                used_new = any((h.id, pi) in self.reach(entity).paths for pi in added)
+            else:  # the same answer as the whole reach's, mostly without walking it (`reaches_any_path`)
+                used_new = bool(added) and reaches_any_path(self, entity, h.id, added)
+            self._reach = {}
         if mode in ("restrictive", "station_restrictive") and not used_new:
             raise IllegalAction(f"tile {new.name} on {h.id} must add track {entity} can use", "track_restriction")
         if mode == "semi_restrictive" and not used_new and not changed_city:

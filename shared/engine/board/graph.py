@@ -25,7 +25,8 @@ Arrival = tuple[str, int, int]  # (hex, end code, path arrived by; -1 = an edge 
 Walk = tuple[str, int, int]  # (hex, path index, end it is walked from)
 
 
-def compute_reach(board: Grid, entity: str) -> Reach:
+def compute_reach(board: Grid, entity: str,
+                  first: tuple[Reach, dict[Walk, Arrival], dict[Arrival, int], dict[str, int]] | None = None) -> Reach:
     """What the entity reaches from its stations, along walks that never cross a hex side twice
     (docs/rules-1825.md, "Track is reached only along a line a train could run").
 
@@ -37,10 +38,12 @@ def compute_reach(board: Grid, entity: str) -> Reach:
 
     Whether a first walk came back is read off the sides its walk crossed on the way (`_walk`'s `exits`: one
     bit per hex side crossed, so the question costs one AND instead of a climb up the walk's parents).
+    `first`: the first walk (`_walk` with nothing barred), when the caller has walked it already.
     """
     barred: set[Walk] = set()
     while True:
-        reach, firsts, exits, shifts = _walk(board, entity, barred)
+        reach, firsts, exits, shifts = first if first is not None else _walk(board, entity, barred)
+        first = None
         # a walk comes back into a hex only through a second way into it (an edge entered from outside or
         # a station there: an arrival by no path), and only into a hex some walk left: others are never asked
         ways_in: dict[str, int] = {}
@@ -51,16 +54,37 @@ def compute_reach(board: Grid, entity: str) -> Reach:
         if not asked:
             return reach
         bad = []
+        # (hex, sides) -> what the last walk sealed there took: a piece of the same hex with the same sides
+        # is asked the very same walk, which takes it no later than it took the pieces already found
+        sealed: dict[tuple[str, int], dict[Walk, Arrival]] = {}
         for w, arrival in firsts.items():
             if w[0] not in asked:
                 continue
             shift = shifts[w[0]]
             crossed = (exits[arrival] >> shift) & 0x3F  # the sides of w's hex its first walk had left by
-            if crossed and crossed & _side_bits(board, w) and not _reached_sealed(board, entity, w, barred):
+            sides = _side_bits(board, w)
+            if not crossed & sides:
+                continue
+            taken = sealed.get((w[0], sides))
+            if taken is None or w not in taken:
+                taken = sealed[(w[0], sides)] = _sealed_walk(board, entity, w, barred)
+            if w not in taken:
                 bad.append(w)
         if not bad:
             return reach
         barred.update(bad)
+
+
+def reaches_any_path(board: Grid, entity: str, hex_id: str, indices: set[int]) -> bool:
+    """Whether `compute_reach(board, entity).paths` holds (hex_id, i) for an i in `indices`, the same answer
+    found with less walking when it is no (a trial lay's track restriction asks it of hundreds of lays):
+    `compute_reach` only takes away from its first walk (it bars pieces), so a piece that walk does not
+    take is never in the reach, and the whole reach goes on from that walk, not from the start."""
+    first = _walk(board, entity, set())
+    if not any(w[0] == hex_id and w[1] in indices for w in first[1]):
+        return False
+    paths = compute_reach(board, entity, first).paths
+    return any((hex_id, i) in paths for i in indices)
 
 
 def _side_bits(board: Grid, walk: Walk) -> int:
@@ -77,10 +101,10 @@ def _sides(board: Grid, walk: Walk) -> frozenset[int]:
     return frozenset(e for e in (path.a, path.b) if e < NODE_BASE)
 
 
-def _reached_sealed(board: Grid, entity: str, walk: Walk, barred: set[Walk]) -> bool:
-    """Whether the walk `walk` is reached by a walk that never left its hex across the path's sides."""
-    firsts = _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)[1]
-    return walk in firsts
+def _sealed_walk(board: Grid, entity: str, walk: Walk, barred: set[Walk]) -> dict[Walk, Arrival]:
+    """The pieces taken by a walk that never leaves `walk`'s hex across the path's sides, up to `walk`
+    (`walk` among them: it is reached so)."""
+    return _walk(board, entity, barred, (walk[0], _sides(board, walk)), walk)[1]
 
 
 def _walk_table(tile: Any, rotation: int) -> dict[int, tuple[tuple[Any, ...], ...]]:

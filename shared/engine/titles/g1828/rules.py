@@ -122,6 +122,7 @@ class Rules1828(TitleRules):
         for step in getattr(game.round, "steps", ()):
             if isinstance(step, Merger):
                 step.settle(game, game.round)
+                game.edited()  # the state changed outside an action: nothing kept for it before stands
 
     @property
     def cert_limit_includes_privates(self) -> bool:
