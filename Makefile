@@ -20,10 +20,13 @@ venv: $(BIN)/railpost ## create the virtualenv and install everything
 run: venv ## run gateway + rules worker + notifier (embedded SQLite/file queue unless DATABASE_URL/REDIS_URL are set)
 	PORT=$(PORT) $(BIN)/python -m services.run
 
-test: venv ## run the whole test suite (starts PostgreSQL/Redis if they are not running)
+# make test: every test but the `alone` ones spread over TEST_WORKERS processes (pytest-xdist), then those alone
+TEST_WORKERS ?= 2
+test: venv ## run the whole test suite on TEST_WORKERS cores (starts PostgreSQL/Redis if they are not running)
 	bash infra/ensure-services.sh
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not alone"
+	$(BIN)/pytest -q -m alone
 
 lint: venv ## ruff
 	$(BIN)/ruff check .

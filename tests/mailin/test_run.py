@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 import requests
 from aiosmtpd.controller import Controller
 
@@ -36,6 +37,9 @@ def _until(check: Callable[[], T | None], what: str, timeout: float = 40) -> T:
         time.sleep(0.2)
 
 
+# services.run keeps its secret and VAPID key in the checkout's var/ (created on first use): the tests that
+# start it share that folder, so they run in one xdist worker, one after the other
+@pytest.mark.xdist_group("services-run-var")
 def test_run_plays_a_reply_end_to_end(tmp_path: Path) -> None:
     port, mail_port, sink_port = free_port(), free_port(), free_port()
     sink = Sink()

@@ -25,18 +25,10 @@ from shared.eventstore import migrate
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = os.environ.get("RAILPOST_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_BASE = os.environ.get("RAILPOST_TEST_REDIS", "redis://127.0.0.1:6379")
-REDIS_DB = 5  # service tests own Redis DBs 5..9; the notifier's tests use 11..15
+# Service tests own Redis DBs 5..9, one per pytest-xdist worker (gw0 → 5, gw1 → 6, ...): each worker flushes
+# its own at its start and end. A plain `pytest` is one process and takes 5; 8 is `make fuzz`'s (bench/fuzz.py).
+REDIS_DBS = (5, 6, 7, 9)
 ADMIN_TOKEN = "test-admin-token"
-
-
-# Tests that restart the shared PostgreSQL and Redis servers run after every other test of the session: a
-# test that happened to run during or just after such a restart would share an outage that is not its own
-# (the long-lived test gateway's pool is still reconnecting). Their own recovery is what they assert.
-RESTARTS_SERVERS = ("test_fault_run.py",)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name in RESTARTS_SERVERS)  # stable: everything else keeps its order
 
 
 def _pg_url(name: str) -> str:
@@ -55,9 +47,16 @@ def pg_url() -> Iterator[str]:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def redis_db() -> int:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # set by pytest-xdist in each worker
+    index = int(worker.removeprefix("gw"))
+    assert index < len(REDIS_DBS), f"{worker}: the service tests have Redis DBs for {len(REDIS_DBS)} workers"
+    return REDIS_DBS[index]
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    url = f"{REDIS_BASE}/{REDIS_DB}"
+    url = f"{REDIS_BASE}/{redis_db()}"
     client = redis.Redis.from_url(url)
     client.flushdb()
     yield url
@@ -121,9 +120,20 @@ class WorkerProcess:
                 self.kill()
 
 
+def wait_consuming(redis_url: str, timeout: float = 90.0) -> None:
+    """Until a Celery worker blocks on the queues of this Redis DB (BRPOP, as kombu's Redis transport
+    consumes): a test's first move must not wait out its long-poll while the worker is still starting, as it
+    does for many seconds on a busy machine with another test process starting one beside it."""
+    client = redis.Redis.from_url(redis_url)
+    db = str(client.connection_pool.connection_kwargs.get("db", 0))
+    wait_until(lambda: any(c.get("db") == db and c.get("cmd") == "brpop" for c in client.client_list()),
+               timeout=timeout, interval=0.2)
+
+
 @pytest.fixture(scope="session")
 def worker(service_config: Config) -> Iterator[WorkerProcess]:
     proc = WorkerProcess(service_config)
+    wait_consuming(service_config.redis_url or "")
     yield proc
     proc.stop()
 

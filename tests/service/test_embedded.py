@@ -9,6 +9,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 import requests
 
 from services.config import Config
@@ -18,6 +19,9 @@ from .conftest import ROOT, wait_until
 from .helpers import as_submitted, load_record
 
 
+# services.run keeps its secret and VAPID key in the checkout's var/ (created on first use): the tests that
+# start it share that folder, so they run in one xdist worker, one after the other
+@pytest.mark.xdist_group("services-run-var")
 def test_run_script_serves_on_a_bare_machine(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

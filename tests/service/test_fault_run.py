@@ -36,6 +36,9 @@ from shared.conformance import first_diff
 from .conftest import ADMIN_TOKEN, ROOT, WorkerProcess, wait_until, worker_env
 from .helpers import Api, as_submitted
 
+# it restarts the PostgreSQL and Redis every other test uses: nothing else may run meanwhile (tests/conftest.py)
+pytestmark = pytest.mark.alone
+
 GAME = ROOT / "tests" / "fixtures" / "conformance" / "1840" / "2player"
 RETRY_FOR = 90.0  # seconds one action may take to get through the faults
 NOT_IN_GOLDEN = ("action_id", "acting_players")  # server-assigned ids; the read model's extra field
