@@ -221,8 +221,11 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
 
 
 def read_model(session: GameSession, action: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The engine digest plus the acting player ids, stored with each event so reads need no engine."""
-    return {**session.digest(action), "acting_players": list(session.acting_players())}
+    """The engine digest plus the acting player ids and who holds each private and train a purchase could take
+    (`GameSession.holders`: the door tells a purchase from the bank or the depot by it), stored with each
+    event so reads need no engine."""
+    return {**session.digest(action), "acting_players": list(session.acting_players()),
+            "holders": session.holders()}
 
 
 def authorise(session: GameSession, receipt: Receipt,

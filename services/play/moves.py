@@ -86,6 +86,20 @@ class Accepted:
     proposal: Ask | None = None
 
 
+def _may_take_from_another(game: Game, player: int, move: Move) -> bool:
+    """Whether a purchase may take from another player's holding, by the read model stored at the game's
+    version (`holders`: each private and train a player holds, directly or through a corporation he presides).
+    No: nobody holds it (a private from the bank, a train from the depot), or `player` does (then the engine
+    answers no one, as it does when the mover holds it, or `player` is not the mover). Yes when the read model
+    cannot tell (one stored before it named holders): the engine is asked then."""
+    held = (game.state or {}).get("holders")
+    key = move.fields.get("company" if move.type == "buy_company" else "train")
+    if not isinstance(held, dict) or not isinstance(key, str):
+        return True
+    holder = held.get("companies" if move.type == "buy_company" else "trains", {}).get(key)
+    return holder is not None and holder != player
+
+
 def client_key(command_id: str) -> str:
     """The caller's own key back from a stored command id (older rows have no namespace)."""
     scope, sep, key = command_id.partition(":")
@@ -165,8 +179,10 @@ class MoveDoor:
         them; None when it is the mover's alone (or refused by the engine anyway: it is queued and refused
         with its reason)."""
         table = Table.replay(clock)
-        if not (table.end_game_vote or table.purchase_consent):
+        if not (table.needs("end_game") if move.type == "end_game" else table.needs("purchase")):
             return None
+        if move.type != "end_game" and not _may_take_from_another(game, player, move):
+            return None  # from the bank, the depot or the mover's own hands: no one else's word, no engine
         action = move.as_action()
         with self.sessions.use(game) as session:
             kind, affected = session.consenters(action)

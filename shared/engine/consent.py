@@ -28,10 +28,40 @@ def taken_from(game: Game, action: Mapping[str, Any]) -> list[int]:
         train_id = action.get("train")
         train = game.depot.by_id(train_id) if isinstance(train_id, str) else None
         owner = None if train is None else train.owner
-    if owner is None:
-        return []
-    holder = owner if isinstance(owner, int) else game.controller(owner) if owner in game.corporations else None
+    holder = _holder(game, owner)
     return [] if holder is None or holder == mover else [holder]
+
+
+def _holder(game: Game, owner: Any) -> int | None:
+    """The player whose holding `owner` is: the player himself, or a corporation's president."""
+    if owner is None:
+        return None
+    return owner if isinstance(owner, int) else game.controller(owner) if owner in game.corporations else None
+
+
+def holders(game: Game) -> dict[str, dict[str, int]]:
+    """Every private and train a purchase would take from a player, with that player (`taken_from`'s holder):
+    {"companies": {sym: player}, "trains": {train id: player}}. Stored with the read model, so the service's
+    door can tell a purchase from the bank or the depot, which needs no one's word, without the engine."""
+    of: dict[Any, int | None] = {}  # one `controller` per owner: a handful of owners hold every holding
+
+    def holder(owner: Any) -> int | None:
+        if owner not in of:
+            of[owner] = _holder(game, owner)
+        return of[owner]
+
+    companies = {sym: who for sym, company in game.companies.items()
+                 if company.owner is not None and (who := holder(company.owner)) is not None}
+    trains: dict[str, int] = {}
+    seen: set[str] = set()
+    for train in game.depot.trains:
+        if train.owner is None or train.id in seen:  # `Depot.by_id` answers with the first train of an id
+            seen.add(train.id)
+            continue
+        seen.add(train.id)
+        if (who := holder(train.owner)) is not None:
+            trains[train.id] = who
+    return {"companies": companies, "trains": trains}
 
 
 def ending_agreed_by(game: Game, action: Mapping[str, Any]) -> list[int]:

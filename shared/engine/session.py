@@ -380,6 +380,12 @@ class GameSession:
         table = ending_agreed_by(self.game, action)
         return ("end_game", table) if table else (None, [])
 
+    def holders(self) -> dict[str, dict[str, int]]:
+        """Who holds each private and train a purchase would take from a player (`consent.holders`)."""
+        from .consent import holders
+
+        return holders(self.game)
+
     def proposed_by(self, player: int) -> int | None:
         return self.game.proposed_by(player)
 

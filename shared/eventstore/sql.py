@@ -429,12 +429,13 @@ class SqlRecorder(SeatRecords):
 
     def door_reads(self, game_id: int, command_id: str, clock: bool) -> tuple[Game | None, list[Any]]:
         """What the move door reads before a move the table's rules may touch, on one connection: the game
-        row's head (without its read model; None when there is no such game, or when `command_id` is stored
-        already: a retry, which the queue answers) and, with `clock`, the game's clock log (its events, oldest
-        first). One statement for the first two, instead of a receipt read, a game read and a clock log read
-        through another pool (services/play/moves.py)."""
+        row's head (None when there is no such game, or when `command_id` is stored already: a retry, which
+        the queue answers) and, with `clock`, its read model (who holds what a purchase takes) and the game's
+        clock log (its events, oldest first). One statement for the first two, instead of a receipt read, a
+        game read and a clock log read through another pool (services/play/moves.py)."""
+        columns = f"{GAME_HEAD}, state" if clock else GAME_HEAD
         with self._tx() as cur:
-            row = self._one(cur, f"SELECT {GAME_HEAD}, EXISTS (SELECT 1 FROM receipts WHERE game_id = %s AND "
+            row = self._one(cur, f"SELECT {columns}, EXISTS (SELECT 1 FROM receipts WHERE game_id = %s AND "
                             "command_id = %s) AS retried FROM games WHERE id = %s", (game_id, command_id, game_id))
             if row is None or row["retried"]:
                 return None, []
