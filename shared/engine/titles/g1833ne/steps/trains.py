@@ -46,9 +46,10 @@ class TrainStep(CorporationFinance, BuyTrain):
     """Buy trains choosing a card face; a corporation without trains must buy one, by emergency if needed.
 
     The core step's checks of a purchase (`BuyTrain.check_purchase`) hold, with 1833NE's own rules where
-    they differ: the bank sells a card at the price of the face chosen (`check_depot_train`), an obsolete
-    train is not sold between corporations, nor is a train the corporation must buy
-    (`check_train_from_corporation`), and a purchase the treasury cannot pay is an emergency (`buy_train`)."""
+    they differ (digest, "Trains" and "Emergency"): the bank sells a card at the price of the side chosen
+    (`check_depot_train`); an obsolete train "cannot be sold to another corporation", and a corporation that
+    must buy a train it cannot pay buys it from the bank (`check_train_from_corporation`), in an emergency
+    purchase (`buy_train`)."""
 
     handlers = {"buy_train": "buy_train", "pass": "pass_step", "bankrupt": "bankrupt", **FINANCE_HANDLERS}
     offers = {"buy_train": "offer_buy_train", "pass": "offer_pass", "bankrupt": "offer_bankrupt",
@@ -204,6 +205,8 @@ class TrainStep(CorporationFinance, BuyTrain):
 
     def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
                                      price: int, purse: int) -> None:
+        """The core's price range, after 1833NE's two refusals: an obsolete train is not sold (digest: it
+        "cannot be sold to another corporation"), and the emergency purchase is the bank's."""
         if train.obsolete:
             raise IllegalAction("an obsolete train cannot be sold", "train_obsolete")
         if rules_of(game).must_buy_train(game, buyer) and price > buyer.cash:
