@@ -9,15 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.operating import DiscardTrain, OperatingRound
 from ....core.rounds import Round
-from ....core.shares import parse_bundle
 from ....core.trains import BuyTrain
-from ....errors import EngineError, IllegalAction, MalformedAction
+from ....errors import EngineError, IllegalAction
 from ....model import Corporation, Train
 from .. import emergency
 from ..finance import emergency_plan, execute_plan, forced_issues, go_bankrupt, make_forced_issues
 from ..operating import Operating1833
 from ..state import state
-from ..stock import sell_to_market
+from ..stock import sell_to_market, whole_certificates
 from .finance import FINANCE_HANDLERS, FINANCE_OFFERS, CorporationFinance, rules_of
 
 if TYPE_CHECKING:
@@ -179,9 +178,7 @@ class TrainStep(CorporationFinance, BuyTrain):
             raise IllegalAction(f"{player.name} sells shares in an operating round only when {corp.sym}, his "
                                 "corporation, must buy a train its treasury, forced issues and his cash cannot pay",
                                 "emergency_sale")
-        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
-        if bundle.percent != sum(s.percent for s in bundle.shares):
-            raise MalformedAction("1833NE sells whole certificates", "shares_percent")
+        bundle = whole_certificates(game, action)
         turn = round_.sales_this_turn()
         refusal = emergency.sale_refusal(game, corp, cheapest[1], turn, player, bundle)
         if refusal is not None:
