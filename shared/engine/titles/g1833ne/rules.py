@@ -161,7 +161,7 @@ class Rules1833NE(TitleRules):
         game.close_corporation(corp)
         self.sync_virtual_stations(game)
 
-    # -- track (the round's and the steps' rules: operating.py) -----------------------------------------------
+    # -- track (the steps' rules: steps/track.py) ------------------------------------------------------------
     def tile_placed(self, game: Game, hex_id: str) -> None:
         """Sherbrooke's shared token and B&P's Boston reservation appear with the tiles that make room."""
         h = game.board.hex(hex_id)
