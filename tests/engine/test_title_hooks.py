@@ -157,3 +157,26 @@ def test_each_title_buys_trains_with_its_own_train_step(title: str, step: str) -
     round_ = game.rules.operating_round(game, 1)
     found = [type(s).__name__ for s in round_.steps if isinstance(s, BuyTrain)]
     assert found == [step], title
+
+
+def test_every_step_declares_its_moves_through_offers() -> None:
+    """A step lists its concrete moves through the contract (`offers` -> `offer_*`, gathered by `Step.options`),
+    never by overriding `options`; and each action type a step handles that it may open is offered."""
+    import importlib
+    import pkgutil
+
+    import shared.engine as engine
+
+    for info in pkgutil.walk_packages(engine.__path__, "shared.engine."):
+        importlib.import_module(info.name)
+
+    def subclasses(cls: type) -> list[type]:
+        return [c for sub in cls.__subclasses__() for c in (sub, *subclasses(sub))]
+
+    steps = {c for c in subclasses(Step) if c.__module__.startswith("shared.engine.")}
+    assert {"BuildStep", "RunStep", "DividendStep", "DiscardStep", "TrainStep", "StockStep", "TakeoverStep"} <= {
+        c.__name__ for c in steps}
+    assert sorted(c.__qualname__ for c in steps if c.options is not Step.options) == []
+    for cls in steps:
+        for kind, name in cls.offers.items():
+            assert callable(getattr(cls, name, None)), (cls.__qualname__, kind, name)

@@ -2,9 +2,10 @@
 
 The step is the one home of the purchase's rules: a title that buys differently subclasses `BuyTrain` and
 overrides one of its methods (which moves are open, `buy_train_actions`; whose trains are for sale,
-`other_trains` and `may_buy_from`; what a trade between corporations may cost, `check_train_from_corporation`;
-what follows a purchase, `after_buy_train`; what settling the step does, `skip`). What the bank sells now
-(`depot_trains_for`) and the train limit (`room_for_train`) stay the title's, since other steps ask them too."""
+`other_trains` and `may_buy_from`; what buying the bank's train takes, `check_depot_train`; what a trade
+between corporations may cost, `check_train_from_corporation`; what follows a purchase, `after_buy_train`;
+what settling the step does, `skip`). What the bank sells now (`depot_trains_for`) and the train limit
+(`room_for_train`) stay the title's, since other steps ask them too."""
 
 from __future__ import annotations
 
@@ -98,18 +99,23 @@ class BuyTrain(Step):
         if not game.rules.room_for_train(game, corp):
             raise IllegalAction(f"{corp.sym} is at its train limit ({game.train_limit(corp)})", "train_limit")
         if train.owner is None:
-            if train not in game.rules.depot_trains_for(game, corp):
-                raise IllegalAction(f"train {train_id} is not for sale by the bank now", "train_unavailable")
-            if price != train.price:
-                raise IllegalAction(f"train {train_id} costs {train.price}, not {price}", "train_price")
-            if purse < price:
-                raise IllegalAction(f"{corp.sym} has {purse}, train {train_id} costs {price}", "cash")
+            self.check_depot_train(game, corp, train, price, purse, action)
             return train, None
         seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
         if seller is None or seller is corp or not self.may_buy_from(game, corp, seller):
             raise IllegalAction(f"train {train_id} cannot be bought from {train.owner}", "train_owner")
         self.check_train_from_corporation(game, corp, seller, train, price, purse)
         return train, seller
+
+    def check_depot_train(self, game: Game, corp: Corporation, train: Train, price: int, purse: int,
+                          action: dict[str, Any]) -> None:
+        """Why the bank's `train` may not be bought at `price` (`purse`: what the buyer may spend)."""
+        if train not in game.rules.depot_trains_for(game, corp):
+            raise IllegalAction(f"train {train.id} is not for sale by the bank now", "train_unavailable")
+        if price != train.price:
+            raise IllegalAction(f"train {train.id} costs {train.price}, not {price}", "train_price")
+        if purse < price:
+            raise IllegalAction(f"{corp.sym} has {purse}, train {train.id} costs {price}", "cash")
 
     def check_train_from_corporation(self, game: Game, buyer: Corporation, seller: Corporation, train: Train,
                                      price: int, purse: int) -> None:

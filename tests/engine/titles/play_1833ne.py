@@ -13,7 +13,7 @@ from typing import Any
 from shared.engine import GameSession
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
-from shared.engine.titles.g1833ne.operating import TrainStep
+from shared.engine.titles.g1833ne.steps.trains import TrainStep
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from randomplay import check_who_acts  # noqa: E402

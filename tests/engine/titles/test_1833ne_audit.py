@@ -22,7 +22,8 @@ from shared.engine.legal import legal_actions
 from shared.engine.session import final_active_flags
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.bonuses import choose_luxury
-from shared.engine.titles.g1833ne.operating import RunStep
+from shared.engine.titles.g1833ne.steps.runs import RunStep
+from shared.engine.titles.g1833ne.steps.trains import TrainStep
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
 
@@ -388,9 +389,10 @@ def test_an_obsolete_train_is_not_sold_to_another_corporation() -> None:
     two = g.depot.by_id("2-0")
     g.buy_train_from_depot(cv, two, 75)
     two.obsolete = True
-    assert two not in g.rules.buyable_used_trains(g, bw)
+    step = TrainStep()
+    assert two not in step.used_trains(g, bw)
     with pytest.raises(IllegalAction, match="an obsolete train cannot be sold"):
-        g.rules.buy_used_train(g, bw, two, 10)
+        step.check_train_from_corporation(g, bw, cv, two, 10, bw.cash)
 
 
 def test_p2_bought_by_the_boston_and_lowell_frees_it_and_gives_a_free_lay_in_lowell() -> None:

@@ -16,7 +16,7 @@ from shared.engine.model import POOL
 from shared.engine.titles.g1825.routes import RouteRules1825
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
-from shared.engine.titles.g1833ne.operating import DividendStep, RunStep
+from shared.engine.titles.g1833ne.steps.runs import DividendStep, RunStep
 from shared.engine.titles.g1833ne.takeover import (
     cash_needed,
     complete_takeover,

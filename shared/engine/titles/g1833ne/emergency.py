@@ -1,7 +1,7 @@
 """1833NE emergency sales: what the president of a corporation that must buy a train may sell, of his own choice,
 once its treasury, its forced issues and his cash fall short (docs/1833NE.md, issue 45, R3).
 
-The train step (`operating.TrainStep`) offers and takes these sales; this module only works out which ones the
+The train step (`steps/trains.TrainStep`) offers and takes these sales; this module only works out which ones the
 seed's limits allow, so that the offers and the refusals ask the very same question.
 """
 

@@ -13,25 +13,19 @@ from ...core.operating import OperatingRound
 from ...core.rounds import Round
 from ...core.stock import StockRound
 from ...core.track import HomeToken
-from ...core.trains import trains_of_others
 from ...errors import IllegalAction, MalformedAction
 from ...model import POOL, Company, Corporation, Player, Train
 from ..base import TitleRules
 from . import bonuses, p3
 from . import constants as K
 from . import tables as T
-from .operating import (
-    BuildStep,
-    DiscardStep,
-    DividendStep,
-    Operating1833,
-    RunStep,
-    TrainStep,
-    operating_order,
-)
+from .operating import Operating1833, operating_order
 from .routes import RouteRules1833NE
 from .state import State1833NE, state
+from .steps.runs import DividendStep, RunStep
 from .steps.stock import StockStep
+from .steps.track import BuildStep
+from .steps.trains import DiscardStep, TrainStep
 from .stock import StockRound1833NE
 
 if TYPE_CHECKING:
@@ -167,7 +161,7 @@ class Rules1833NE(TitleRules):
         game.close_corporation(corp)
         self.sync_virtual_stations(game)
 
-    # -- track (the round's and the steps' rules: operating.py) -----------------------------------------------
+    # -- track (the steps' rules: steps/track.py) ------------------------------------------------------------
     def tile_placed(self, game: Game, hex_id: str) -> None:
         """Sherbrooke's shared token and B&P's Boston reservation appear with the tiles that make room."""
         h = game.board.hex(hex_id)
@@ -379,11 +373,6 @@ class Rules1833NE(TitleRules):
     def affordable_faces(self, game: Game, corp: Corporation) -> list[tuple[Train, str, int]]:
         return [f for f in self.depot_faces(game) if f[2] <= corp.cash]
 
-    def buyable_used_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        if corp.cash < 1:
-            return []
-        return [t for t in trains_of_others(game, corp) if not t.obsolete]
-
     def check_depot_purchase(self, game: Game, corp: Corporation, train: Train, price: int, variant: Any) -> str:
         if train not in self.depot_trains_for(game, corp):
             raise IllegalAction(f"train {train.id} is not for sale by the bank now", "train_unavailable")
@@ -394,18 +383,6 @@ class Rules1833NE(TitleRules):
         if price != faces[face]:
             raise IllegalAction(f"the {face} costs {faces[face]}, not {price}", "train_price")
         return face
-
-    def buy_used_train(self, game: Game, corp: Corporation, train: Train, price: int) -> None:
-        seller = game.corporations.get(train.owner) if isinstance(train.owner, str) else None
-        if seller is None or seller is corp:
-            raise IllegalAction(f"train {train.id} cannot be bought from {train.owner}", "train_owner")
-        if train.obsolete:
-            raise IllegalAction("an obsolete train cannot be sold", "train_obsolete")
-        if self.must_buy_train(game, corp) and price > corp.cash:
-            raise IllegalAction("an emergency purchase is from the bank only", "emergency_depot")
-        if not 1 <= price <= corp.cash:
-            raise IllegalAction(f"price must be between 1 and {corp.cash}", "train_price")
-        game.move_train(train, seller, corp, price)
 
     def must_buy_train(self, game: Game, corp: Corporation) -> bool:
         return not any(not t.rusted and not t.obsolete for t in corp.trains)

@@ -4,13 +4,14 @@ turn), and the end-of-round price moves. Its step, launching, buying and selling
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ...core.shares import Bundle, parse_bundle
 from ...core.stock import StockRound
+from ...errors import MalformedAction
 from ...model import POOL
 
 if TYPE_CHECKING:
-    from ...core.shares import Bundle
     from ...game import Game
     from ...model import Player
 
@@ -18,6 +19,15 @@ if TYPE_CHECKING:
 class StockRound1833NE(StockRound):
     def finish_stock_round(self, game: Game) -> None:
         finish_stock_round(game)
+
+
+def whole_certificates(game: Game, action: dict[str, Any]) -> Bundle:
+    """The certificates a player's sale names (`parse_bundle`), whole: unlike the core's partial bundle, a sale
+    never splits the president's certificate, which "can never be sold to the market" (digest, "Limits")."""
+    bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+    if bundle.percent != sum(s.percent for s in bundle.shares):
+        raise MalformedAction("1833NE sells whole certificates", "shares_percent")
+    return bundle
 
 
 def sell_to_market(game: Game, player: Player, bundle: Bundle, turn: dict[str, int] | None = None) -> int:

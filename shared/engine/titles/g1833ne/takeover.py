@@ -11,7 +11,6 @@ ferries, privates and stations, and its train limit rises by one.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...board.tiles import NODE_BASE
@@ -238,6 +237,7 @@ class TakeoverRound(Round):
 
 class TakeoverStep(Step):
     handlers = {"merge": "merge", "choose": "choose", "pass": "pass_turn"}
+    offers = {"merge": "offer_merge", "choose": "offer_choose", "pass": "offer_pass"}
 
     def actions(self, game: Game, round_: Round, entity: Any) -> list[str]:
         assert isinstance(round_, TakeoverRound)
@@ -278,19 +278,14 @@ class TakeoverStep(Step):
     def pass_turn(self, game: Game, round_: TakeoverRound, action: dict[str, Any], trusted: bool) -> None:
         pass
 
-    def options(self, game: Game, round_: Round, entity: Any,
-                kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
-        assert isinstance(round_, TakeoverRound)
-        kinds = self.actions(game, round_, entity)
-        if "choose" in kinds:
-            return [{"type": "choose", "entity": entity, "choice": c} for c in ("accept", "refuse")]
-        if not kinds:
-            return []
+    def offer_merge(self, game: Game, round_: TakeoverRound, entity: str) -> list[dict[str, Any]]:
+        """Each target with each way the acquirer can pay for it (cash, the default, is not stated)."""
         acquirer = game.corporations[entity]
-        out = [{"type": "merge", "entity": entity, "corporation": t.sym} if pay == "cash" else
-               {"type": "merge", "entity": entity, "corporation": t.sym, "pay": pay}
-               for t in targets(game, acquirer) for pay in pay_kinds(game, acquirer, t)]
-        return out + [{"type": "pass", "entity": entity}]
+        return [{"corporation": t.sym} if pay == "cash" else {"corporation": t.sym, "pay": pay}
+                for t in targets(game, acquirer) for pay in pay_kinds(game, acquirer, t)]
+
+    def offer_choose(self, game: Game, round_: TakeoverRound, entity: str) -> list[dict[str, Any]]:
+        return [{"choice": c} for c in ("accept", "refuse")]
 
 
 def complete_takeover(game: Game, acquirer: Corporation, target: Corporation, pay: str = "cash") -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ....core.shares import Bundle, parse_bundle
+from ....core.shares import Bundle
 from ....core.stock import BuySellParShares, StockRound
-from ....errors import IllegalAction, MalformedAction
+from ....errors import IllegalAction
 from ....model import POOL, Company, Corporation, Player, Share
 from .. import constants as K
 from ..state import state
-from ..stock import sell_to_market
+from ..stock import sell_to_market, whole_certificates
 
 if TYPE_CHECKING:
     from ....core.market import Cell
@@ -136,10 +136,8 @@ class StockStep(BuySellParShares):
 
     def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
-        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        bundle = whole_certificates(game, action)
         corp = bundle.corporation
-        if bundle.percent != sum(s.percent for s in bundle.shares):
-            raise MalformedAction("1833NE sells whole certificates", "shares_percent")
         for share in bundle.shares:
             if share.owner != player.id:
                 raise IllegalAction(f"{player.name} does not hold {share.id}", "sell_not_owned")
