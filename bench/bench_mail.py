@@ -38,12 +38,12 @@ from typing import Any
 import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 
+from bench.bench_service import scripted_actions
 from bench.embedded import Site, free_port, import_at, load_record
 from services.notifier import events
 from services.notifier.service import MAIL_FLUSH_SECONDS
 from services.notifier.settings import NotifierSettings
 from services.notifier.tables import mail_queue, tracking
-from shared.engine import GameSession
 
 MAILS = int(os.environ.get("RAILPOST_BENCH_MAILS", "100"))
 TIMEOUT = 120.0  # one move's mail, at most (the deployed window is 60 s)
@@ -129,21 +129,8 @@ def clean_window(actions: list[dict[str, Any]], start: int, length: int, least: 
 
 
 def script(record: dict[str, Any], at: int, length: int) -> list[tuple[int, dict[str, Any]]]:
-    """(sender, action) for the record's `length` actions after `at`: a local replay works out who controls
-    each acting corporation."""
-    session = GameSession.from_record(record, limit=at)
-    out = []
-    for action in record["actions"][at:at + length]:
-        if action["type"] == "message" and "user" in action:
-            sender = int(action["user"])
-        elif action.get("entity_type") == "player":
-            sender = int(action["entity"])
-        else:
-            sender = int(session.controller(action["entity"]))
-        body = {k: v for k, v in action.items() if k != "id" and not (k == "user" and v != sender)}
-        session.submit(body)
-        out.append((sender, body))
-    return out
+    """(sender, action) for the record's `length` actions after `at` (`bench_service.scripted_actions`)."""
+    return scripted_actions(record, at, length)
 
 
 def prepare(site: Site, titles: tuple[str, ...], shares: tuple[float, ...], length: int) -> list[Game]:

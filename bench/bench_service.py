@@ -48,14 +48,17 @@ DRIVERS = int(os.environ.get("RAILPOST_BENCH_DRIVERS", "64"))  # the flood's con
 QUEUE = os.environ.get("RAILPOST_BENCH_QUEUE", "railpost-bench")
 
 
-def scripted_actions(record: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    """(sender, action) per recorded action, working out corporation presidents with a local replay."""
+def scripted_actions(record: dict[str, Any], at: int = 0,
+                     length: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """(sender, action) per recorded action (the `length` after the first `at`, or all), working out
+    corporation presidents with a local replay."""
     from shared.engine import GameSession
 
-    session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
-                              record["settings"]["optional_rules"])
+    session = (GameSession.from_record(record, limit=at) if at else
+               GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                               record["settings"]["optional_rules"]))
     script = []
-    for action in record["actions"]:
+    for action in record["actions"][at:None if length is None else at + length]:
         if action["type"] in ("undo", "redo", "message") and "user" in action:
             sender = int(action["user"])
         elif action.get("entity_type") == "player":

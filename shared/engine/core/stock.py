@@ -538,7 +538,7 @@ class BuySellParShares(Step):
 
     def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
-        bundle = parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+        bundle = self.sale_bundle(game, action)
         corp = bundle.corporation
         for share in bundle.shares:
             if share.owner != player.id:
@@ -546,12 +546,22 @@ class BuySellParShares(Step):
         reason = self.can_sell(game, round_, player, corp, bundle)
         if reason:
             raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
-        price = game.share_price(corp)
-        assert price is not None
         round_.sold.setdefault(player.id, {})[corp.sym] = "now"
+        self.sell(game, player, bundle)
+
+    def sale_bundle(self, game: Game, action: dict[str, Any]) -> Bundle:
+        """The certificates a sale names (a part of the president's certificate among them where the title
+        lets him sell one: `move_sold`)."""
+        return parse_bundle(game.corporations, action.get("shares"), action.get("percent"))
+
+    def sell(self, game: Game, player: Player, bundle: Bundle) -> None:
+        """What a checked sale does: the seller is paid the market price, the certificates move, the price
+        moves."""
+        price = game.share_price(bundle.corporation)
+        assert price is not None
         game.pay(None, player, price * bundle.percent // 10)
         self.move_sold(game, player, bundle)
-        self.price_after_sale(game, corp, bundle)
+        self.price_after_sale(game, bundle.corporation, bundle)
 
     def price_after_sale(self, game: Game, corp: Corporation, bundle: Bundle) -> None:
         """What a stock-round sale does to the price: the title's step says (1840 drops it a row a share);

@@ -134,18 +134,11 @@ class StockStep(BuySellParShares):
                     out.append({"shares": [s.id for s in bundle.shares], "percent": bundle.percent})
         return out
 
-    def sell_shares(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
-        player = game.player(action["entity"])
-        bundle = whole_certificates(game, action)
-        corp = bundle.corporation
-        for share in bundle.shares:
-            if share.owner != player.id:
-                raise IllegalAction(f"{player.name} does not hold {share.id}", "sell_not_owned")
-        reason = self.can_sell(game, round_, player, corp, bundle)
-        if reason:
-            raise IllegalAction(f"cannot sell {corp.sym}: {reason}", "sell_shares")
-        sell_to_market(game, player, bundle, self.turn_sales_now())
-        round_.sold.setdefault(player.id, {})[corp.sym] = "now"
+    def sale_bundle(self, game: Game, action: dict[str, Any]) -> Bundle:
+        return whole_certificates(game, action)  # the president's certificate is never sold to the market
+
+    def sell(self, game: Game, player: Player, bundle: Bundle) -> None:
+        sell_to_market(game, player, bundle, self.turn_sales_now())  # only the president's sales move the price
 
     # -- privates from the bank (gap: the digest does not say how players get them) ------------------
     def companies_for_sale(self, game: Game) -> list[Company]:
