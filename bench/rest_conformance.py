@@ -35,7 +35,7 @@ from shared.engine.session import UndoWalk, as_posted, final_active_flags
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
-UNCOMPARED = frozenset({"action_id", "acting_players"})  # the server's ids and read-model extras
+UNCOMPARED = frozenset({"action_id", "acting_players", "holders"})  # the server's ids and read-model extras
 LAST_ACTION = frozenset({"type"})  # what a digest line says of the action that led to it
 
 Call = Callable[..., tuple[int, Any]]  # (method, path, json=..., headers=...) -> (status, body); admin token

@@ -815,6 +815,12 @@ def test_finished_game_page_shows_why_it_ended_the_ranking_and_no_moves(server: 
         page.close()
 
 
+def _claim_answered_by(server: Server, game_id: int, pid: int) -> bool:
+    """Whether `pid` has accepted the open seat claim (or the claim is settled: nothing is open)."""
+    claim = server.api("GET", f"/games/{game_id}/clock").json().get("seat_claim")
+    return claim is None or pid in claim["accepted"]
+
+
 def _session_at(record: dict[str, Any], upto: int) -> Any:
     """The engine's own replay of the position the page shows (what the page must agree with)."""
     from shared.engine import GameSession
@@ -1006,8 +1012,11 @@ def test_a_newcomer_claims_an_open_seat_from_the_page_and_the_table_consents(ser
                 other.wait_for_selector("#clock-claim button[data-accept='true']", timeout=20_000)
                 assert "Lou asks to take over Jon's seat" in other.locator("#clock-claim").inner_text()
                 other.click("#clock-claim button[data-accept='true']")
-                other.wait_for_load_state("load")
-                other.wait_for_selector("body[data-ready='1']", timeout=20_000)
+                # the answer is a request the page sends: it must have arrived before this page closes
+                deadline = time.monotonic() + 20
+                while not _claim_answered_by(server, gid, pid) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                assert _claim_answered_by(server, gid, pid)
             finally:
                 other.close()
         assert server.api("GET", f"/games/{gid}/clock").json().get("seat_claim") is None
