@@ -13,6 +13,7 @@ from typing import Any
 from shared.engine import GameSession
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+from shared.engine.titles.g1833ne.steps.track import BuildStep
 from shared.engine.titles.g1833ne.steps.trains import TrainStep
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -40,8 +41,7 @@ def random_policy(session: GameSession, options: list[dict[str, Any]], rng: rand
 
 
 def _reserve(game: Any, corp: Any) -> int:
-    rules = game.rules
-    if not rules.must_buy_train(game, corp):
+    if not TrainStep.must_buy_train(game, corp):
         return 0
     cheapest = TrainStep.cheapest(game)
     return cheapest[1] if cheapest else 0
@@ -56,7 +56,7 @@ def _cost(game: Any, option: dict[str, Any]) -> int:
                                          set(game.phase.tiles), must_connect=False).cost
     if kind == "place_token":
         corp = game.corporations[option["entity"]]
-        return game.rules.station_price(game, corp, option["city"])
+        return BuildStep.station_price(game, corp, option["city"])
     if kind in ("special_buy", "buy_company"):
         return option.get("cost") or option.get("price") or 0
     return 0
@@ -91,7 +91,7 @@ def greedy_policy(session: GameSession, options: list[dict[str, Any]], rng: rand
             continue
         if kind == "buy_train":
             corp = game.corporations[entity]
-            if not game.rules.must_buy_train(game, corp) and (len(corp.trains) >= 2 or rng.random() < 0.3):
+            if not TrainStep.must_buy_train(game, corp) and (len(corp.trains) >= 2 or rng.random() < 0.3):
                 continue
             depot = [o for o in found if o.get("variant")]
             return max(depot or found, key=lambda o: o.get("price", 0))

@@ -20,9 +20,12 @@ from shared.engine import GameSession, MalformedAction
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.session import final_active_flags
+from shared.engine.titles.g1833ne import bonuses
 from shared.engine.titles.g1833ne import constants as K
 from shared.engine.titles.g1833ne.bonuses import choose_luxury
+from shared.engine.titles.g1833ne.steps.finance import CorporationFinance
 from shared.engine.titles.g1833ne.steps.runs import RunStep
+from shared.engine.titles.g1833ne.steps.track import BuildStep
 from shared.engine.titles.g1833ne.steps.trains import TrainStep
 from shared.engine.titles.g1833ne.takeover import complete_takeover
 
@@ -129,9 +132,9 @@ def test_no_private_changes_hands_from_phase_three_on() -> None:
     g = s.game
     cv = g.corporations["CV"]
     g.phase_index = 2  # phase III
-    reason = g.rules.private_refusal(g, cv, {"company": "P6", "price": 10})
+    reason = CorporationFinance.private_refusal(g, cv, {"company": "P6", "price": 10})
     assert reason == "corporations buy privates only in phases I and II"
-    assert g.rules.buyable_privates(g, cv) == []
+    assert CorporationFinance.buyable_privates(g, cv) == []
 
 
 def test_refusals_name_the_station_and_train_rules() -> None:
@@ -149,8 +152,8 @@ def test_refusals_name_the_station_and_train_rules() -> None:
         g.process({"type": "buy_train", "entity": "B&L", "train": "2-0", "price": 75, "variant": "2"})
     # the Boston & Worcester's station in Worcester costs $40, any other second station $80
     worcester = g.board.city_id(K.WORCESTER, 0)
-    assert g.rules.station_price(g, g.corporations["BW"], worcester) == K.WORCESTER_PRICE == 40
-    assert g.rules.station_price(g, g.corporations["CV"], worcester) == K.STATION_PRICE == 80
+    assert BuildStep.station_price(g, g.corporations["BW"], worcester) == K.WORCESTER_PRICE == 40
+    assert BuildStep.station_price(g, g.corporations["CV"], worcester) == K.STATION_PRICE == 80
 
 
 def test_a_corporation_reaching_its_train_limit_ends_its_turn() -> None:
@@ -187,8 +190,8 @@ def test_buying_the_first_phase_three_card_on_its_cheaper_face_starts_phase_thre
     for t in [t for t in g.depot.trains if t.name in ("2", "3/5") and t.owner is None]:
         t.rusted = True  # sold out (scenario set-up)
     g.edited()
-    train = next(t for t, face, _ in g.rules.depot_faces(g) if face == "3+3")
-    assert g.rules.check_depot_purchase(g, bw, train, 230, "3+3") == "3+3"
+    train = next(t for t, face, _ in TrainStep.depot_faces(g) if face == "3+3")
+    assert TrainStep.check_depot_purchase(g, bw, train, 230, "3+3") == "3+3"
     bw_cash = bw.cash
     g.buy_train_from_depot(bw, train, 230)
     assert g.phase.name == "III" and bw.cash == bw_cash - 230
@@ -327,7 +330,7 @@ def test_sherbrooke_yellow_tile_brings_the_shared_free_token() -> None:
     s = new()
     g = s.game
     track(s, K.SHERBROOKE, (0, 3, 4))  # its own "Sh" tile
-    g.rules.tile_placed(g, K.SHERBROOKE)
+    BuildStep.tile_placed(g, K.SHERBROOKE)
     slots = g.board.hex(K.SHERBROOKE).tokens[0]
     # one token shared by StL&A and A&StL (two markers, no third company crowded out); neither paid for it
     assert sorted(s for s in slots if s) == ["A&StL", "StL&A"]
@@ -478,14 +481,14 @@ def test_the_boston_and_providence_gets_its_boston_reservation_with_the_green_ti
     s = new()
     g = s.game
     boston = g.board.hex(K.BOSTON)
-    g.rules.tile_placed(g, K.BOSTON)
+    BuildStep.tile_placed(g, K.BOSTON)
     assert not any("B&P" in r for r in boston.reservations)  # still the yellow preprinted tile
     g.phase_index = 1
     copy = g.board.supply.free_copy("N23")
     g.board.check_lay("B&L", K.BOSTON, f"N23-{copy}", 4, {"yellow", "green"}, must_connect=False)
     g.board.lay(K.BOSTON, f"N23-{copy}", 4)  # Boston's green tile (scenario: no company pays)
     boston = g.board.hex(K.BOSTON)
-    g.rules.tile_placed(g, K.BOSTON)
+    BuildStep.tile_placed(g, K.BOSTON)
     assert any("B&P" in r for r in boston.reservations)
     g.phase_index = 3
     g.rules.phase_changed(g)
@@ -583,10 +586,10 @@ def test_p5_doubles_its_ferry_with_the_new_bonus() -> None:
     s = bl_to_portland_with_p5_for_sale()
     g = s.game
     bl = g.corporations["B&L"]
-    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    bonuses.buy_ferry(g, bl, {"description": "F5"})
     # without P5: F5 (Portland) $30 + "New" $20, once
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 30 + 20)
-    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    CorporationFinance.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
     choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})  # its owner's choice (issue 45)
     assert g.title_state.luxury == "F5"
     # with P5: the ferry and its "New" bonus doubled; the route bonus is not a ferry's and stays single
@@ -597,12 +600,12 @@ def test_p5_stays_on_its_ferry_when_the_corporation_buys_another() -> None:
     s = bl_to_portland_with_p5_for_sale()
     g = s.game
     bl = g.corporations["B&L"]
-    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    CorporationFinance.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
     assert g.title_state.luxury is None  # no ferry yet: nothing to choose
-    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    bonuses.buy_ferry(g, bl, {"description": "F5"})
     choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})
     assert g.title_state.luxury == "F5"
-    g.rules.buy_ferry(g, bl, {"description": "F1"})  # the newest ferry now: "New" moves to F1 (New Haven)
+    bonuses.buy_ferry(g, bl, {"description": "F1"})  # the newest ferry now: "New" moves to F1 (New Haven)
     assert g.title_state.luxury == "F5"  # never reassigned
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * 30)
 
@@ -618,13 +621,13 @@ def test_p5_doubles_the_last_bonus_of_the_last_ferry(swap_tables: Any) -> None: 
     s.submit({"type": "par", "entity": 3, "corporation": "CV", "share_price": cell(s, 100)})
     g = s.game
     bl, cv = g.corporations["B&L"], g.corporations["CV"]
-    g.rules.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
+    CorporationFinance.corporation_buys_private(g, bl, {"company": K.P5, "price": 70})
     for fid in ("F1", "F2", "F3"):
-        g.rules.buy_ferry(g, cv, {"description": fid})
-    g.rules.buy_ferry(g, bl, {"description": "F5"})
+        bonuses.buy_ferry(g, cv, {"description": fid})
+    bonuses.buy_ferry(g, bl, {"description": "F5"})
     choose_luxury(g, {"type": "choose", "entity": "B&L", "choice": "F5"})
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * (30 + 7))
-    g.rules.buy_ferry(g, cv, {"description": "F4"})  # the last ferry: the marker goes to F4 and reads "Last"
+    bonuses.buy_ferry(g, cv, {"description": "F4"})  # the last ferry: the marker goes to F4 and reads "Last"
     assert run(s, "B&L", [EXTENDED_TO_PORTLAND]) == (50, BOSTON_PORTLAND_I + 2 * 30)
     g.title_state.ferry_order.remove("F5")
     g.title_state.ferry_order.append("F5")  # scenario: B&L had bought F5 last of all
@@ -640,8 +643,8 @@ def test_p5_inherited_in_a_takeover_doubles_the_acquirers_ferry() -> None:
     boston_to_portland(s)
     g = s.game
     bl, frr = g.corporations["B&L"], g.corporations["FRR"]
-    g.rules.buy_ferry(g, bl, {"description": "F5"})
-    g.rules.corporation_buys_private(g, frr, {"company": K.P5, "price": 70})  # FRR: P5, no ferry
+    bonuses.buy_ferry(g, bl, {"description": "F5"})
+    CorporationFinance.corporation_buys_private(g, frr, {"company": K.P5, "price": 70})  # FRR: P5, no ferry
     assert g.title_state.luxury is None
     g.phase_index = 1  # takeovers from phase II (Boston-Portland: $50 in II as in I)
     complete_takeover(g, bl, frr)

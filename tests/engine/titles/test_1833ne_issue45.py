@@ -14,7 +14,9 @@ from shared.engine import GameSession
 from shared.engine.errors import IllegalAction
 from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
+from shared.engine.titles.g1833ne import bonuses
 from shared.engine.titles.g1833ne import constants as K
+from shared.engine.titles.g1833ne.steps.trains import TrainStep
 
 
 def offered(g: Any) -> set[str]:
@@ -95,7 +97,7 @@ def test_an_obsolete_train_on_sale_does_not_block_the_emergency_purchase() -> No
         g.process({"type": "buy_train", "entity": "CV", "train": "3/5-4", "price": 140, "variant": "2+2"})
     g.process({"type": "buy_train", "entity": "CV", "train": "7+3-0", "price": 1000, "variant": "7+3"})
     assert [t.id for t in cv.trains] == ["7+3-0"] and g.player(1).cash == 1100 - 990
-    assert not g.rules.must_buy_train(g, cv)
+    assert not TrainStep.must_buy_train(g, cv)
 
 
 def test_an_obsolete_train_is_not_bought_to_meet_the_duty_with_the_corporations_own_money() -> None:
@@ -178,8 +180,8 @@ def test_p5s_owner_chooses_its_ferry_once() -> None:
     g = s.game
     bl = g.corporations["B&L"]
     assert g.acting() == ["B&L"]
-    g.rules.buy_ferry(g, bl, {"description": "F1"})  # New Haven, bought first
-    g.rules.buy_ferry(g, bl, {"description": "F5"})  # Portland, the newest: "New"
+    bonuses.buy_ferry(g, bl, {"description": "F1"})  # New Haven, bought first
+    bonuses.buy_ferry(g, bl, {"description": "F5"})  # Portland, the newest: "New"
     g.edited()
     s.submit({"type": "buy_company", "entity": "B&L", "company": K.P5, "price": 70})
     # P5 doubles nothing until its owner chooses; each of its ferries is offered

@@ -15,8 +15,11 @@ from shared.engine.legal import legal_actions
 from shared.engine.model import POOL
 from shared.engine.titles.g1825.routes import RouteRules1825
 from shared.engine.titles.g1833ne import constants as K
+from shared.engine.titles.g1833ne import p3
 from shared.engine.titles.g1833ne.finance import emergency_plan, issue_limit, issue_price
 from shared.engine.titles.g1833ne.steps.runs import DividendStep, RunStep
+from shared.engine.titles.g1833ne.steps.track import BuildStep
+from shared.engine.titles.g1833ne.steps.trains import TrainStep
 from shared.engine.titles.g1833ne.takeover import (
     cash_needed,
     complete_takeover,
@@ -163,7 +166,7 @@ def test_end_of_stock_round_moves() -> None:
 def test_dividend_price_movement(per_share: int, expected: int) -> None:
     s = new()
     launch(s, 1, "CV", 100)
-    s.game.rules.move_price(s.game, s.game.corporations["CV"], per_share)
+    DividendStep.move_price(s.game, s.game.corporations["CV"], per_share)
     assert price_of(s, "CV") == expected
 
 
@@ -171,7 +174,7 @@ def test_triple_dividend_moves_three_only_from_165() -> None:
     s = new()
     launch(s, 1, "CV", 100)
     set_price(s, "CV", 165)
-    s.game.rules.move_price(s.game, s.game.corporations["CV"], 495)
+    DividendStep.move_price(s.game, s.game.corporations["CV"], 495)
     assert price_of(s, "CV") == 212
 
 
@@ -212,15 +215,15 @@ def test_issue_and_buy_back_prices_and_limit() -> None:
 def test_train_card_faces_and_prices() -> None:
     s = new()
     g = s.game
-    faces = g.rules.faces(g, "2")
+    faces = TrainStep.faces(g, "2")
     assert faces == [("2", 75), ("2+1", 100)]
-    assert g.rules.faces(g, "7+3") == [("7+3", 1000)]
+    assert TrainStep.faces(g, "7+3") == [("7+3", 1000)]
     launch(s, 1, "CV", 100)
     cv = g.corporations["CV"]
     train = g.depot.trains[0]
     with pytest.raises(IllegalAction):
-        g.rules.check_depot_purchase(g, cv, train, 75, "2+1")
-    assert g.rules.check_depot_purchase(g, cv, train, 100, "2+1") == "2+1"
+        TrainStep.check_depot_purchase(g, cv, train, 75, "2+1")
+    assert TrainStep.check_depot_purchase(g, cv, train, 100, "2+1") == "2+1"
 
 
 def test_emergency_plan_issues_then_president_then_sales() -> None:
@@ -255,8 +258,8 @@ def test_phase_three_obsoletes_phase_one_trains_and_removes_privates() -> None:
     g.rules.phase_changed(g)
     assert two.obsolete and two in cv.trains
     assert g.companies["P1"].closed and g.companies["P3"].revenue == 0 and not g.companies["P3"].closed
-    assert g.rules.must_buy_train(g, cv)
-    g.rules.remove_obsolete(g, cv)
+    assert TrainStep.must_buy_train(g, cv)
+    RunStep.remove_obsolete(g, cv)
     assert two not in cv.trains
 
 
@@ -424,7 +427,7 @@ def test_p6_builds_and_runs_from_a12_which_pays_only_via_montreal() -> None:
 
 def p3_lays(s: GameSession, corp: str, hex_id: str) -> list[dict[str, Any]]:
     g = s.game
-    return [o for o in g.rules.lay_options(g, g.round, g.corporations[corp], None) if o["hex"] == hex_id]
+    return [o for o in BuildStep.lay_options(g, g.round, g.corporations[corp], None) if o["hex"] == hex_id]
 
 
 def exits(s: GameSession, hex_id: str) -> set[int]:
@@ -441,12 +444,12 @@ def test_p3_lays_join_each_other_and_montreal_in_either_order() -> None:
     cv = g.corporations["CV"]
     c6 = p3_lays(s, "CV", "C6")
     assert c6 and all(3 in g.board.catalogue[o["tile"].rpartition("-")[0]].rexits[o["rotation"]] for o in c6)
-    g.rules.lay_p3_tile(g, g.round, cv, c6[0])
+    p3.lay(g, cv, c6[0])
     # with C6 laid, every C4 option faces both Montreal (edge 2) and C6 (edge 0)
     c4 = p3_lays(s, "CV", "C4")
     assert c4 and all({0, 2} <= set(g.board.catalogue[o["tile"].rpartition("-")[0]].rexits[o["rotation"]])
                       for o in c4)
-    g.rules.lay_p3_tile(g, g.round, cv, c4[0])
+    p3.lay(g, cv, c4[0])
     assert {0, 2} <= exits(s, "C4") and 3 in exits(s, "C6")
     assert cv.cash == 200 and g.title_state.p3_left == 0 and not p3_lays(s, "CV", "C4")
 
@@ -461,12 +464,12 @@ def test_p3_tiles_come_from_the_data_and_fit_their_hex() -> None:
     assert {o["tile"].rpartition("-")[0] for o in p3_lays(s, "CV", "C6")} <= {"7", "8", "9"}
     seven = {"type": "lay_tile", "entity": "CV", "hex": "C4", "tile": "7-0", "rotation": 0, "ability": K.P3}
     with pytest.raises(IllegalAction):
-        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], seven)
+        p3.lay(g, g.corporations["CV"], seven)
     with pytest.raises(IllegalAction, match="tile 57 is not allowed"):
-        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], dict(seven, tile="57-0"))
+        p3.lay(g, g.corporations["CV"], dict(seven, tile="57-0"))
     with pytest.raises(IllegalAction, match="go on C4 and C6, not D5"):
-        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], dict(seven, hex="D5"))
-    g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], p3_lays(s, "CV", "C6")[0])
+        p3.lay(g, g.corporations["CV"], dict(seven, hex="D5"))
+    p3.lay(g, g.corporations["CV"], p3_lays(s, "CV", "C6")[0])
     assert {o["tile"].rpartition("-")[0] for o in p3_lays(s, "CV", "C4")} <= {"3", "4", "58"}
     assert p3_lays(s, "CV", "C4") and g.title_state.p3_left == 1
 
@@ -478,12 +481,12 @@ def test_p3_lay_must_join_a_tile_already_on_the_other_hex() -> None:
     give_private(s, K.P3, "CV")
     g.board.remove_blocker(K.P3)
     track(s, "C4", (2, 3))  # laid since the blockers went: Montreal - C2, not toward C6
-    assert p3_lays(s, "CV", "C6") == [] and g.rules.p3_lays_left(g, g.corporations["CV"])
+    assert p3_lays(s, "CV", "C6") == [] and p3.lays_left(g, g.corporations["CV"])
     nine = f"9-{g.board.supply.free_copy('9')}"
     rot = next(r for r in range(6) if g.board.catalogue["9"].rexits[r] == {0, 3})
     with pytest.raises(IllegalAction, match="the tile on C4 does not connect to C6"):
-        g.rules.lay_p3_tile(g, g.round, g.corporations["CV"], {"type": "lay_tile", "entity": "CV", "hex": "C6",
-                                                                 "tile": nine, "rotation": rot, "ability": K.P3})
+        p3.lay(g, g.corporations["CV"], {"type": "lay_tile", "entity": "CV", "hex": "C6",
+                                          "tile": nine, "rotation": rot, "ability": K.P3})
 
 
 def test_takeover_paid_in_the_acquirers_own_shares() -> None:

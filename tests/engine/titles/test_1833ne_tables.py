@@ -17,6 +17,7 @@ from shared.engine import GameSession, titledata
 from shared.engine.errors import DataError, IllegalAction
 from shared.engine.game import definition
 from shared.engine.provisional import provisional_notice, provisional_values
+from shared.engine.titles.g1833ne import bonuses
 from shared.engine.titles.g1833ne import tables as T
 from shared.engine.titles.g1833ne.finance import buyback_price, emergency_plan, issue_price
 from shared.engine.titles.g1833ne.takeover import (
@@ -103,10 +104,10 @@ def test_shipped_bonus_and_new_ferry_bonus_are_paid() -> None:
     boston_to_portland(s)
     # Boston ($30) - Lowell ($20) paid by the board; extended to Portland: the Boston-Portland bonus, $50 in I
     assert run(s, "B&L", [EXTENDED]) == (50, 50)
-    g.rules.buy_ferry(g, g.corporations["B&L"], {"description": "F5"})
+    bonuses.buy_ferry(g, g.corporations["B&L"], {"description": "F5"})
     # F5 reaches Portland: $30, +$20 while it is the newest ferry
     assert run(s, "B&L", [EXTENDED]) == (50, 50 + 30 + 20)
-    g.rules.buy_ferry(g, g.corporations["B&L"], {"description": "F1"})
+    bonuses.buy_ferry(g, g.corporations["B&L"], {"description": "F1"})
     assert run(s, "B&L", [EXTENDED]) == (50, 50 + 30)  # the "New" bonus moved on to F1
 
 
@@ -135,13 +136,13 @@ def test_a_different_file_changes_the_bonus_and_ferry_values(swap_tables: Callab
     boston_to_portland(s)
     bl = g.corporations["B&L"]
     assert run(s, "B&L", [EXTENDED]) == (50, 77)
-    g.rules.buy_ferry(g, bl, {"description": "F5"})
+    bonuses.buy_ferry(g, bl, {"description": "F5"})
     assert bl.cash == 200 - 25
     assert run(s, "B&L", [EXTENDED]) == (50, 77 + 45 + 7)
     with pytest.raises(IllegalAction, match="costs 25"):
-        g.rules.buy_ferry(g, bl, {"description": "F1", "cost": 40})
+        bonuses.buy_ferry(g, bl, {"description": "F1", "cost": 40})
     for fid in ("F1", "F2", "F3", "F4"):
-        g.rules.buy_ferry(g, bl, {"description": fid})
+        bonuses.buy_ferry(g, bl, {"description": fid})
     g.title_state.ferry_order.remove("F5")
     g.title_state.ferry_order.append("F5")  # F5 bought last of all: it carries the "Last" bonus
     assert run(s, "B&L", [EXTENDED]) == (50, 77 + 45 + 11)

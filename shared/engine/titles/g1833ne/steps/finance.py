@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.operating import OperatingRound, SpecialBuy
 from ....errors import IllegalAction, MalformedAction
-from ....model import POOL, Corporation
+from ....model import POOL, Company, Corporation
 from .. import bonuses
 from .. import constants as K
 from .. import tables as T
@@ -53,11 +53,10 @@ class CorporationFinance(SpecialBuy):
     def shopping_actions(self, game: Game, corp: Corporation) -> list[str]:
         """Privates and ferries may be bought, and P5's ferry chosen, at any point of the corporation's turn
         (the seed sets no moment)."""
-        rules = rules_of(game)
         out = []
-        if rules.buyable_privates(game, corp):
+        if self.buyable_privates(game, corp):
             out.append("buy_company")
-        if rules.buyable_ferries(game, corp):
+        if bonuses.buyable_ferries(game, corp):
             out.append("special_buy")
         if bonuses.luxury_choices(game, corp):
             out.append("choose")
@@ -87,7 +86,7 @@ class CorporationFinance(SpecialBuy):
         """Each private a player owns, at 1, half and full face value (P6 costs the bank's fee on top)."""
         corp = game.corporations[entity]
         out: list[dict[str, Any]] = []
-        for company in rules_of(game).buyable_privates(game, corp):
+        for company in self.buyable_privates(game, corp):
             for price in sorted({1, company.value // 2, company.value}):
                 extra = K.P6_BANK_FEE if company.sym == K.P6 else 0
                 if price + extra <= corp.cash:
@@ -97,10 +96,75 @@ class CorporationFinance(SpecialBuy):
     def special_buy_options(self, game: Game, round_: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
         """The ferries for sale now (1833NE's special purchase), each at the ferry price."""
         return [{"description": ferry, "cost": T.of(game).ferry_price}
-                for ferry in rules_of(game).buyable_ferries(game, corp)]
+                for ferry in bonuses.buyable_ferries(game, corp)]
 
     def offer_choose(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
         return [{"choice": f} for f in bonuses.luxury_choices(game, game.corporations[entity])]
+
+    # -- privates from players --------------------------------------------------------------------------------
+    @staticmethod
+    def buyable_privates(game: Game, corp: Corporation) -> list[Company]:
+        """Seed: in phases I and II a corporation buys a private from a player (any player, like a train from
+        another corporation: the seller's consent is agreed between the players, not asked by the engine)."""
+        if game.phase.name not in K.CORP_BUY_PHASES:
+            return []
+        return [c for c in game.companies.values() if not c.closed and isinstance(c.owner, int)
+                and 1 + (K.P6_BANK_FEE if c.sym == K.P6 else 0) <= corp.cash]
+
+    @classmethod
+    def refuse_private(cls, game: Game, corp: Corporation, action: dict[str, Any]) -> IllegalAction | None:
+        """`private_refusal` as the refusal a player is shown (the build step's and the purchase's own)."""
+        reason = cls.private_refusal(game, corp, action)
+        return None if reason is None else IllegalAction(
+            f"{corp.sym} cannot buy {action.get('company')}: {reason}", "buy_company")
+
+    @staticmethod
+    def private_refusal(game: Game, corp: Corporation, action: dict[str, Any]) -> str | None:
+        """Why `corp` may not buy the private `action` names at its price, in the words of the rule."""
+        sym = action.get("company")
+        company = game.companies.get(sym) if isinstance(sym, str) else None
+        if company is None:
+            return None
+        if game.phase.name not in K.CORP_BUY_PHASES:
+            return "corporations buy privates only in phases I and II"
+        if company.closed:
+            return f"{company.sym} has been removed from the game"
+        if not isinstance(company.owner, int):
+            owner = "the bank" if company.owner is None else company.owner
+            return f"{company.sym} belongs to {owner}: a corporation buys privates only from players"
+        price = action.get("price")
+        if isinstance(price, int) and not 1 <= price <= company.value:
+            return f"{company.sym} sells for $1 to ${company.value}, not {price}"
+        fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
+        if isinstance(price, int) and price + fee > corp.cash:
+            extra = f" (+{fee} to the bank)" if fee else ""
+            return f"{corp.sym} has {corp.cash}, {company.sym} costs {price}{extra}"
+        return None
+
+    @classmethod
+    def corporation_buys_private(cls, game: Game, corp: Corporation, action: dict[str, Any]) -> None:
+        company = game.company(action.get("company"))
+        price = action.get("price")
+        if not isinstance(price, int):
+            raise MalformedAction("buy_company needs an integer price", "price")
+        refusal = cls.refuse_private(game, corp, action)  # the price is an int: the cash is checked there
+        if refusal is not None:
+            raise refusal
+        if company not in cls.buyable_privates(game, corp):
+            raise IllegalAction(f"{corp.sym} cannot buy {company.sym} now", "buy_company")
+        fee = K.P6_BANK_FEE if company.sym == K.P6 else 0
+        seller = game.player(company.owner)
+        game.pay(corp, seller, price)
+        if fee:
+            game.pay(corp, None, fee)
+        seller.companies.remove(company.sym)
+        company.owner = corp.sym
+        corp.companies.append(company.sym)
+        game.board.remove_blocker(company.sym)
+        if company.sym == K.P2:
+            state(game).p2_bought = True
+            state(game).p2_free = (corp.sym, game.turn, getattr(game.round, "round_num", 0))
+        rules_of(game).sync_virtual_stations(game)  # P4 and P6 act as stations for their buyer
 
     # -- refusals ------------------------------------------------------------------------------------------
     @staticmethod
@@ -143,10 +207,10 @@ class CorporationFinance(SpecialBuy):
         round_.financed = True
 
     def buy_company(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        rules_of(game).corporation_buys_private(game, game.corporations[action["entity"]], action)
+        self.corporation_buys_private(game, game.corporations[action["entity"]], action)
 
     def special_buy(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
-        rules_of(game).buy_ferry(game, game.corporations[action["entity"]], action)
+        bonuses.buy_ferry(game, game.corporations[action["entity"]], action)
 
     def choose(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         bonuses.choose_luxury(game, action)

@@ -18,6 +18,7 @@ from ....model import POOL, Company, Corporation, Player, Share
 from .. import constants as K
 from ..state import state
 from ..stock import sell_to_market, whole_certificates
+from ..takeover import check_variable_home, place_variable_home, variable_home_options
 
 if TYPE_CHECKING:
     from ....core.market import Cell
@@ -64,8 +65,30 @@ class StockStep(BuySellParShares):
         out: list[dict[str, Any]] = []
         for corp in self.parable(game, round_, player):
             for cell in self.par_prices(game, corp, player):
-                out.extend(game.rules.launch_options(game, corp, cell, entity))  # type: ignore[attr-defined]
+                out.extend(self.launch_options(game, corp, cell, entity))
         return out
+
+    @staticmethod
+    def launch_options(game: Game, corp: Corporation, cell: Cell, entity: int) -> list[dict[str, Any]]:
+        """The launch at `cell`: one for a corporation with a fixed home, one per home a variable-start one
+        (Takeover game) may choose."""
+        base = {"type": "par", "entity": entity, "corporation": corp.sym, "share_price": cell.id}
+        if corp.home is not None:
+            return [base]
+        return [dict(base, **extra) for extra in variable_home_options(game, corp, cell.price)]
+
+    @staticmethod
+    def check_launch_home(game: Game, corp: Corporation, price: int, action: dict[str, Any]) -> int:
+        """Standard corporations have fixed homes; variable-start ones choose (see takeover.py): what the
+        chosen home costs."""
+        if corp.home is not None:
+            return 0
+        return check_variable_home(game, corp, price, action)
+
+    @staticmethod
+    def after_launch(game: Game, corp: Corporation, action: dict[str, Any], home_cost: int) -> None:
+        if corp.home is None or home_cost:
+            place_variable_home(game, corp, action, home_cost)
 
     def par(self, game: Game, round_: StockRound, action: dict[str, Any], trusted: bool) -> None:
         player = game.player(action["entity"])
@@ -87,8 +110,7 @@ class StockStep(BuySellParShares):
         cost = K.LAUNCH_MULTIPLIER * cell.price
         if player.cash < cost:
             raise IllegalAction(f"{player.name} has {player.cash}, launching at {cell.price} costs {cost}", "cash")
-        rules = game.rules
-        home_cost = rules.check_launch_home(game, corp, cell.price, action)  # type: ignore[attr-defined]
+        home_cost = self.check_launch_home(game, corp, cell.price, action)
         corp.par_price = cell.price
         corp.share_cell = (cell.row, cell.column)
         corp.ipoed = True
@@ -96,7 +118,7 @@ class StockStep(BuySellParShares):
         state(game).launch_order.append(corp.sym)
         game.pay(player, corp, cost)
         game.transfer_shares(Bundle(corp, [corp.shares[0]], corp.shares[0].percent), player.id)
-        rules.after_launch(game, corp, action, home_cost)  # type: ignore[attr-defined]
+        self.after_launch(game, corp, action, home_cost)
 
     # -- selling ----------------------------------------------------------------------------------------
     def sell_allowed_this_round(self, game: Game) -> bool:

@@ -10,11 +10,12 @@ from ....core.rounds import Round
 from ....core.track import TrackAndToken
 from ....errors import EngineError, IllegalAction, MalformedAction
 from ....model import Corporation
-from .. import bonuses
+from .. import bonuses, p3
 from .. import constants as K
 from ..operating import Operating1833
 from ..state import state
-from .finance import FINANCE_HANDLERS, FINANCE_OFFERS, CorporationFinance, rules_of
+from .finance import FINANCE_HANDLERS, FINANCE_OFFERS, CorporationFinance
+from .trains import TrainStep
 
 if TYPE_CHECKING:
     from ....game import Game
@@ -33,10 +34,9 @@ class BuildStep(CorporationFinance, TrackAndToken):
         if entity != round_.current_entity(game) or entity not in game.corporations:
             return []
         corp = game.corporations[entity]
-        rules = rules_of(game)
         out: list[str] = []
         if self.may_build(game, corp) and corp.cash >= K.TILE_COST and (
-                self.next_lay(game, round_) is not None or rules.p3_lays_left(game, corp)):
+                self.next_lay(game, round_) is not None or p3.lays_left(game, corp)):
             out.append("lay_tile")
         if self.can_place_token(game, round_, corp):
             out.append("place_token")
@@ -53,11 +53,10 @@ class BuildStep(CorporationFinance, TrackAndToken):
         if sym not in game.corporations or sym != round_.current_entity(game):
             return None
         corp = game.corporations[sym]
-        rules = rules_of(game)
-        if kind in ("buy_company", "special_buy") and self.passed and rules.must_buy_train(game, corp):
+        if kind in ("buy_company", "special_buy") and self.passed and TrainStep.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} has no train and must buy one before anything else", "must_buy_train")
         if kind == "buy_company":
-            return rules.refuse_private(game, corp, action)
+            return self.refuse_private(game, corp, action)
         if kind == "special_buy":
             return self.ferry_refusal(game, corp)
         if kind == "choose":
@@ -98,7 +97,7 @@ class BuildStep(CorporationFinance, TrackAndToken):
     def can_place_token(self, game: Game, round_: OperatingRound, corp: Corporation) -> bool:
         if round_.tokened or corp.next_token_price() is None:
             return False
-        return bool(rules_of(game).token_options(game, corp))
+        return bool(self.token_options(game, corp))
 
     def may_build(self, game: Game, corp: Corporation) -> bool:
         """The Boston & Lowell lays no track in phase I until a corporation has bought P2."""
@@ -119,14 +118,34 @@ class BuildStep(CorporationFinance, TrackAndToken):
             round_.pending_lay = None
         if hex_id == K.LOWELL and state(game).p2_free and state(game).p2_free[0] == corp.sym:
             state(game).p2_free = None
-        rules_of(game).tile_placed(game, hex_id)
+        self.tile_placed(game, hex_id)
+
+    @staticmethod
+    def tile_placed(game: Game, hex_id: str) -> None:
+        """Sherbrooke's shared token and B&P's Boston reservation appear with the tiles that make room."""
+        h = game.board.hex(hex_id)
+        if hex_id == K.SHERBROOKE and h.tile.color == "yellow" and h.tokens:
+            city = game.board.city_id(hex_id, 0)
+            slots = h.tokens[0]
+            for sym in ("StL&A", "A&StL"):
+                if sym in game.corporations and not game.corporations[sym].closed and sym not in slots:
+                    free = next((i for i, s in enumerate(slots) if s is None), len(slots))
+                    game.board.place_token(sym, city, free)
+        if hex_id == K.BOSTON and h.tile.color == "green" and game.phase_index < 3:
+            bp = game.corporations.get("B&P")
+            if bp is not None and not bp.closed and not any("B&P" in s for s in h.tokens) \
+                    and not any("B&P" in r for r in h.reservations):
+                for ci, slots in enumerate(h.tokens):
+                    free = next((i for i, s in enumerate(slots) if s is None and h.reservations[ci][i] is None), None)
+                    if free is not None:
+                        h.reservations[ci][free] = "B&P"
+                        break
 
     def lay_tile(self, game: Game, round_: OperatingRound, action: dict[str, Any], trusted: bool) -> None:
         assert isinstance(round_, Operating1833)
         corp = game.corporations[action["entity"]]
-        rules = rules_of(game)
         if action.get("ability") == K.P3:
-            rules.lay_p3_tile(game, round_, corp, action)
+            p3.lay(game, corp, action)  # P3's lays are its own, beside the turn's two
             return
         if not self.may_build(game, corp):
             raise IllegalAction(f"{corp.sym} may not lay track now", "may_not_build")
@@ -146,7 +165,7 @@ class BuildStep(CorporationFinance, TrackAndToken):
         if corp.next_token_price() is None:
             raise IllegalAction(f"{corp.sym} has both its stations on the map", "token")
         game.board.check_token(corp.sym, city, slot, must_connect=not trusted)
-        price = rules_of(game).station_price(game, corp, city)
+        price = self.station_price(game, corp, city)
         if price > corp.cash:
             raise IllegalAction(f"{corp.sym} has {corp.cash}, the station costs {price}", "cash")
         game.pay(corp, None, price)
@@ -156,12 +175,54 @@ class BuildStep(CorporationFinance, TrackAndToken):
 
     # -- offers --------------------------------------------------------------------------------------------
     def offer_lay_tile(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        """Every lay the turn still allows that the treasury pays, and P3's lays (`Rules1833NE.lay_options`)."""
+        """Every lay the turn still allows that the treasury pays, and P3's lays (`lay_options`)."""
         corp = game.corporations[entity]
         lay = self.next_lay(game, round_) if self.may_build(game, corp) else None
-        return rules_of(game).lay_options(game, round_, corp, lay)
+        return self.lay_options(game, round_, corp, lay)
+
+    @staticmethod
+    def lay_options(game: Game, round_: OperatingRound, corp: Corporation,
+                    lay: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """The lays `lay` (`next_lay`: whether an upgrade is still open) allows that the treasury pays, P2's
+        free lay in Lowell included, and P3's own lays."""
+        out: list[dict[str, Any]] = []
+        if lay is not None:  # None too when the corporation may not build (`may_build`)
+            for hex_id, name, rot in game.board.legal_lays(corp.sym, set(game.phase.tiles)):
+                if hex_id in round_.laid_hexes:
+                    continue
+                h = game.board.hex(hex_id)
+                upgrade = h.tile.color != "white"
+                if upgrade and not lay.get("upgrade"):
+                    continue
+                copy = game.board.supply.free_copy(name)
+                tile_id = f"{name}-{copy}"
+                cost = K.TILE_COST + game.board.check_lay(corp.sym, hex_id, tile_id, rot, set(game.phase.tiles)).cost
+                if hex_id == K.LOWELL and state(game).p2_free == (corp.sym, game.turn, round_.round_num):
+                    cost = 0
+                if cost <= corp.cash:
+                    out.append({"type": "lay_tile", "entity": corp.sym, "hex": hex_id, "tile": tile_id,
+                                "rotation": rot})
+        out.extend(p3.options(game, corp))
+        return out
 
     def offer_place_token(self, game: Game, round_: OperatingRound, entity: str) -> list[dict[str, Any]]:
-        """Each free slot of a reachable city whose station the treasury pays (`Rules1833NE.token_options`)."""
+        """Each free slot of a reachable city whose station the treasury pays (`token_options`)."""
         corp = game.corporations[entity]
-        return [{"city": city, "slot": slot} for city, slot in rules_of(game).token_options(game, corp)]
+        return [{"city": city, "slot": slot} for city, slot in self.token_options(game, corp)]
+
+    # -- stations ------------------------------------------------------------------------------------------
+    @staticmethod
+    def station_price(game: Game, corp: Corporation, city: str) -> int:
+        """The second station's price: $80, the Boston & Worcester's in Worcester $40."""
+        if corp.sym == "BW" and game.board.city_hex(city) == K.WORCESTER:
+            return K.WORCESTER_PRICE
+        price = corp.next_token_price()
+        return K.STATION_PRICE if price is None else price
+
+    @classmethod
+    def token_options(cls, game: Game, corp: Corporation) -> list[tuple[str, int]]:
+        """(city, slot) of each free slot of a reachable city whose station the treasury pays."""
+        if corp.next_token_price() is None:
+            return []
+        return [(city, slot) for city, slot in game.board.reachable_token_cities(corp.sym)
+                if cls.station_price(game, corp, city) <= corp.cash]

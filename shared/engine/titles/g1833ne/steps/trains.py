@@ -12,6 +12,7 @@ from ....core.rounds import Round
 from ....core.trains import BuyTrain
 from ....errors import EngineError, IllegalAction
 from ....model import Corporation, Train
+from .. import constants as K
 from .. import emergency
 from ..finance import emergency_plan, execute_plan, forced_issues, go_bankrupt, make_forced_issues
 from ..operating import Operating1833
@@ -54,11 +55,52 @@ class TrainStep(CorporationFinance, BuyTrain):
     offers = {"buy_train": "offer_buy_train", "pass": "offer_pass", "bankrupt": "offer_bankrupt",
               **FINANCE_OFFERS, "sell_shares": "offer_sell_shares"}
 
+    # -- the cards on sale ---------------------------------------------------------------------------------
     @staticmethod
-    def duty_faces(game: Game) -> list[tuple[Train, str, int]]:
+    def faces(game: Game, card: str) -> list[tuple[str, int]]:
+        """(face name, price) of a card; the first face is the card's own name."""
+        for raw in game.defn.data.setup["trains"]:
+            if raw["name"] == card:
+                price = K.LAST_TRAIN_PRICE if card == "7+3" else raw["price"]
+                return [(card, price)] + [(v["name"], v["price"]) for v in raw.get("variants") or []]
+        return []
+
+    @classmethod
+    def depot_faces(cls, game: Game) -> list[tuple[Train, str, int]]:
+        """(card, face, price) of each face of each card the bank sells now."""
+        out = []
+        for train in game.rules.depot_trains_for(game, None):  # type: ignore[arg-type]
+            for face, price in cls.faces(game, train.name):
+                out.append((train, face, price))
+        return out
+
+    @classmethod
+    def affordable_faces(cls, game: Game, corp: Corporation) -> list[tuple[Train, str, int]]:
+        return [f for f in cls.depot_faces(game) if f[2] <= corp.cash]
+
+    @classmethod
+    def check_depot_purchase(cls, game: Game, corp: Corporation, train: Train, price: int, variant: Any) -> str:
+        """The face (`variant`) a card from the bank is bought as, refused unless on sale at that price."""
+        if train not in game.rules.depot_trains_for(game, corp):
+            raise IllegalAction(f"train {train.id} is not for sale by the bank now", "train_unavailable")
+        faces = dict(cls.faces(game, train.name))
+        face = train.name if variant is None else variant
+        if face not in faces:
+            raise IllegalAction(f"card {train.name} has faces {', '.join(faces)}, not {variant!r}", "train_variant")
+        if price != faces[face]:
+            raise IllegalAction(f"the {face} costs {faces[face]}, not {price}", "train_price")
+        return face
+
+    @staticmethod
+    def must_buy_train(game: Game, corp: Corporation) -> bool:
+        """A corporation left with no train but obsolete ones must buy one (the build step asks it too)."""
+        return not any(not t.rusted and not t.obsolete for t in corp.trains)
+
+    @classmethod
+    def duty_faces(cls, game: Game) -> list[tuple[Train, str, int]]:
         """The faces on sale that meet the duty to own a train: an obsolete train handed back to the bank
         does not (seed: the duty counts trains left "after ... de verouderde treinen heeft verwijderd")."""
-        return [f for f in rules_of(game).depot_faces(game) if not f[0].obsolete]
+        return [f for f in cls.depot_faces(game) if not f[0].obsolete]
 
     @classmethod
     def cheapest(cls, game: Game) -> tuple[str, int] | None:
@@ -77,7 +119,7 @@ class TrainStep(CorporationFinance, BuyTrain):
         rules = rules_of(game)
         if corp.closed:
             return []
-        if rules.must_buy_train(game, corp):
+        if self.must_buy_train(game, corp):
             cheapest = self.cheapest(game)
             if cheapest is None:
                 return []
@@ -91,7 +133,7 @@ class TrainStep(CorporationFinance, BuyTrain):
         if not rules.room_for_train(game, corp):
             return []
         out: list[str] = []
-        if rules.affordable_faces(game, corp) or self.used_trains(game, corp):
+        if self.affordable_faces(game, corp) or self.used_trains(game, corp):
             out.append("buy_train")
         out.extend(self.finance_actions(game, round_, corp))
         if out:
@@ -120,12 +162,12 @@ class TrainStep(CorporationFinance, BuyTrain):
         corp = game.corporations[sym]
         rules = rules_of(game)
         if kind == "pass":
-            if round_.active_step(game) is self and rules.must_buy_train(game, corp):
+            if round_.active_step(game) is self and self.must_buy_train(game, corp):
                 return IllegalAction(f"{corp.sym} has no train and must buy one before its turn ends",
                                      "must_buy_train")
             return None
         if kind == "bankrupt":
-            if rules.must_buy_train(game, corp):
+            if self.must_buy_train(game, corp):
                 return IllegalAction(f"{corp.sym} can still raise the money for a train (treasury, share issues, "
                                      "its president's cash and shares)", "not_bankrupt")
             return IllegalAction(f"{corp.sym} has a train: bankruptcy comes only from a train it must buy and "
@@ -144,7 +186,7 @@ class TrainStep(CorporationFinance, BuyTrain):
             return IllegalAction(f"{corp.sym}'s treasury, forced share issues and its president's cash fall {lack} "
                                  f"short of the {cheapest[0]}: its president first sells shares of his choice "
                                  "(sell_shares)", "emergency_sale")
-        if cheapest is not None and rules.must_buy_train(game, corp):
+        if cheapest is not None and self.must_buy_train(game, corp):
             return IllegalAction(f"{corp.sym} cannot raise {cheapest[1]} for the {cheapest[0]} (treasury, forced "
                                  "share issues, its president's cash and shares): its president must declare "
                                  "bankruptcy", "emergency")
@@ -156,7 +198,7 @@ class TrainStep(CorporationFinance, BuyTrain):
     def in_emergency(self, game: Game, corp: Corporation) -> tuple[str, int] | None:
         """The cheapest train (face, price) when `corp` must buy one and cannot pay it from its treasury."""
         cheapest = self.cheapest(game)
-        if cheapest is None or not rules_of(game).must_buy_train(game, corp) or corp.cash >= cheapest[1]:
+        if cheapest is None or not self.must_buy_train(game, corp) or corp.cash >= cheapest[1]:
             return None
         return cheapest
 
@@ -192,8 +234,8 @@ class TrainStep(CorporationFinance, BuyTrain):
         """A card is bought at the price of the face chosen (`variant`); one that would not meet the duty to
         own a train is refused to a corporation that must buy one, and a purchase the treasury cannot pay is
         an emergency purchase (`buy_train`) or refused."""
-        face = rules_of(game).check_depot_purchase(game, corp, train, price, action.get("variant"))
-        must = rules_of(game).must_buy_train(game, corp)
+        face = self.check_depot_purchase(game, corp, train, price, action.get("variant"))
+        must = self.must_buy_train(game, corp)
         if train.obsolete and must:
             raise IllegalAction(f"an obsolete train does not meet the duty to own a train: {corp.sym} must buy "
                                 "one that is not obsolete", "train_obsolete")
@@ -206,7 +248,7 @@ class TrainStep(CorporationFinance, BuyTrain):
         "cannot be sold to another corporation"), and the emergency purchase is the bank's."""
         if train.obsolete:
             raise IllegalAction("an obsolete train cannot be sold", "train_obsolete")
-        if rules_of(game).must_buy_train(game, buyer) and price > buyer.cash:
+        if self.must_buy_train(game, buyer) and price > buyer.cash:
             raise IllegalAction("an emergency purchase is from the bank only", "emergency_depot")
         super().check_train_from_corporation(game, buyer, seller, train, price, purse)
 
@@ -263,7 +305,6 @@ class TrainStep(CorporationFinance, BuyTrain):
         corporation's train at 1 and at all its cash (legal-actions states the range between)."""
         assert isinstance(round_, Operating1833)
         corp = game.corporations[entity]
-        rules = rules_of(game)
         out: list[dict[str, Any]] = []
         cheapest = self.in_emergency(game, corp)
         if cheapest is not None:
@@ -272,8 +313,8 @@ class TrainStep(CorporationFinance, BuyTrain):
                 if price == cheapest[1] or (plan is not None and plan.president_cash + plan.sales_total == 0):
                     out.append({"train": train.id, "price": price, "variant": face})
             return out
-        must = rules.must_buy_train(game, corp)
-        for train, face, price in rules.affordable_faces(game, corp):
+        must = self.must_buy_train(game, corp)
+        for train, face, price in self.affordable_faces(game, corp):
             if must and train.obsolete:
                 continue  # it would not meet the duty
             out.append({"train": train.id, "price": price, "variant": face})
