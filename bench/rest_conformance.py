@@ -29,13 +29,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from services.play.apply import READ_MODEL_EXTRAS
 from shared.conformance import Outcome, discover, first_diff, fixture_paths, load_trace
 from shared.engine.records import META_TYPES
 from shared.engine.session import UndoWalk, as_posted, final_active_flags
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT / "tests" / "fixtures" / "conformance"
-UNCOMPARED = frozenset({"action_id", "acting_players", "holders"})  # the server's ids and read-model extras
+UNCOMPARED = frozenset({"action_id", *READ_MODEL_EXTRAS})  # the server's ids and read-model extras
 LAST_ACTION = frozenset({"type"})  # what a digest line says of the action that led to it
 
 Call = Callable[..., tuple[int, Any]]  # (method, path, json=..., headers=...) -> (status, body); admin token

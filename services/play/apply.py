@@ -220,6 +220,10 @@ def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config
     return version
 
 
+# what the stored read model adds to the engine's digest (a recorded game's golden trace has neither)
+READ_MODEL_EXTRAS = ("acting_players", "holders")
+
+
 def read_model(session: GameSession, action: dict[str, Any] | None = None) -> dict[str, Any]:
     """The engine digest plus the acting player ids and who holds each private and train a purchase could take
     (`GameSession.holders`: the door tells a purchase from the bank or the depot by it), stored with each
