@@ -74,7 +74,15 @@ def action_fields(own: OwnActions) -> dict[str, frozenset[str]]:
 
 def unknown_fields(action: dict[str, Any], own: OwnActions) -> list[str]:
     """The fields of `action` its type does not have (none for a type nobody declares: that is refused as
-    an unknown type, with the valid ones); `own` as in `action_fields`."""
+    an unknown type, with the valid ones); `own` as in `action_fields`, asked for the one type (every
+    submitted move passes here: no table of every type is built for it)."""
     kind = action.get("type")
-    known = action_fields(own).get(kind) if isinstance(kind, str) else None
-    return [] if known is None else sorted(str(k) for k in action if k not in known)
+    if not isinstance(kind, str):
+        return []
+    fields = TABLE_ACTIONS.get(kind, GAME_ACTIONS.get(kind))  # as `action_fields`: the table's, then shared
+    if fields is None:
+        if kind not in own:
+            return []
+        fields = frozenset(own[kind])
+    known = COMMON | OFFER_NOTES | fields
+    return sorted(str(k) for k in action if k not in known)

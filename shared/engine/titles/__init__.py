@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
 
 from ..errors import MalformedAction
 from .base import TitleRules
@@ -45,14 +47,20 @@ def title_actions(title: str) -> Mapping[str, tuple[str, ...]]:
     return rules_class(title).title_actions
 
 
-def registered_actions() -> dict[str, frozenset[str]]:
+def registered_actions() -> Mapping[str, frozenset[str]]:
     """Every playable title's own action types, with their fields (a type two titles declare has the fields
-    of both): what a client may send before its game is known."""
+    of both): what a client may send before its game is known. Worked out once per content of the registry
+    (the gateway asks it for every submitted move)."""
+    return _registered_actions(tuple(REGISTRY.items()))
+
+
+@lru_cache(maxsize=8)
+def _registered_actions(entries: tuple[tuple[str, tuple[str, str]], ...]) -> Mapping[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for title in playable_titles():
         for kind, fields in title_actions(title).items():
             out[kind] = out.get(kind, frozenset()) | frozenset(fields)
-    return out
+    return MappingProxyType(out)
 
 
 def playable_titles() -> list[str]:
