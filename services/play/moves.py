@@ -132,8 +132,8 @@ class MoveDoor:
         move = Move.read(action)
         if caller.player_id is not None and move.ruled:
             # a retry is answered by the queue; a decline is stored under the table's id (`_decline` asks).
-            # One read for all three (`door_reads`): the retry, the game's head, the clock log a proposal asks
-            game, clock = self.recorder.door_reads(game_id, "" if move.type == DECLINE else command_id,
+            # One read for all three (`door_reads`): the retry, the game's head, the table log a proposal asks
+            game, table_log = self.recorder.door_reads(game_id, "" if move.type == DECLINE else command_id,
                                                       move.type in MAY_NEED_CONSENT)
             if game is not None and game.status == ACTIVE:
                 if move.type == DECLINE:
@@ -141,7 +141,7 @@ class MoveDoor:
                 if move.type in UNDO_TYPES:
                     self._undo_rule(game, caller.player_id, move, expected_version)
                 else:
-                    ask = self._propose_if_needed(game, caller.player_id, move, expected_version, clock)
+                    ask = self._propose_if_needed(game, caller.player_id, move, expected_version, table_log)
                     if ask is not None:
                         return Accepted(proposal=ask)
         return self._queue(game_id, command_id, caller, move.as_action(), expected_version, wait)
@@ -174,11 +174,11 @@ class MoveDoor:
             raise Refused(exc.status, exc.rule, str(exc), details=details) from None
 
     def _propose_if_needed(self, game: Game, player: int, move: Move, expected_version: int,
-                           clock: list[dict[str, Any]]) -> Ask | None:
-        """The move as a proposal to the players it touches, when this table's rules (its `clock` log) ask
+                           table_log: list[dict[str, Any]]) -> Ask | None:
+        """The move as a proposal to the players it touches, when this table's rules (its `table_log`) ask
         them; None when it is the mover's alone (or refused by the engine anyway: it is queued and refused
         with its reason)."""
-        table = Table.replay(clock)
+        table = Table.replay(table_log)
         if not (table.needs("end_game") if move.type == "end_game" else table.needs("purchase")):
             return None
         if move.type != "end_game" and not _may_take_from_another(game, player, move):

@@ -427,23 +427,23 @@ class SqlRecorder(SeatRecords):
                             (game_id, command_id))
         return None if row is None else receipt_of(row)
 
-    def door_reads(self, game_id: int, command_id: str, clock: bool) -> tuple[Game | None, list[Any]]:
+    def door_reads(self, game_id: int, command_id: str, table: bool) -> tuple[Game | None, list[Any]]:
         """What the move door reads before a move the table's rules may touch, on one connection: the game
         row's head (None when there is no such game, or when `command_id` is stored already: a retry, which
-        the queue answers) and, with `clock`, its read model (who holds what a purchase takes) and the game's
-        clock log (its events, oldest first). One statement for the first two, instead of a receipt read, a
-        game read and a clock log read through another pool (services/play/moves.py)."""
-        columns = f"{GAME_HEAD}, state" if clock else GAME_HEAD
+        the queue answers) and, with `table`, its read model (who holds what a purchase takes) and the game's
+        table log (its events, oldest first). One statement for the first two, instead of a receipt read, a
+        game read and a table log read through another pool (services/play/moves.py)."""
+        columns = f"{GAME_HEAD}, state" if table else GAME_HEAD
         with self._tx() as cur:
             row = self._one(cur, f"SELECT {columns}, EXISTS (SELECT 1 FROM receipts WHERE game_id = %s AND "
                             "command_id = %s) AS retried FROM games WHERE id = %s", (game_id, command_id, game_id))
             if row is None or row["retried"]:
                 return None, []
-            events = [loads(r["data"]) for r in self._all(cur, TABLE_LOG, (game_id,))] if clock else []
+            events = [loads(r["data"]) for r in self._all(cur, TABLE_LOG, (game_id,))] if table else []
         return game_of(row), events
 
     def clock_configured(self, game_id: int) -> bool:
-        """Whether the game's clock log holds a time control (`configured`): one index probe."""
+        """Whether the game's table log holds a time control (`configured`): one index probe."""
         with self._tx() as cur:
             return self._one(cur, "SELECT 1 AS found FROM clock_events WHERE game_id = %s AND type = 'configured' "
                              "LIMIT 1", (game_id,)) is not None
