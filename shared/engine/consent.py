@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .game import Game
+    from .model import Train
 
 ENDS_THE_GAME = "end_game"
 
@@ -50,17 +51,11 @@ def holders(game: Game) -> dict[str, dict[str, int]]:
             of[owner] = _holder(game, owner)
         return of[owner]
 
-    companies = {sym: who for sym, company in game.companies.items()
-                 if company.owner is not None and (who := holder(company.owner)) is not None}
-    trains: dict[str, int] = {}
-    seen: set[str] = set()
+    companies = {sym: who for sym, company in game.companies.items() if (who := holder(company.owner)) is not None}
+    first: dict[str, Train] = {}
     for train in game.depot.trains:
-        if train.owner is None or train.id in seen:  # `Depot.by_id` answers with the first train of an id
-            seen.add(train.id)
-            continue
-        seen.add(train.id)
-        if (who := holder(train.owner)) is not None:
-            trains[train.id] = who
+        first.setdefault(train.id, train)  # `Depot.by_id` answers with the first train of an id
+    trains = {tid: who for tid, train in first.items() if (who := holder(train.owner)) is not None}
     return {"companies": companies, "trains": trains}
 
 
