@@ -27,6 +27,7 @@ from services.gateway.runtime import Runtime
 from services.logs import setup_logging
 from services.notifier import api as notifier_api
 from services.play.dispatch import InProcessDispatcher, make_dispatcher
+from services.play.offers import make_shelf
 from services.play.sessions import SessionCache
 from services.play.signals import make_signals
 from shared.eventstore import open_recorder
@@ -42,8 +43,9 @@ def create_app(config: Config | None = None) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=config.max_body_bytes)
     recorder = open_recorder(config.database_url, pool_size=config.db_pool_size, timeout=config.db_timeout)
     signals = make_signals(config.redis_url, config.celery_queue)
-    app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config, signals),
-                                         SessionCache(recorder, config.session_cache_size), signals)
+    shelf = make_shelf(config.redis_url)
+    app.extensions["railpost"] = Runtime(config, recorder, make_dispatcher(recorder, config, signals, shelf),
+                                         SessionCache(recorder, config.session_cache_size), signals, offers=shelf)
     for module in (games, actions, players, meta, titles):
         app.register_blueprint(module.bp)
     app.register_blueprint(page.bp)  # the game page, the map and the page's long-poll

@@ -35,7 +35,8 @@ from services.gateway.table_api import record_table_rules, stand_in_now, table_l
 from services.gateway.titles import SETUP_RULES, check_setup, provisional_of, setup_refused
 from services.play import games as usecases
 from services.play import imports
-from services.play.legal import seat_actions, seat_dead_ends, split_proposals, standing_in, with_stand_in
+from services.play.legal import standing_in, with_stand_in
+from services.play.offers import WAIT_SECONDS, seat_offers
 from services.play.timekeeping import Table
 from services.tokens import hash_token
 from shared.engine import EngineError
@@ -192,16 +193,25 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
         return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": [], "dead_ends": [],
                                 "proposals": []})
     table = Table.replay(table_log().read(game.id))
-    with rt().sessions.use(game) as session:
-        mine = None if who.admin else (who.seat.player_id if who.seat else -1)
-        # a seat the table chose to stand in for an absent one is offered its moves (read from the table,
-        # which is read anyway for the moves it puts to others first)
-        absent = None
-        if mine is not None and mine not in [int(p) for p in session.acting_players()]:
-            absent = standing_in(session, table.stand_in, mine)
-        actions, proposals = split_proposals(session, seat_actions(session, mine, entity, absent=absent),
-                                             table.needs)
-        dead_ends = seat_dead_ends(session, mine, entity)
+    mine = None if who.admin else (who.seat.player_id if who.seat else -1)
+    shelf = rt().offers
+    shelf.mark(game.id)  # someone reads this game: its next positions are worked out after each move
+    # the answer of a seat token with no entity is kept per position (services/play/offers.py); a seat the
+    # table may have chosen to stand in for an absent one, an operator and one entity's moves are not
+    keep = mine is not None and entity is None and (table.stand_in is None or table.stand_in[1] != mine)
+    seat = shelf.wait(game.id, game.version, mine, WAIT_SECONDS) if keep and mine is not None else None
+    if seat is None:
+        with rt().sessions.use(game) as session:
+            # a seat the table chose to stand in for an absent one is offered its moves (read from the table,
+            # which is read anyway for the moves it puts to others first)
+            absent = None
+            if mine is not None and mine not in [int(p) for p in session.acting_players()]:
+                absent = standing_in(session, table.stand_in, mine)
+            seat = seat_offers(session, mine, entity, absent)
+        if keep and mine is not None:
+            shelf.put(game.id, game.version, {mine: seat}, whole=False)
+    actions, proposals = seat.split(table.needs)
+    dead_ends = seat.dead_ends
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,
                             "dead_ends": dead_ends, "proposals": proposals})
 

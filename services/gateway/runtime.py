@@ -8,6 +8,7 @@ from flask import current_app
 
 from services.config import Config
 from services.play.dispatch import Dispatcher
+from services.play.offers import Shelf
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
 from shared.eventstore import SqlRecorder
@@ -21,6 +22,7 @@ class Runtime:
     dispatcher: Dispatcher
     sessions: SessionCache
     signals: SettleSignals
+    offers: Shelf  # each position's answers to legal-actions, kept (services/play/offers.py)
     seat_tokens: dict[str, Seat] = field(default_factory=dict)  # token hash -> seat (see auth._seat)
     seat_checked: dict[str, float] = field(default_factory=dict)  # token hash -> when it was last looked up
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from services.config import Config
 from services.play.apply import apply_pending
+from services.play.offers import Shelf, prepare_quietly
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
 from shared.eventstore import Receipt, SqlRecorder
@@ -158,10 +159,12 @@ class InProcessDispatcher:
     """The embedded default: a daemon thread in the gateway process applies queued commands in order.
     Same code path as the Celery task; the sweep also picks up receipts left by a previous process."""
 
-    def __init__(self, recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None) -> None:
+    def __init__(self, recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None,
+                 offers: Shelf | None = None) -> None:
         self._recorder = recorder
         self._config = config
         self._signals = signals
+        self._offers = offers  # the gateway's shelf: this thread keeps each position's offers on it
         self._sessions = SessionCache(recorder, config.session_cache_size)
         self._queue: queue.Queue[int | None] = queue.Queue()
         # what follows a settled move (the game's clock, `Scheduler.follow_move`), as the Celery task does
@@ -194,6 +197,8 @@ class InProcessDispatcher:
                     settled = apply_pending(self._recorder, self._sessions, self._config, game_id, self._signals)
                     if settled and self.after_settle is not None:
                         self.after_settle(game_id)
+                    if settled and self._offers is not None:
+                        prepare_quietly(self._sessions, self._offers, game_id)
                 if time.monotonic() >= next_sweep:
                     next_sweep = time.monotonic() + self._config.sweep_interval_seconds
                     self._recorder.number_pending()  # positions for rows nobody has read yet (as the Celery sweep)
@@ -203,5 +208,7 @@ class InProcessDispatcher:
                 log.exception("apply failed", extra={"game_id": game_id})
 
 
-def make_dispatcher(recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None) -> Dispatcher:
-    return InProcessDispatcher(recorder, config, signals) if config.embedded else CeleryDispatcher(config)
+def make_dispatcher(recorder: SqlRecorder, config: Config, signals: SettleSignals | None = None,
+                    offers: Shelf | None = None) -> Dispatcher:
+    """`offers`: the shelf the embedded thread keeps each position's offers on (a Celery worker has its own)."""
+    return InProcessDispatcher(recorder, config, signals, offers) if config.embedded else CeleryDispatcher(config)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from shared.engine import GameSession
@@ -99,7 +99,7 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
 
 def _table_order(session: GameSession, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The moves that take from another player's holding last (a stable partition): where the table's rules
-    make them proposals, REST lists them apart (`split_proposals`) and the moves before them keep the
+    make them proposals, REST lists them apart (`offers.SeatOffers.split`) and the moves before them keep the
     numbers the turn email gives them."""
     theirs = [a for a in actions if a.get("type") in TAKING and session.consenters(a)[0] == "purchase"]
     return actions if not theirs else [a for a in actions if a not in theirs] + theirs
@@ -112,21 +112,6 @@ def declines(session: GameSession, player_id: int) -> list[dict[str, Any]]:
     if proposer is None:
         return []
     return [{"type": "decline", "entity": player_id, "entity_type": "player", "proposed_by": proposer}]
-
-
-def split_proposals(session: GameSession, actions: list[dict[str, Any]], needs: Callable[[str | None], bool]
-                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(the seat's own moves, the moves it may only propose): those this table's rules put to the players
-    they touch first (`needs`, `Table.needs`), each with `needs_consent` naming them."""
-    own: list[dict[str, Any]] = []
-    proposals: list[dict[str, Any]] = []
-    for action in actions:
-        kind, affected = session.consenters(action) if action.get("type") in TAKING | {"end_game"} else (None, [])
-        if affected and needs(kind):
-            proposals.append({**action, "needs_consent": affected})
-        else:
-            own.append(action)
-    return own, proposals
 
 
 def seat_dead_ends(session: GameSession, player_id: int | None, entity: Any = None) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from services.play.dispatch import (
     queued_receipt,
     stale_games,
 )
+from services.play.offers import Shelf, make_shelf, prepare_quietly
 from services.play.scheduler import Scheduler, locked, session_remedies
 from services.play.sessions import HEAP, SessionCache
 from services.play.signals import SettleSignals, make_signals
@@ -63,6 +64,7 @@ def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, q
     settled = apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
     if settled:
         scheduler().follow_move(game_id)  # the game's clock follows the move now, not at the next tick
+        prepare_quietly(sessions, shelf(), game_id)  # the position's offers, for a game someone reads
     return settled
 
 
@@ -94,6 +96,18 @@ def sweep() -> int:
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})
         current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.queue_for(game_id))
     return len(stale)
+
+
+_shelf: dict[int, Shelf] = {}
+
+
+def shelf() -> Shelf:
+    """This process's shelf of kept offers (its Redis client made after the fork, like `runtime`)."""
+    found = _shelf.get(os.getpid())
+    if found is None:
+        _shelf.clear()
+        found = _shelf[os.getpid()] = make_shelf(runtime()[2].redis_url)
+    return found
 
 
 _clock: dict[int, Scheduler] = {}
