@@ -56,7 +56,8 @@ TAKING = frozenset({"buy_company", "buy_train"})  # the moves that may take from
 
 
 def seat_actions(session: GameSession, player_id: int | None, entity: Any = None,
-                 orders: bool = True, absent: int | None = None) -> list[dict[str, Any]]:
+                 orders: bool = True, absent: int | None = None,
+                 memo: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
     """The legal actions of the entities `player_id` controls (an operator, None: of every player who must
     act now), in the engine's order, open-ended values with their range, standing orders last.
 
@@ -67,7 +68,9 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
     turn email numbers the moves of the turn; they come last in the REST list, so the numbers agree).
 
     `absent`: the seat `player_id` stands in for (`standing_in`): its moves of the turn follow his own (not
-    its standing orders nor its ending of the game, which stay its player's)."""
+    its standing orders nor its ending of the game, which stay its player's).
+
+    `memo`: one dict shared by the seats asked at one position (`Game.legal_actions_of`)."""
     if session.finished:
         return []
     game = session.game
@@ -80,7 +83,7 @@ def seat_actions(session: GameSession, player_id: int | None, entity: Any = None
         return own + [a for a in theirs if a not in own]
     if entity is None:
         if player_id is not None:
-            return _table_order(session, game.legal_actions_of(player_id, orders)) + declines(session, player_id)
+            return _table_order(session, game.legal_actions_of(player_id, orders, memo)) + declines(session, player_id)
         # an operator: whoever acts now (also an entity no player controls), then each acting player's
         out = annotate(game, session.legal_actions())
         for pid in game.acting_players():
@@ -114,16 +117,19 @@ def declines(session: GameSession, player_id: int) -> list[dict[str, Any]]:
     return [{"type": "decline", "entity": player_id, "entity_type": "player", "proposed_by": proposer}]
 
 
-def seat_dead_ends(session: GameSession, player_id: int | None, entity: Any = None) -> list[dict[str, Any]]:
+def seat_dead_ends(session: GameSession, player_id: int | None, entity: Any = None,
+                   memo: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
     """The moves the engine would take from the seat's entities that `seat_actions` leaves out because the
     game could only be taken back from where they lead, each with its "reason" (`Game.dead_ends_of`): the
     answer shows them apart, so a player learns why a move he may make is not offered, and a client that
-    posts offers never strands a game. An operator sees those of every player who must act now."""
+    posts offers never strands a game. An operator sees those of every player who must act now. `memo`: as
+    for `seat_actions`."""
     if session.finished:
         return []
     game = session.game
     players = [player_id] if player_id is not None else game.acting_players()
     out: list[dict[str, Any]] = []
     for pid in players:
-        out += [a for a in game.dead_ends_of(pid) if (entity is None or a.get("entity") == entity) and a not in out]
+        out += [a for a in game.dead_ends_of(pid, memo)
+                if (entity is None or a.get("entity") == entity) and a not in out]
     return out

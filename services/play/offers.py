@@ -84,18 +84,20 @@ class SeatOffers:
 
 
 def seat_offers(session: GameSession, player_id: int | None, entity: Any = None,
-                absent: int | None = None) -> SeatOffers:
+                absent: int | None = None, memo: dict[Any, Any] | None = None) -> SeatOffers:
     """The seat's answer worked out from the session (`seat_actions`, `seat_dead_ends`: `player_id` None is
     an operator, `entity` one entity's moves, `absent` the seat it stands in for). What is kept is the answer
     to a seat token with no entity."""
-    actions = seat_actions(session, player_id, entity, absent=absent)
+    actions = seat_actions(session, player_id, entity, absent=absent, memo=memo)
     consents = [list(session.consenters(a)) if a.get("type") in CONSENTED else [None, []] for a in actions]
-    return SeatOffers(actions, consents, seat_dead_ends(session, player_id, entity))
+    return SeatOffers(actions, consents, seat_dead_ends(session, player_id, entity, memo))
 
 
 def position_offers(session: GameSession) -> dict[int, SeatOffers]:
-    """Every seated player's answer at the session's position."""
-    return {int(p.id): seat_offers(session, int(p.id)) for p in session.game.players}
+    """Every seated player's answer at the session's position (the acting entity's moves, which every
+    seat's answer starts from, worked out once: `memo`)."""
+    memo: dict[Any, Any] = {}
+    return {int(p.id): seat_offers(session, int(p.id), memo=memo) for p in session.game.players}
 
 
 class Shelf(Protocol):

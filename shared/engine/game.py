@@ -474,18 +474,21 @@ class Game:
 
         return legal_actions(self, entity, kinds)
 
-    def dead_ends_of(self, player: Any) -> list[dict[str, Any]]:
-        """Moves the engine takes from `player`'s entities that leave only an undo, each with its reason."""
+    def dead_ends_of(self, player: Any, memo: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
+        """Moves the engine takes from `player`'s entities that leave only an undo, each with its reason
+        (`memo`: see `legal_actions_of`)."""
         from .legal import dead_ends_of
 
-        return dead_ends_of(self, player)
+        return dead_ends_of(self, player, memo)
 
-    def legal_actions_of(self, player: Any, orders: bool = True) -> list[dict[str, Any]]:
+    def legal_actions_of(self, player: Any, orders: bool = True,
+                         memo: dict[Any, Any] | None = None) -> list[dict[str, Any]]:
         """Every move of every entity `player` controls, standing orders last (what legal-actions answers
-        without `?entity=`)."""
+        without `?entity=`). `memo`: one dict shared by the players asked at one position, so the acting
+        entity's moves are worked out once (`legal.legal_actions_of`)."""
         from .legal import legal_actions_of
 
-        return legal_actions_of(self, player, orders)
+        return legal_actions_of(self, player, orders, memo)
 
     def action_types(self, entity: Any = None) -> list[str]:
         """The action types open to `entity` (default: whoever acts now)."""

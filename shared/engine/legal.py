@@ -7,6 +7,7 @@ offered at their meaningful points (cheapest, face value, all cash) and `ranges`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -29,12 +30,28 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
     return [_complete(game, entity, option) for option in own if kinds is None or option["type"] in kinds]
 
 
-def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[str, Any]]:
+# (what, entity) -> that entity's offers or dead ends at one position: asked for every player of a position,
+# the acting entity's are worked out once (each player keeps the moves that name an entity he controls)
+Memo = dict[tuple[str, Any], list[dict[str, Any]]]
+
+
+def _asked(memo: Memo | None, what: str, entity: Any,
+           work: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    if memo is None:
+        return work()
+    key = (what, entity)
+    if key not in memo:
+        memo[key] = work()
+    return memo[key]
+
+
+def legal_actions_of(game: Game, player: Any, orders: bool = True, memo: Memo | None = None) -> list[dict[str, Any]]:
     """Every move open to the entities `player` controls (the player, the corporations he presides or acts
     for, the privates he or they own), ending the game and his standing orders (`programs`): what
     legal-actions answers a player who names no entity. Each entity's moves in the engine's order, the
     acting entity's first, then ending the game and the standing orders (`orders=False` leaves those two
-    out)."""
+    out). `memo`: shared by the players asked at one position, and by nothing else (the game must not
+    change between them)."""
     if game.finished:
         return []
     from .programs import program_options
@@ -42,7 +59,7 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True) -> list[dict[
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for entity in _controlled(game, player):
-        for action in legal_actions(game, entity):
+        for action in _asked(memo, "offers", entity, lambda e=entity: legal_actions(game, e)):
             key = repr(sorted(action.items()))
             if game.controller(action.get("entity"), action.get("entity_type")) == player and key not in seen:
                 seen.add(key)
@@ -63,16 +80,18 @@ def end_game_options(game: Game, player: int) -> list[dict[str, Any]]:
     return [{"type": "end_game", "entity": e, "entity_type": _entity_type(game, e)} for e in enders]
 
 
-def dead_ends_of(game: Game, player: Any) -> list[dict[str, Any]]:
+def dead_ends_of(game: Game, player: Any, memo: Memo | None = None) -> list[dict[str, Any]]:
     """The moves the engine would take from the entities `player` controls that are not offered because the
     game could only be taken back from where they lead (`Step.dead_end_options`), each with its "reason":
-    what legal-actions shows beside the offers, so that a player sees why a move he may make is not one."""
+    what legal-actions shows beside the offers, so that a player sees why a move he may make is not one.
+    `memo` as for `legal_actions_of`."""
     if game.finished:
         return []
     out: list[dict[str, Any]] = []
     for entity in _controlled(game, player):
-        for option in game.round.dead_ends(game, entity):
-            option = _complete(game, entity, option)
+        found = _asked(memo, "dead_ends", entity,
+                       lambda e=entity: [_complete(game, e, o) for o in game.round.dead_ends(game, e)])
+        for option in found:
             if game.controller(option["entity"], option.get("entity_type")) == player and option not in out:
                 out.append(option)
     return out

@@ -16,8 +16,8 @@ import redis
 
 from services.config import Config
 from services.gateway import create_app
-from services.play.offers import LocalShelf, RedisShelf, SeatOffers, position_offers, seat_offers
 from services.notifier.db import make_engine
+from services.play.offers import LocalShelf, RedisShelf, SeatOffers, position_offers, seat_offers
 from services.play.table_log import TableLog
 from services.play.timekeeping import Table
 from shared.engine import GameSession
@@ -214,3 +214,27 @@ def test_position_offers_name_every_seat() -> None:
     for seat in offers.values():
         assert SeatOffers.decode(seat.encode()) == SeatOffers(*json.loads(json.dumps(
             [seat.actions, seat.consents, seat.dead_ends])))
+
+
+def test_every_seats_answer_worked_out_together_equals_each_asked_alone() -> None:
+    """`position_offers` works the acting entity's moves out once for all seats (a memo shared by them): at
+    every position of a game of each title, each seat's answer is the one it gets asked alone."""
+    from bench.bench_legal import CONFORMANCE
+    from services.play.legal import seat_actions, seat_dead_ends
+    from shared.engine.session import final_active_flags
+
+    for name, positions in (("1840/2player.json", 391), ("1828/1828Games_game_end_bankrupt.json", 150),
+                            ("1825/1825_game_end_bank.json", 150)):
+        record = json.loads((CONFORMANCE / name).read_text())
+        session = GameSession.new(record["title"], record["players"], record["settings"]["seed"],
+                                  record["settings"].get("optional_rules") or [], record["id"])
+        flags = final_active_flags(record["actions"])
+        offered = 0
+        for i, action in enumerate(record["actions"][:positions]):
+            session.submit(action, trusted=not flags[i], keep_id=True, recorded=True)
+            together = position_offers(session)
+            for pid, seat in together.items():
+                assert seat.actions == seat_actions(session, pid), (name, i, pid)
+                assert seat.dead_ends == seat_dead_ends(session, pid), (name, i, pid)
+                offered += len(seat.actions)
+        assert offered > positions * 10, name
