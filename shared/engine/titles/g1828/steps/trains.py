@@ -18,7 +18,7 @@ from ..systems import add_to_shell, is_system, shells, shells_with_room
 
 if TYPE_CHECKING:
     from ....game import Game
-    from ....model import Corporation, Train
+    from ....model import Corporation, Player, Train
 
 Option = dict[str, Any]
 
@@ -207,6 +207,22 @@ class BuyTrain1828(BuyTrain):
         return need
 
     def emergency_sell(self, game: Game, round_: OperatingRound, action: dict[str, Any]) -> None:
+        player, sold, bundle = self.check_emergency_sale(game, round_, action)
+        price = game.share_price(sold)
+        assert price is not None
+        value = price * bundle.percent // 10
+        sell_to_market(game, bundle, player.id)
+        game.pay(None, player, value)
+        self.last_sold_price = price
+        self.sold_unbought = True
+        game.rules.after_sell_shares(game, sold, bundle)
+
+    def check_emergency_sale(self, game: Game, round_: OperatingRound, action: dict[str, Any]
+                             ) -> tuple[Player, Corporation, Bundle]:
+        """Every refusal of an emergency sale (`emergency_sell`), asked without selling: the seller, the
+        corporation sold and the bundle. Past these checks the sale goes through (`sell_to_market` refuses
+        only a president's certificate nobody can take over, checked here over the same players), so the
+        offers ask this instead of trying each sale on a copy."""
         corp = round_.corp(game)
         player = game.player(action["entity"])
         if player.id != game.rules.acting_player_for(game, corp):
@@ -235,14 +251,7 @@ class BuyTrain1828(BuyTrain):
             others = max((sold.percent_owned_by(p.id) for p in game.players if p.id != player.id), default=0)
             if sold.percent_owned_by(player.id) - bundle.percent < others:
                 raise IllegalAction(f"{player.name} may not give up the presidency of {corp.sym}", "sell_shares")
-        price = game.share_price(sold)
-        assert price is not None
-        value = price * bundle.percent // 10
-        sell_to_market(game, bundle, player.id)
-        game.pay(None, player, value)
-        self.last_sold_price = price
-        self.sold_unbought = True
-        game.rules.after_sell_shares(game, sold, bundle)
+        return player, sold, bundle
 
 
     def sale_needed(self, game: Game, corp: Any, player: Any, bundle: Bundle) -> bool:
@@ -293,14 +302,15 @@ class BuyTrain1828(BuyTrain):
 
     def offer_emergency_sales(self, game: Game, round_: OperatingRound, entity: str) -> list[Option]:
         """What the president may sell in the corporation's train step (the round opens it,
-        `may_sell_in_emergency`): the bundles he could name (`sale_candidates`) that the money rule lets
-        through (`needed_sales`) and the other sale rules accept, a trial of each says."""
+        `may_sell_in_emergency`, and hands the sale to `emergency_sell` with nothing checked before): the
+        bundles he could name (`sale_candidates`) that the money rule lets through (`needed_sales`) and the
+        other sale rules accept (`check_emergency_sale`, the handler's own checks, so no copy is needed)."""
         corp = game.corporations[entity]
         president = game.rules.acting_player_for(game, corp)
         if president is None:
             return []
         return [dict(o, entity=president, entity_type="player") for o in needed_sales(game, self, corp, president)
-                if game.accepts({"type": "sell_shares", "entity": president, **o})]
+                if accepts(self.check_emergency_sale, game, round_, {"type": "sell_shares", "entity": president, **o})]
 
 
 def sale_candidates(game: Game, president: int) -> list[Option]:
