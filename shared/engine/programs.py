@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .core.stock import BuySellParShares, StockRound
+from .core.stock import BuySellParShares
+from .core.stockround import StockRound
 from .errors import EngineError, IllegalAction, MalformedAction
 from .model import POOL
 

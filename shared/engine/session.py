@@ -26,8 +26,9 @@ CHECKPOINT_EVERY = 16  # ... then thinned to a spacing of up to half their dista
 # 5: 1840's and 1825's facts too (State1840, State1825), 1840's tram variants read from the definition;
 # 6: 1828's too (State1828), and the game keeps no untyped `extra` dict; 7: the log in pickled chunks;
 # 8: checkpoints compressed; 9: the per-action rules in the titles' steps and rounds (a round pickled
-# before holds the core steps or round, without its title's rules)
-SNAPSHOT_FORMAT = 9
+# before holds the core steps or round, without its title's rules); 10: the stock round's class moved to
+# `core/stockround.py` (a round pickled before names it in `core/stock.py`)
+SNAPSHOT_FORMAT = 10
 ENTRY_CHUNK = 200  # log entries per pickled chunk of a snapshot (`GameSession.__getstate__`)
 
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from shared.engine import GameSession
-from shared.engine.core.stock import BuySellParShares, StockRound
+from shared.engine.core.stock import BuySellParShares
+from shared.engine.core.stockround import StockRound
 from shared.engine.game import Game
 
 GAME = Path(__file__).resolve().parents[1] / "fixtures" / "conformance" / "1828" / "1828Games_game_end_bankrupt.json"

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from shared.engine.core.rounds import Step
-from shared.engine.core.stock import BuySellParShares, StockRound
+from shared.engine.core.stock import BuySellParShares
+from shared.engine.core.stockround import StockRound
 from shared.engine.core.trains import BuyTrain
 from shared.engine.titles import REGISTRY, rules_for
 from shared.engine.titles.base import TitleRules

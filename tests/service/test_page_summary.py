@@ -52,7 +52,7 @@ def test_a_lease_reads_as_a_lease_and_a_coal_marker_as_a_purchase() -> None:
 
 def _stock_round_moves(path: str, kind: str, count: int) -> list[tuple[dict[str, Any], Any]]:
     """The first `count` moves of `kind` made inside a stock round that goes on after them, with the game."""
-    from shared.engine.core.stock import StockRound
+    from shared.engine.core.stockround import StockRound
 
     record = json.loads((FIXTURES / path).read_text())
     session = GameSession.from_record(dict(record, actions=[]))

@@ -11,7 +11,7 @@ from services.gateway.web.earnings import chart_svg, earnings
 from services.words.describe import end_words
 from services.words.names import acting_name, name_of, round_label, share_sources
 from shared.engine import GameSession
-from shared.engine.core.stock import StockRound
+from shared.engine.core.stockround import StockRound
 from shared.engine.game import Game
 from shared.engine.view.board import entity_colors
 from shared.engine.view.tables import corporations_view, players_view, state_digest

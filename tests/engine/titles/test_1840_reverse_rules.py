@@ -126,7 +126,7 @@ def test_a_major_keeps_a_tram_only_when_each_line_runs_one() -> None:
 def stock_turn_with_nothing_to_do(cash: int) -> tuple[Any, Any]:
     """A stock round once lines are owned; the player whose turn it is has sold every company this round
     (so may buy none back) and holds nothing he could sell."""
-    from shared.engine.core.stock import StockRound
+    from shared.engine.core.stockround import StockRound
 
     session = session_at("gen1840_3p_289409", 119)
     game = session.game

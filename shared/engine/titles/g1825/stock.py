@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.stock import PURCHASES, StockRound
+from ...core.stockround import PURCHASES, StockRound
 
 
 class StockRound1825(StockRound):

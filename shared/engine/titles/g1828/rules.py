@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.market import Cell
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...core.track import HomeToken
 from ...model import Corporation, Player, Train
 from ..base import TitleRules

@@ -9,7 +9,8 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...core.rounds import controlled_by
-from ...core.stock import BuySellParShares, StockRound
+from ...core.stock import BuySellParShares
+from ...core.stockround import StockRound
 from ...errors import IllegalAction
 from ...model import POOL, Corporation
 from .state import state

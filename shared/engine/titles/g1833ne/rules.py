@@ -11,7 +11,7 @@ from ...board.routes import DefaultRouteRules
 from ...board.tiles import NODE_BASE
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...core.track import HomeToken
 from ...model import POOL, Company, Corporation, Player
 from ..base import TitleRules

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.shares import Bundle, parse_bundle
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...errors import MalformedAction
 from ...model import POOL
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.rounds import Round
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...model import Corporation, Player, Train
 from ..base import TitleRules
 from .acquisition import AcquisitionRound

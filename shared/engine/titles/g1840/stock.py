@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...errors import IllegalAction
 from ...model import POOL
 from .flow import rules_of, sale_options, sell_company

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.operating import OperatingRound
 from ...core.rounds import Round
-from ...core.stock import StockRound
+from ...core.stockround import StockRound
 from ...model import Corporation, Player
 
 if TYPE_CHECKING:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ....core.shares import Bundle, parse_bundle
-from ....core.stock import BuySellParShares, StockRound, check_float
+from ....core.stock import BuySellParShares, check_float
+from ....core.stockround import StockRound
 from ....errors import IllegalAction
 from ....model import POOL, Company, Corporation, Player, Share, Train
 from ..sales import ordinary_unit, partial_director_bundles, sell_to_pool

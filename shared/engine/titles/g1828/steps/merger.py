@@ -13,7 +13,7 @@ from ..state import state
 from ..systems import create_system
 
 if TYPE_CHECKING:
-    from ....core.stock import StockRound
+    from ....core.stockround import StockRound
     from ....game import Game
     from ....model import Corporation
 

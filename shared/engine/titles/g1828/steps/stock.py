@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.rounds import Round, dead_end
 from ....core.shares import Bundle, parse_bundle
-from ....core.stock import BuySellParShares, StockRound
+from ....core.stock import BuySellParShares
+from ....core.stockround import StockRound
 from ....errors import IllegalAction
 from ....model import POOL, Company, Corporation, Player, Share
 from ..exchange import MergerState

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ....core.shares import Bundle
-from ....core.stock import BuySellParShares, StockRound
+from ....core.stock import BuySellParShares
+from ....core.stockround import StockRound
 from ....errors import IllegalAction
 from ....model import POOL, Company, Corporation, Player, Share
 from .. import constants as K

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ....core.rounds import Round
-from ....core.stock import BuySellParShares, StockRound
+from ....core.stock import BuySellParShares
+from ....core.stockround import StockRound
 from ....errors import EngineError, IllegalAction
 from ....model import Corporation, Player
 from ..flow import rules_of
