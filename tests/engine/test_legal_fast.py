@@ -6,6 +6,9 @@ Three shortcuts, each checked against the slow way it replaces:
   at sampled positions and for trial lays.
 - The track restriction asks `reaches_any_path` on a trial lay instead of the whole reach: the same answer
   for every lay of the acting corporation at sampled positions.
+- Most trial lays are decided on the board before the lay (`graph.lay_reached`: a clean line into the hex
+  says yes, the walk with nothing barred staying where it was says no): every lay any corporation tried at
+  sampled positions, decided so, answers as the whole reference reach of the trial board does.
 - `Game.trial` keeps the state's pickle between actions: at sampled positions of recorded games every seat's
   answer (`seat_actions`) is the same with a fresh pickle for every copy and the whole reach for every lay.
 `python -m bench.check_legal` compares every position of every recorded game between two trees.
@@ -131,6 +134,40 @@ def test_trial_lay_answers_as_the_whole_reach(positions_1825: list[tuple[int, Ga
     assert answers[True] > 20 and answers[False] > 20, answers
 
 
+def test_lays_decided_before_the_trial_as_the_whole_reach(positions_1825: list[tuple[int, GameSession]]) -> None:
+    """Every lay whose track restriction any corporation's tile offers ask at the sampled positions (each
+    corporation with a station, as if it were laying): when `lay_reached` decides it on the board before
+    the lay, the whole reference reach of the trial board answers the same; yes, no and undecided seen."""
+    from shared.engine.board.upgrades import path_covers
+
+    answers = {True: 0, False: 0, None: 0}
+    for _, session in positions_1825:
+        game = session.game
+        board = game.board
+        for sym in game.corporations:
+            if not board.station_cities(sym):
+                continue
+            asked: list[tuple[Any, Any, int]] = []
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(board_module.Board, "_check_restriction",
+                              lambda self, entity, h, new, rotation, into=asked: into.append((h, new, rotation)))
+                board.legal_lay_results(sym, set(game.phase.tiles))
+            reach = graph.compute_reach(board, sym)
+            for h, new, rotation in asked:
+                old_paths = h.tile.rpaths[h.rotation]
+                added = {pi for pi, np in enumerate(new.rpaths[rotation])
+                         if not any(path_covers(p, np, h.tile, new) for p in old_paths)}
+                fast = graph.lay_reached(board, reach, sym, h.id, new, rotation, added)
+                answers[fast] += 1
+                if fast is None:
+                    continue
+                with board.trial_lay(h.id, new, rotation):
+                    slow = reference_reach(board, sym).paths
+                    board._reach = {}
+                assert fast == any((h.id, i) in slow for i in added), (sym, h.id, new.name, rotation)
+    assert answers[True] > 100 and answers[False] > 100 and answers[None] > 0, answers
+
+
 # recorded positions whose answers try many moves on copies (tile lays with a price, emergency sales,
 # mergers, route suggestions) or many trial lays
 OFFER_POSITIONS = {
@@ -142,10 +179,11 @@ OFFER_POSITIONS = {
 
 
 def _slow_answers(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Every acting seat's answer the slow way: a fresh pickle for every copy, the whole reach for every
-    trial lay."""
+    """Every acting seat's answer the slow way: a fresh pickle for every copy, a trial and the whole reach
+    for every lay."""
     with monkeypatch.context() as patch:
         patch.setattr(Game, "_pickle", lambda self: pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        patch.setattr(board_module, "lay_reached", lambda *args: None)
         patch.setattr(board_module, "reaches_any_path",
                       lambda board, entity, hex_id, indices: any(
                           (hex_id, i) in reference_reach(board, entity).paths for i in indices))

@@ -14,7 +14,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import DataError, IllegalAction, MalformedAction
-from .graph import compute_reach, nodes_beside_stations, reaches_any_path
+from .graph import compute_reach, lay_reached, nodes_beside_stations, reaches_any_path
 from .grid import HexState, Reach
 from .rules import BoardRules
 from .stations import Stations
@@ -434,12 +434,17 @@ class Board(Stations):
         added = {pi for pi, np in enumerate(new.rpaths[rotation])
                  if not any(path_covers(p, np, old, new) for p in old_paths)}
         changed_city = False
-        with self.trial_lay(h.id, new, rotation):
-            if self.reach_known(entity):  # this very lay tried before (`trial_lay` keeps its reaches)
-                used_new = any((h.id, pi) in self.reach(entity).paths for pi in added)
-            else:  # the same answer as the whole reach's, mostly without walking it (`reaches_any_path`)
-                used_new = bool(added) and reaches_any_path(self, entity, h.id, added)
-            self._reach = {}
+        known = lay_reached(self, self.reach(entity), entity, h.id, new, rotation, added)
+        if known:
+            return  # decided on the board as it is, without the trial (`lay_reached`)
+        used_new = False
+        if known is None:
+            with self.trial_lay(h.id, new, rotation):
+                if self.reach_known(entity):  # this very lay tried before (`trial_lay` keeps its reaches)
+                    used_new = any((h.id, pi) in self.reach(entity).paths for pi in added)
+                else:  # the same answer as the whole reach's, mostly without walking it (`reaches_any_path`)
+                    used_new = bool(added) and reaches_any_path(self, entity, h.id, added)
+                self._reach = {}
         if mode in ("restrictive", "station_restrictive") and not used_new:
             raise IllegalAction(f"tile {new.name} on {h.id} must add track {entity} can use", "track_restriction")
         if mode == "semi_restrictive" and not used_new and not changed_city:

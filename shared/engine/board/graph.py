@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .grid import NodeRef, Reach
+from .grid import LayFacts, NodeRef, Reach
 from .hexes import invert
 from .tiles import NODE_BASE
 
@@ -87,6 +87,177 @@ def reaches_any_path(board: Grid, entity: str, hex_id: str, indices: set[int]) -
     return any((hex_id, i) in paths for i in indices)
 
 
+def lay_facts(board: Grid, entity: str) -> LayFacts:
+    """What `lay_reached` reads off the board as it is: two walks, for all the lays tried at one position."""
+    starts, build = _starts(board, entity)
+    virtual = getattr(board, "virtual_stations", {}).get(entity, ())
+    return LayFacts(clean_entries(board, entity), frozenset(_walk(board, entity, set())[2]),
+                    frozenset(build).union(s[0][0] for s in starts), frozenset(h for h, _ in virtual))
+
+
+def lay_reached(board: Grid, reach: Reach, entity: str, hex_id: str, new: Any, rotation: int,
+                added: set[int]) -> bool | None:
+    """Whether any of the `added` pieces of tile `new` laid on `hex_id` in `rotation` would be in
+    `compute_reach(...).paths` after the lay, when the board before the lay tells: True, False,
+    or None (only the trial lay can tell). The same answer as the trial's, by these two arguments:
+
+    Yes: an added piece is walked by `_clean_in_hex`, from the sides `facts.clean` has for the hex (a clean
+    line enters it there, never having been in it: `clean_entries` says why what such a line then walks
+    without leaving the hex is reached).
+
+    No: the walk with nothing barred takes everything the reach does, so a piece it would not take after
+    the lay is not reached. Before the lay it arrived at `facts.plain`. After the lay, a line that keeps
+    out of the hex arrives only where it did before; so every arrival after the lay is in `facts.plain` or
+    in the hex, as long as the new tile's track, followed from where lines arrive in the hex (the sides
+    `facts.plain` enters it by, every city of the tile if a walk may start in the hex), leaves the hex only
+    for arrivals in `facts.plain` (a line from one of those that keeps out of the hex comes back only by
+    sides `facts.plain` enters it by). Following the tile so, with no city blocked and no stop ending the
+    track (more than the walk takes), and meeting no added piece: no.
+
+    `reach`: the entity's reach on the board before the lay, which keeps `facts` (`lay_facts`, worked out
+    on the first lay asked)."""
+    if not added:
+        return False
+    facts = reach.lays
+    if facts is None:
+        facts = reach.lays = lay_facts(board, entity)
+    allowed = getattr(board, "allowed_track", {}).get(entity)
+    table = _walk_table(new, rotation)
+    if _clean_in_hex(board, facts.clean.get(hex_id, 0), entity, hex_id, new, table, added):
+        return True
+    if hex_id in facts.virtual_hexes:
+        return None
+    plain = facts.plain
+    neighbors = board.hexes[hex_id].neighbors
+    todo = [e for e in range(6) if (hex_id, e, -1) in plain]
+    if hex_id in facts.start_hexes:
+        todo += [NODE_BASE + i for i, node in enumerate(new.nodes) if node.is_city]
+    seen = set(todo)
+    while todo:
+        for pi, other, track, *_ in table.get(todo.pop(), ()):
+            if allowed is not None and track not in allowed:
+                continue
+            if pi in added:
+                return None
+            if other >= NODE_BASE:
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+                continue
+            beyond = neighbors.get(other)
+            if beyond is not None and (beyond, (other + 3) % 6, -1) not in plain:
+                return None
+    return False
+
+
+def _clean_in_hex(board: Grid, entered: int, entity: str, hex_id: str, new: Any,
+                  table: dict[int, tuple[tuple[Any, ...], ...]], added: set[int]) -> bool:
+    """Whether a walk of tile `new` as it would lie on `hex_id`, from the sides in `entered` (bits) and
+    never leaving the hex, takes one of the `added` pieces, by `_walk`'s rules after the lay: allowed track
+    only, never back along the path arrived by, no going on past a terminal path, an off-board that ends
+    track, or a city that may be full of other companies' stations after the lay (its tokens are not
+    known before it: a city is passed only if it has more slots than the hex holds tokens, or the hex's
+    city lets the entity through, `closed_cities`)."""
+    if not entered:
+        return False
+    allowed = getattr(board, "allowed_track", {}).get(entity)
+    passes = getattr(board, "closed_cities", {}).get(hex_id)
+    tokens = sum(t is not None for slots in board.hexes[hex_id].tokens for t in slots)
+    todo = [(e, -1) for e in range(6) if entered >> e & 1]
+    seen = set(todo)
+    while todo:
+        end, via = todo.pop()
+        for pi, other, track, terminal, kind, node_index in table.get(end, ()):
+            if pi == via or (allowed is not None and track not in allowed):
+                continue
+            if pi in added:
+                return True
+            if other < NODE_BASE or terminal:
+                continue  # leaving the hex, or the track ends
+            if kind == "city":
+                if passes is not None:
+                    if entity not in passes:
+                        continue
+                elif 0 < new.cities[node_index].slots <= tokens:
+                    continue
+            elif board.rules.offboards_end_track and kind == "offboard":
+                continue
+            if (other, pi) not in seen:
+                seen.add((other, pi))
+                todo.append((other, pi))
+    return False
+
+
+def clean_entries(board: Grid, entity: str) -> dict[str, int]:
+    """hex -> the sides (one bit each) by which a walk enters that hex from outside, having never been in
+    it, along a *clean* line: one on which no piece of track is walked after the line left that piece's hex
+    across one of the piece's own sides. A sufficient yes for a trial lay's track restriction, worked out
+    once on the board before the lay (`Board._check_restriction`):
+
+    After any lay on hex H, a new piece p of H with an end on a side e where `clean_entries(...)[H]` has e
+    (and track the entity may use) is in `compute_reach(...).paths`. Why: the clean line L to e avoids H, so
+    it is the same track, stations and tokens after the lay; L + p is clean too (L was never in H, so it
+    never left H). `compute_reach` bars a piece w only when the walk sealed at w's hex and sides (no leaving
+    that hex across them) with the pieces barred so far misses w. Suppose no piece of L + p is barred yet
+    (true at first: nothing is): for each w on L + p the part of L + p before w never left w's hex across
+    w's sides (clean) and holds no barred piece, so the sealed walk follows it to w, and w is not barred
+    now either. By induction no piece of L + p is ever barred, so the last walk follows L + p and takes p.
+
+    The walk is `_walk`'s (the same starts, blocked cities, terminals, off-boards, allowed track, no walking
+    back along the path arrived by), with one more refusal: a piece whose sides the arrival's own line
+    (the first one to reach it, breadth first) had left its hex by. What it takes is a part of the reach."""
+    hexes = board.hexes
+    starts, _ = _starts(board, entity)
+    stack: deque[Arrival] = deque(start for start, _ in starts)
+    exits: dict[Arrival, int] = dict.fromkeys(stack, 0)  # as in `_walk`: the sides left on the way, per hex
+    shifts: dict[str, int] = {}
+    entries: dict[str, int] = {}
+    allowed = getattr(board, "allowed_track", {}).get(entity)
+    offboards_end = board.rules.offboards_end_track
+    closed = getattr(board, "closed_cities", {})
+    popleft, push = stack.popleft, stack.append
+    while stack:
+        current = popleft()
+        hex_id, end, via = current
+        ends = _hex_table(board, hex_id).get(end)
+        if not ends:
+            continue
+        crossed = exits[current]
+        shift = shifts.get(hex_id)
+        left_here = (crossed >> shift) & 0x3F if shift is not None else 0
+        for pi, other, track, terminal, kind, node_index, _, _, node, arrival, _, sides in ends:
+            if pi == via or left_here & sides:
+                continue
+            if allowed is not None and track not in allowed:
+                continue
+            if node is not None:
+                if terminal:
+                    continue
+                if kind == "city":  # as `_walk`: Board.node_blocks
+                    passes = closed.get(hex_id)
+                    if passes is not None:
+                        if entity not in passes:
+                            continue
+                    else:
+                        slots = hexes[hex_id].tokens[node_index]
+                        if slots and entity not in slots and None not in slots:
+                            continue
+                elif offboards_end and kind == "offboard":
+                    continue
+                if arrival not in exits:
+                    exits[arrival] = crossed
+                    push(arrival)
+            elif arrival is not None and arrival not in exits:
+                if shift is None:
+                    shift = shifts[hex_id] = 6 * len(shifts)
+                line = exits[arrival] = crossed | (1 << (shift + other))
+                beyond = shifts.get(arrival[0])
+                if beyond is None or not (line >> beyond) & 0x3F:  # never in the hex beyond before
+                    entries[arrival[0]] = entries.get(arrival[0], 0) | (1 << arrival[1])
+                push(arrival)
+    return entries
+
+
 def _side_bits(board: Grid, walk: Walk) -> int:
     """The hex sides the walked path touches, one bit per side."""
     state = board.hexes[walk[0]]
@@ -136,8 +307,8 @@ def _hex_table(board: Grid, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...
     made once per (hex, tile, rotation) and kept in the board's memo (shared by its copies: it depends on
     the map and the tile only): the walk (hex, path, end), the path (hex, path), the node reached (hex,
     code) or None, the arrival it leads to (None: off the map) and the (hex, edge) pairs the path adds to
-    the reach's edges (its own edges and the facing edges beyond). A walk then builds no tuple of its own
-    for a path it follows, only looks these up."""
+    the reach's edges (its own edges and the facing edges beyond), and the hex sides the path touches (one
+    bit per side). A walk then builds no tuple of its own for a path it follows, only looks these up."""
     state = board.hexes[hex_id]
     tile, rotation = state.tile, state.rotation
     key = ("walk", hex_id, tile.name, rotation)
@@ -152,8 +323,10 @@ def _hex_table(board: Grid, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...
                 pi, other = row[0], row[1]
                 path = rpaths[pi]
                 touched = []
+                sides = 0
                 for e in (path.a, path.b):
                     if e < NODE_BASE:
+                        sides |= 1 << e
                         touched.append((hex_id, e))
                         nb = state.neighbors.get(e)
                         if nb is not None:
@@ -163,10 +336,32 @@ def _hex_table(board: Grid, hex_id: str) -> dict[int, tuple[tuple[Any, ...], ...
                 else:
                     nb = state.neighbors.get(other)
                     node, arrival = None, (nb, (other + 3) % 6, -1) if nb is not None else None
-                out.append(row + ((hex_id, pi, end), (hex_id, pi), node, arrival, tuple(touched)))
+                out.append(row + ((hex_id, pi, end), (hex_id, pi), node, arrival, tuple(touched), sides))
             table[end] = tuple(out)
         memo[key] = table
     return table
+
+
+def _starts(board: Grid, entity: str) -> tuple[list[tuple[Arrival, bool]], list[str]]:
+    """The arrivals every walk starts from, each with whether it is a station (a token node), and the hexes
+    whose every edge the entity builds from: the cities holding its stations; without a token yet its home
+    hexes (their cities, if any, stand in for stations); and the stops it runs from as if it had a station
+    there (1833NE P4/P6)."""
+    hexes = board.hexes
+    starts: list[tuple[Arrival, bool]] = []
+    build: list[str] = []
+    for hex_id, ci in board.station_cities(entity):
+        starts.append(((hex_id, hexes[hex_id].tile.city_code(ci), -1), True))
+        build.append(hex_id)
+    if not starts:  # no token yet: the home hexes stand in for it
+        for hex_id, city_index in board.homes.get(entity, ()):
+            build.append(hex_id)
+            for i, node in enumerate(hexes[hex_id].tile.nodes):
+                if node.is_city and (city_index is None or node.index == city_index):
+                    starts.append(((hex_id, NODE_BASE + i, -1), False))
+    for hex_id, code in sorted(getattr(board, "virtual_stations", {}).get(entity, ())):
+        starts.append(((hex_id, code, -1), True))
+    return starts, build
 
 
 def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
@@ -184,26 +379,14 @@ def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozen
     # (hex, end code, path arrived by) arrivals: a node (and the path that led to it, never walked back: track
     # does not reverse at a town or city), or an edge entered from outside (path -1)
     stack: deque[Arrival] = deque()  # walked breadth first: each arrival's first walk is a shortest one
-    for hex_id, ci in board.station_cities(entity):
-        state = hexes[hex_id]
-        code = state.tile.city_code(ci)
-        reach.token_nodes.add((hex_id, code))
-        reach.nodes.add((hex_id, code))
-        edges.setdefault(hex_id, set()).update(state.neighbors)
-        stack.append((hex_id, code, -1))
-    if not stack:  # no token yet: the home hexes stand in for it
-        for hex_id, city_index in board.homes.get(entity, ()):
-            state = hexes[hex_id]
-            edges.setdefault(hex_id, set()).update(state.neighbors)
-            for i, node in enumerate(state.tile.nodes):
-                if node.is_city and (city_index is None or node.index == city_index):
-                    reach.nodes.add((hex_id, NODE_BASE + i))
-                    stack.append((hex_id, NODE_BASE + i, -1))
-    for hex_id, code in sorted(getattr(board, "virtual_stations", {}).get(entity, ())):
-        # a stop the entity builds and runs from as if it had a station there (1833NE P4/P6)
-        reach.token_nodes.add((hex_id, code))
-        reach.nodes.add((hex_id, code))
-        stack.append((hex_id, code, -1))
+    starts, build = _starts(board, entity)
+    for hex_id in build:
+        edges.setdefault(hex_id, set()).update(hexes[hex_id].neighbors)
+    for start, station in starts:
+        if station:
+            reach.token_nodes.add(start[:2])
+        reach.nodes.add(start[:2])
+        stack.append(start)
     allowed = getattr(board, "allowed_track", {}).get(entity)
     # each (hex, end) arrival is expanded once, so each path is walked at most once from each of its ends
     exits: dict[Arrival, int] = dict.fromkeys(stack, 0)
@@ -228,7 +411,7 @@ def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozen
         if not ends:
             continue
         crossed = exits[current]
-        for pi, other, track, terminal, kind, node_index, walk, path_key, node, arrival, touched in ends:
+        for pi, other, track, terminal, kind, node_index, walk, path_key, node, arrival, touched, _ in ends:
             if pi == via:
                 continue
             if allowed is not None and track not in allowed:

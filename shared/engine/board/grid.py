@@ -20,6 +20,19 @@ class Reach:
     nodes: set[NodeRef] = field(default_factory=set)
     paths: set[PathRef] = field(default_factory=set)
     token_nodes: set[NodeRef] = field(default_factory=set)
+    # what trial lays read off the same board (`graph.lay_facts`), worked out when one first asks; kept with
+    # the reach, which is dropped whenever a tile or token it could depend on changes
+    lays: LayFacts | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class LayFacts:
+    """What decides most trial lays of one entity without a walk on the trial board (`graph.lay_reached`)."""
+
+    clean: dict[str, int]  # hex -> sides a clean line enters it by, never in it before (`graph.clean_entries`)
+    plain: frozenset[tuple[str, int, int]]  # every arrival of the walk with nothing barred (`graph._walk`)
+    start_hexes: frozenset[str]  # hexes whose cities may start a walk (stations, homes)
+    virtual_hexes: frozenset[str]  # hexes of stops run from as if stations (1833NE)
 
 
 @dataclass
