@@ -27,6 +27,7 @@ from services.play.legal import seat_actions
 from shared.engine import GameSession
 from shared.engine.board import board as board_module
 from shared.engine.board import graph
+from shared.engine.board import lays as lays_module
 from shared.engine.board.grid import Reach
 from shared.engine.game import Game
 from shared.engine.session import final_active_flags
@@ -183,8 +184,8 @@ def _slow_answers(session: GameSession, monkeypatch: pytest.MonkeyPatch) -> list
     for every lay."""
     with monkeypatch.context() as patch:
         patch.setattr(Game, "_pickle", lambda self: pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
-        patch.setattr(board_module, "lay_reached", lambda *args: None)
-        patch.setattr(board_module, "reaches_any_path",
+        patch.setattr(lays_module, "lay_reached", lambda *args: None)
+        patch.setattr(lays_module, "reaches_any_path",
                       lambda board, entity, hex_id, indices: any(
                           (hex_id, i) in reference_reach(board, entity).paths for i in indices))
         return [(pid, seat_actions(session, pid)) for pid in session.acting_players()]

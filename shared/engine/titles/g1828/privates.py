@@ -24,7 +24,7 @@ from ...errors import IllegalAction, MalformedAction, accepts
 from .state import state
 
 if TYPE_CHECKING:
-    from ...board.board import LayResult
+    from ...board.lays import LayResult
     from ...game import Game
     from ...model import Company, Corporation
 
