@@ -6,11 +6,13 @@ full search's run. On a larger one the search starts where every run must pass, 
 each ("anchor") it walks "arms", simple sequences of stops along the entity's track, richest next stop
 first, within `ARM_BUDGET` steps shared between the anchors. A run is two arms of one anchor leaving it by
 different ways, joined there (or one arm); the joins are ranked by what their stops pay, the best
-`EVALUATIONS` are checked by the same `evaluate` as any recorded run, and the same combination search picks
-one run per train. What is suggested is therefore always a legal run; only how hard the search looks for the
-best one is bounded. The rules never use this search (a Stadtbahn's automatic run, 1825's repayment check
-keep `autorouter.best_routes`), and an offer falls back to the full search when this one finds nothing or
-its run is refused (`offered_run`), so the full search still decides when no run is offered."""
+`EVALUATIONS` are checked by the same `evaluate` as any recorded run (for one train, only down to where
+the title's `revenue_ceiling` says no later join earns as much as the best found), and the same combination
+search picks one run per train. What is suggested is therefore always a legal run; only how hard the
+search looks for the best one is bounded. The rules never use this search (a Stadtbahn's automatic run,
+1825's repayment check keep `autorouter.best_routes`), and an offer falls back to the full search when this
+one finds nothing or its run is refused (`offered_run`), so the full search still decides when no run is
+offered."""
 
 from __future__ import annotations
 
@@ -115,8 +117,9 @@ def quick_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors
     pieces: tuple[dict[int, Pieces], dict[int, Pieces]] = ({}, {})  # `_inward`, `_outward`
     for train_id, kind in sorted(trains.items()):
         if kind not in by_kind:
-            by_kind[kind] = _candidates(ctx, rules, train_id, kind, arms, value, bits, _stops_cap(kind, max_stops) + 1,
-                                        pieces, only_best=len(trains) == 1)[:per_train]
+            by_kind[kind] = _candidates(ctx, rules, train_id, kind, arms, value, bits,
+                                        _stops_cap(kind, max_stops) + 1, pieces,
+                                        only_best=len(trains) == 1)[:per_train]
         options.append((train_id, [replace(r, train_id=train_id) for r in by_kind[kind]]))
     return [_record(ctx, r) for r in combine(options)]
 
@@ -155,7 +158,8 @@ def _arms(ctx: SearchContext, anchor: NodeRef, anchor_bit: int,
     left = [max(budget, 20)]
     blocks = ctx.blocks
 
-    def walk(stops: tuple[NodeRef, ...], used: tuple[Connection, ...], keys: int, seen: int, total: int) -> None:
+    def walk(stops: tuple[NodeRef, ...], used: tuple[Connection, ...], keys: int, seen: int,
+             total: int) -> None:
         if left[0] <= 0:
             return
         left[0] -= 1
@@ -172,7 +176,8 @@ def _arms(ctx: SearchContext, anchor: NodeRef, anchor_bit: int,
 
 def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind: TrainKind,
                 arms: dict[NodeRef, list[Arm]], value: Callable[[NodeRef], int], bits: dict[Any, int],
-                longest: int, pieces: tuple[dict[int, Pieces], dict[int, Pieces]], only_best: bool = False) -> list[Route]:
+                longest: int, pieces: tuple[dict[int, Pieces], dict[int, Pieces]],
+                only_best: bool = False) -> list[Route]:
     """Runs of at most `longest` stops joined from two arms of an anchor: the `EVALUATIONS` joins whose
     stops are worth most are checked (the richest arms first, so the ranking can stop early). `only_best`
     (one train: only the first run of the answer is used): the checks stop where the rules' ceiling says
@@ -214,13 +219,16 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
                     break  # every later pair of these lengths is worth less than the poorest kept
                 # two arms leaving the same way share track: b leaves by another way (or a is the anchor
                 # alone); of equal lengths, each pair once: b no richer than a (the richer come first)
-                row = seconds if m == 1 else others[n].get(a.way, seconds)  # (no arm of n stops leaves its way)
+                # (`seconds` when no arm of n stops leaves a's way)
+                row = seconds if m == 1 else others[n].get(a.way, seconds)
                 for b in islice(row, bisect_left(row, -a_value, key=_poorer) if same else 0, None):
                     worth = a_value + b.value - base
                     if worth <= floor:
                         break  # and every later b: a skipped b never moved the floor
                     checks -= 1
-                    if a_mask & b.mask or not (numeric or _within_distance(ctx, kind, a.stops[::-1] + b.stops[1:])):
+                    if a_mask & b.mask:
+                        continue
+                    if not (numeric or _within_distance(ctx, kind, a.stops[::-1] + b.stops[1:])):
                         continue
                     order += 1
                     if len(best) < EVALUATIONS:
@@ -230,7 +238,8 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
                     if len(best) == EVALUATIONS:
                         floor = best[0][0]
     found: dict[int, Route] = {}
-    both_ways = not (getattr(rules, "direction_free", False) or getattr(rules, "one_run_direction_free", False))
+    both_ways = not (getattr(rules, "direction_free", False)
+                     or getattr(rules, "one_run_direction_free", False))
     best_revenue: int | None = None
     for worth, _, a, b in sorted(best, key=lambda j: (-j[0], j[1])):
         if only_best and best_revenue is not None:
@@ -267,8 +276,9 @@ def _within_distance(ctx: RouteContext, kind: TrainKind, stops: tuple[NodeRef, .
 
 
 def _inward(cache: dict[int, Pieces], arm: Arm) -> Pieces:
-    """An arm's hex chains, paths and segment keys from its far end in to its anchor (a run's first half;
-    an arm is the first half of many runs: worked out once, kept by the arm's id while the search holds it)."""
+    """An arm's hex chains, paths and segment keys from its far end in to its anchor (a run's first
+    half; an arm is the first half of many runs: worked out once, kept by the arm's id while the search
+    holds it)."""
     found = cache.get(id(arm))
     if found is None:
         back = arm.used[::-1]
@@ -283,7 +293,8 @@ def _outward(cache: dict[int, Pieces], arm: Arm) -> Pieces:
     found = cache.get(id(arm))
     if found is None:
         used = arm.used
-        found = cache[id(arm)] = (tuple(c.hexes for c in used), tuple(chain.from_iterable(c.paths for c in used)),
+        found = cache[id(arm)] = (tuple(c.hexes for c in used),
+                                  tuple(chain.from_iterable(c.paths for c in used)),
                                   tuple(chain.from_iterable(c.keys for c in used)))
     return found
 
