@@ -115,12 +115,15 @@ def _walk(board: Grid, entity: str, conns: dict[NodeRef, list[Connection]], stop
 
 def fits_search(board: Grid, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
                 phase_name: str = "", *, limit: int, max_stops: int = 8,
-                rules: DefaultRouteRules | None = None) -> bool:
+                rules: DefaultRouteRules | None = None, conns: dict[NodeRef, list[Connection]] | None = None
+                ) -> bool:
     """Whether the search of `best_routes` walks every train's sequences in at most `limit` steps (its
-    result then does not depend on `search_limit`); the walk alone, no run checked, is cheap."""
+    result then does not depend on `search_limit`); the walk alone, no run checked, is cheap. `conns`: the
+    entity's `_connections`, when the caller has them."""
     rules = rules or board.rules.route_rules
     ctx = RouteContext(board, entity, colors, phase_name)
-    conns = _connections(board, entity)
+    if conns is None:
+        conns = _connections(board, entity)
     for kind in set(trains.values()):
         blocking = rules.check_blocking(ctx, Route("", kind, []))
         stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops

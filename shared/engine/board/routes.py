@@ -10,7 +10,7 @@ title's package; a title that changes nothing keeps `DefaultRouteRules`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,7 +61,7 @@ class Route:
     stops: list[NodeRef]
     paths: list[tuple[str, int]] = field(default_factory=list)
     keys: list[EdgeKey] = field(default_factory=list)
-    chains: list[list[str]] = field(default_factory=list)
+    chains: list[Sequence[str]] = field(default_factory=list)  # (a search's runs keep tuples)
     revenue: int = 0
     double_header_of: int | None = None  # index of the partner route whose shared stop it does not pay
     in_double_header: bool = False
@@ -94,6 +94,53 @@ class RouteContext:
 
     def tokened(self, ref: NodeRef) -> bool:
         return self.board.has_token(ref[0], ref[1], self.entity)
+
+    def blocks(self, ref: NodeRef) -> bool:
+        """Other companies' tokens fill the city: the entity's runs cannot pass through it."""
+        return self.board.node_blocks(ref[0], ref[1], self.entity)
+
+    def stop_revenue(self, ref: NodeRef) -> int:
+        """What the stop pays in this phase, before any rule of the title."""
+        return self.node(ref).revenue_for(self.colors, self.phase_name)
+
+
+@dataclass
+class SearchContext(RouteContext):
+    """A context for one search (the runs an offer suggests): the board does not change while it is used,
+    so what it reads of a stop is read once (a search checks a hundred runs over the same stops)."""
+
+    _nodes: dict[NodeRef, Node] = field(default_factory=dict, repr=False, compare=False)
+    _tokened: dict[NodeRef, bool] = field(default_factory=dict, repr=False, compare=False)
+    _blocks: dict[NodeRef, bool] = field(default_factory=dict, repr=False, compare=False)
+    _revenue: dict[NodeRef, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def node(self, ref: NodeRef) -> Node:
+        try:
+            return self._nodes[ref]
+        except KeyError:
+            found = self._nodes[ref] = super().node(ref)
+            return found
+
+    def tokened(self, ref: NodeRef) -> bool:
+        try:
+            return self._tokened[ref]
+        except KeyError:
+            found = self._tokened[ref] = super().tokened(ref)
+            return found
+
+    def blocks(self, ref: NodeRef) -> bool:
+        try:
+            return self._blocks[ref]
+        except KeyError:
+            found = self._blocks[ref] = super().blocks(ref)
+            return found
+
+    def stop_revenue(self, ref: NodeRef) -> int:
+        try:
+            return self._revenue[ref]
+        except KeyError:
+            found = self._revenue[ref] = super().stop_revenue(ref)
+            return found
 
 
 # -- resolving recorded routes onto track -------------------------------------------------------------
@@ -351,6 +398,10 @@ class DefaultRouteRules:
     # every check and the revenue are the same whichever end a run starts from (the auto-router then
     # scores each run one way round); a rule set that looks at ends or extensions says False
     direction_free = True
+    # a rule set that is not `direction_free` says True when one run alone (no other train's beside it) is
+    # still checked and paid the same whichever end it starts from (1825: both ends are looked at alike); the
+    # bounded search (`suggest`) then checks each of its runs one way round
+    one_run_direction_free = False
 
     def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
         """Hook for rules that look at the whole run (1825 double-headers)."""
@@ -373,11 +424,18 @@ class DefaultRouteRules:
             raise IllegalAction(f"train {route.train_id}: routes cannot be extended in this game", "route_extension")
 
     def stop_value(self, ctx: RouteContext, route: Route, stop: NodeRef) -> int:
-        return ctx.node(stop).revenue_for(ctx.colors, ctx.phase_name)
+        return ctx.stop_revenue(stop)
 
     def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: TrainKind) -> int:
         route = routes[i]
         return paid_revenue(ctx, route, kind, lambda s: self.stop_value(ctx, route, s))
+
+    def revenue_ceiling(self, ctx: RouteContext, kind: TrainKind, stops_worth: int) -> int | None:
+        """At most what a run of a `kind` train earns whose stops are worth `stops_worth` in all (each as
+        `stop_value` values it for a run of any of the entity's trains); None: no such bound is known. The
+        bounded search stops checking a single train's runs below the best found, so the bound must not fall
+        as `stops_worth` grows."""
+        return None
 
 
 def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
@@ -394,21 +452,26 @@ def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
 def evaluate(ctx: RouteContext, routes: list[Route], rules: DefaultRouteRules) -> None:
     """Run every check on already-resolved routes and fill in each route's revenue."""
     rules.prepare(ctx, routes)
+    node = ctx.node
     for i, route in enumerate(routes):
         rules.check_extension(ctx, route)
-        if len(route.core) < 2:
+        core = route.core
+        if len(core) < 2:
             raise IllegalAction(f"train {route.train_id}: a route needs at least two stops", "route_stops")
         if len(set(route.stops)) != len(route.stops):
             raise IllegalAction(f"train {route.train_id}: a route cannot visit a stop twice", "route_cycle")
-        passed = set(route.core[1:-1])  # an extension may pass through full cities
+        passed = set(core[1:-1])  # an extension may pass through full cities
+        blocking: bool | None = None  # whether full cities stop this run: asked once, when it matters
         for s in route.stops[1:-1]:
-            node = ctx.node(s)
-            if node.kind == "offboard":
+            if node(s).kind == "offboard":
                 raise IllegalAction(f"train {route.train_id}: cannot run through off-board {s[0]}", "route_terminal")
-            if s in passed and rules.check_blocking(ctx, route) and ctx.board.node_blocks(s[0], s[1], ctx.entity):
-                raise IllegalAction(f"train {route.train_id}: {ctx.name(s)} is full of other companies' "
-                                    "tokens and cannot be passed through", "route_blocked")
-        if rules.needs_token(ctx, routes, i) and not any(ctx.tokened(s) for s in route.core):
+            if s in passed and ctx.blocks(s):
+                if blocking is None:
+                    blocking = rules.check_blocking(ctx, route)
+                if blocking:
+                    raise IllegalAction(f"train {route.train_id}: {ctx.name(s)} is full of other companies' "
+                                        "tokens and cannot be passed through", "route_blocked")
+        if rules.needs_token(ctx, routes, i) and not any(ctx.tokened(s) for s in core):
             raise IllegalAction(f"train {route.train_id}: the route does not touch a {ctx.entity} token",
                                 "route_no_token")
         kind = rules.effective_kind(ctx, route)
@@ -416,7 +479,7 @@ def evaluate(ctx: RouteContext, routes: list[Route], rules: DefaultRouteRules) -
         rules.check_title(ctx, routes, i)
         seen_groups: set[str] = set()
         for s in route.stops:
-            for g in ctx.node(s).groups:
+            for g in node(s).groups:
                 if g in seen_groups:
                     raise IllegalAction(f"train {route.train_id}: group {g} visited twice", "route_group")
                 seen_groups.add(g)

@@ -6,22 +6,35 @@ full search's run. On a larger one the search starts where every run must pass, 
 each ("anchor") it walks "arms", simple sequences of stops along the entity's track, richest next stop
 first, within `ARM_BUDGET` steps shared between the anchors. A run is two arms of one anchor leaving it by
 different ways, joined there (or one arm); the joins are ranked by what their stops pay, the best
-`EVALUATIONS` are checked by the same `evaluate` as any recorded run, and the same combination search picks
-one run per train. What is suggested is therefore always a legal run; only how hard the search looks for the
-best one is bounded. The rules never use this search (a Stadtbahn's automatic run, 1825's repayment check
-keep `autorouter.best_routes`), and an offer falls back to the full search when this one finds nothing or
-its run is refused (`offered_run`), so the full search still decides when no run is offered."""
+`EVALUATIONS` are checked by the same `evaluate` as any recorded run (for one train, only down to where
+the title's `revenue_ceiling` says no later join earns as much as the best found), and the same combination
+search picks one run per train. What is suggested is therefore always a legal run; only how hard the
+search looks for the best one is bounded. The rules never use this search (a Stadtbahn's automatic run,
+1825's repayment check keep `autorouter.best_routes`), and an offer falls back to the full search when this
+one finds nothing or its run is refused (`offered_run`), so the full search still decides when no run is
+offered."""
 
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import IllegalAction
 from .autorouter import Connection, _connections, _to_record, best_routes, combine, fits_search
-from .routes import DefaultRouteRules, EdgeKey, NodeRef, Route, RouteContext, check_distance, evaluate
+from .routes import (
+    DefaultRouteRules,
+    EdgeKey,
+    NodeRef,
+    Route,
+    RouteContext,
+    SearchContext,
+    check_distance,
+    evaluate,
+)
 from .trains import TrainKind
 
 if TYPE_CHECKING:
@@ -34,13 +47,18 @@ ARMS_PER_WAY = 4  # per anchor, arm length and way out of the anchor, the riches
 PAIR_CHECKS = 4000  # ... in at most this many tries per kind of train
 
 
-@dataclass(frozen=True)
-class Arm:
+class Arm(NamedTuple):
     stops: tuple[NodeRef, ...]  # from the anchor outwards
     used: tuple[Connection, ...]
-    keys: frozenset[EdgeKey]
     value: int
-    tail: frozenset[NodeRef]  # its stops but the anchor
+    way: NodeRef | None  # the stop after the anchor (None: the anchor alone)
+    # one bit per track segment and per stop but the anchor (`_bits`): two arms of an anchor share neither
+    # exactly when their masks share no bit
+    mask: int
+
+
+# an arm's hex chains, paths and segment keys, in the order a run takes them (`_pieces`)
+Pieces = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, int], ...], tuple[EdgeKey, ...]]
 
 
 def offered_run(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
@@ -50,11 +68,13 @@ def offered_run(board: Board, entity: str, trains: dict[str, TrainKind], colors:
     sequence within `EXACT_STEPS` (a small network: the same run as before, as cheaply); else this module's
     run if it finds one the step `accepts`, else the full search's; None when that run is refused. The
     full search thus still decides when no run is offered, as before."""
+    conns = _connections(board, entity) if trains else {}  # both searches walk the same track: found once
     small = not trains or fits_search(board, entity, trains, colors, phase_name, limit=EXACT_STEPS,
-                                      max_stops=limits.get("max_stops", 8), rules=limits.get("rules"))
+                                      max_stops=limits.get("max_stops", 8), rules=limits.get("rules"),
+                                      conns=conns)
     if not small:
         quick = quick_routes(board, entity, trains, colors, phase_name, rules=limits.get("rules"),
-                             max_stops=limits.get("max_stops", 8))
+                             max_stops=limits.get("max_stops", 8), conns=conns)
         if quick and accepts(quick):
             return quick
     full = best_routes(board, entity, trains, colors, phase_name, **limits) if trains else []
@@ -63,13 +83,15 @@ def offered_run(board: Board, entity: str, trains: dict[str, TrainKind], colors:
 
 def quick_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors: tuple[str, ...],
                  phase_name: str = "", *, rules: DefaultRouteRules | None = None, max_stops: int = 8,
-                 per_train: int = 40) -> list[dict[str, Any]]:
+                 per_train: int = 40, conns: dict[NodeRef, list[Connection]] | None = None
+                 ) -> list[dict[str, Any]]:
     """A good legal run, one route per train at most (empty: none found, or the rules need no station)."""
     rules = rules or board.rules.route_rules
-    ctx = RouteContext(board, entity, colors, phase_name)
+    ctx = SearchContext(board, entity, colors, phase_name)
     if not all(rules.needs_token(ctx, [Route(t, k, [])], 0) for t, k in trains.items()):
         return []  # a run need not touch a station: no anchor to start from
-    conns = _connections(board, entity)
+    if conns is None:
+        conns = _connections(board, entity)
     anchors = sorted(s for s in conns if ctx.tokened(s))
     if not anchors:
         return []
@@ -83,97 +105,163 @@ def quick_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors
 
     longest = max(_stops_cap(k, max_stops) for k in trains.values()) + 1
     blocking = rules.check_blocking(ctx, probe)
-    richest_first = {stop: sorted(cs, key=lambda c: -value(c.b)) for stop, cs in conns.items()}
-    arms = {a: _arms(board, entity, a, richest_first, value, longest, blocking, ARM_BUDGET // len(anchors))
+    bits = _bits(conns)
+    # each stop's ways on, the richest next stop first: (connection, next stop, its bit, the connection's
+    # segments' bits, what the next stop pays)
+    richest_first = {stop: [(c, c.b, bits[c.b], _mask(bits, c.keys), value(c.b))
+                            for c in sorted(cs, key=lambda c: -value(c.b))] for stop, cs in conns.items()}
+    arms = {a: _arms(ctx, a, bits[a], richest_first, value(a), longest, blocking, ARM_BUDGET // len(anchors))
             for a in anchors}
     options: list[tuple[str, list[Route]]] = []
     by_kind: dict[TrainKind, list[Route]] = {}
+    pieces: tuple[dict[int, Pieces], dict[int, Pieces]] = ({}, {})  # `_inward`, `_outward`
     for train_id, kind in sorted(trains.items()):
         if kind not in by_kind:
-            by_kind[kind] = _candidates(ctx, rules, train_id, kind, arms, value,
-                                        _stops_cap(kind, max_stops) + 1)[:per_train]
+            by_kind[kind] = _candidates(ctx, rules, train_id, kind, arms, value, bits,
+                                        _stops_cap(kind, max_stops) + 1, pieces,
+                                        only_best=len(trains) == 1)[:per_train]
         options.append((train_id, [replace(r, train_id=train_id) for r in by_kind[kind]]))
-    return [_to_record(ctx, r) for r in combine(options)]
+    return [_record(ctx, r) for r in combine(options)]
 
 
 def _stops_cap(kind: TrainKind, max_stops: int) -> int:
     return min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
 
 
-def _arms(board: Board, entity: str, anchor: NodeRef, richest_first: dict[NodeRef, list[Connection]],
-          value: Callable[[NodeRef], int], longest: int, blocking: bool, budget: int) -> list[Arm]:
+def _bits(conns: dict[NodeRef, list[Connection]]) -> dict[Any, int]:
+    """A bit of its own for every stop and every track segment of the network (a stop is a pair, a segment
+    a triple: the two never collide as keys)."""
+    bits: dict[Any, int] = {}
+    for stop, cs in conns.items():
+        bits.setdefault(stop, 1 << len(bits))
+        for c in cs:
+            bits.setdefault(c.b, 1 << len(bits))
+            for k in c.keys:
+                bits.setdefault(k, 1 << len(bits))
+    return bits
+
+
+def _mask(bits: dict[Any, int], items: Any) -> int:
+    mask = 0
+    for item in items:
+        mask |= bits[item]
+    return mask
+
+
+def _arms(ctx: SearchContext, anchor: NodeRef, anchor_bit: int,
+          richest_first: dict[NodeRef, list[tuple[Connection, NodeRef, int, int, int]]], anchor_value: int,
+          longest: int, blocking: bool, budget: int) -> list[Arm]:
     """Simple stop sequences from `anchor` (itself included, as the one-stop arm) along `richest_first`
     (each stop's connections, the richest next stop first), not through a city other companies fill,
     within `budget` steps."""
     out: list[Arm] = []
     left = [max(budget, 20)]
+    blocks = ctx.blocks
 
-    def walk(stops: list[NodeRef], used: list[Connection], keys: frozenset[EdgeKey], total: int) -> None:
+    def walk(stops: tuple[NodeRef, ...], used: tuple[Connection, ...], keys: int, seen: int,
+             total: int) -> None:
         if left[0] <= 0:
             return
         left[0] -= 1
-        out.append(Arm(tuple(stops), tuple(used), keys, total, frozenset(stops[1:])))
-        last = stops[-1]
-        if len(stops) >= longest or (blocking and len(stops) > 1 and board.node_blocks(last[0], last[1], entity)):
+        out.append(Arm(stops, used, total, stops[1] if len(stops) > 1 else None, keys | (seen ^ anchor_bit)))
+        if len(stops) >= longest or (blocking and len(stops) > 1 and blocks(stops[-1])):
             return
-        for c in richest_first.get(last, ()):
-            if c.b not in stops and not keys & c.keys:
-                walk(stops + [c.b], used + [c], keys | c.keys, total + value(c.b))
+        for c, b, b_bit, c_keys, b_value in richest_first.get(stops[-1], ()):
+            if not seen & b_bit and not keys & c_keys:
+                walk(stops + (b,), used + (c,), keys | c_keys, seen | b_bit, total + b_value)
 
-    walk([anchor], [], frozenset(), value(anchor))
+    walk((anchor,), (), 0, anchor_bit, anchor_value)
     return out
 
 
 def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind: TrainKind,
-                arms: dict[NodeRef, list[Arm]], value: Callable[[NodeRef], int], longest: int) -> list[Route]:
+                arms: dict[NodeRef, list[Arm]], value: Callable[[NodeRef], int], bits: dict[Any, int],
+                longest: int, pieces: tuple[dict[int, Pieces], dict[int, Pieces]],
+                only_best: bool = False) -> list[Route]:
     """Runs of at most `longest` stops joined from two arms of an anchor: the `EVALUATIONS` joins whose
-    stops are worth most are checked (the richest arms first, so the ranking can stop early)."""
+    stops are worth most are checked (the richest arms first, so the ranking can stop early). `only_best`
+    (one train: only the first run of the answer is used): the checks stop where the rules' ceiling says
+    no later join earns as much as the best run found, whose place the rest cannot take."""
     best: list[tuple[int, int, Arm, Arm]] = []  # a heap of the richest joins: (worth, order, arm, arm)
+    floor: float = float("-inf")  # the poorest kept join's worth once the heap is full
     order = 0
     checks = PAIR_CHECKS
+    numeric = kind.is_numeric  # the length bound then holds the distance (`_within_distance`)
     for anchor, own in arms.items():
         # the richest arms of each length leaving the anchor by each first stop: two arms that leave the
         # same way share track, so a run joins arms of two ways (or one arm and the anchor alone)
         groups: dict[int, dict[NodeRef | None, list[Arm]]] = {}
         for arm in own:
-            if len(arm.stops) <= longest and _within_distance(ctx, kind, arm.stops):
-                way = arm.stops[1] if len(arm.stops) > 1 else None
-                groups.setdefault(len(arm.stops), {}).setdefault(way, []).append(arm)
+            if len(arm.stops) <= longest and (numeric or _within_distance(ctx, kind, arm.stops)):
+                groups.setdefault(len(arm.stops), {}).setdefault(arm.way, []).append(arm)
         tops = {n: sorted((a for g in ways.values() for a in sorted(g, key=lambda a: -a.value)[:ARMS_PER_WAY]),
                           key=lambda a: -a.value) for n, ways in groups.items()}
         base = value(anchor)
-        # each pair of arm lengths that fits the train, the richest pairs first (the heap's floor rises fast)
-        pairs = sorted(((m, n) for m in tops for n in tops if m <= n and 3 <= m + n <= longest + 1),
-                       key=lambda mn: -(tops[mn[0]][0].value + tops[mn[1]][0].value))
-        for m, n in pairs:
-            for a in tops[m]:
-                if checks <= 0 or len(best) == EVALUATIONS and a.value + tops[n][0].value - base <= best[0][0]:
+        top = {n: arms_n[0].value for n, arms_n in tops.items()}
+        # each pair of arm lengths that fits the train, the richest pairs first (the heap's floor rises fast;
+        # ties in the order found)
+        pairs = sorted((-(top[m] + top[n]), i, m, n) for i, (m, n) in enumerate(
+            (m, n) for m in tops for n in tops if m <= n and 3 <= m + n <= longest + 1))
+        others: dict[int, dict[NodeRef | None, list[Arm]]] = {}  # per length and way: the other ways' arms
+        for _, _, m, n in pairs:
+            if checks <= 0 or top[m] + top[n] - base <= floor:
+                break  # no pair of these lengths or of any later (poorer) ones is worth the poorest kept
+            if m > 1 and len(groups[m].keys() | groups[n].keys()) == 1:
+                continue  # every arm of either length leaves the same way: no two join
+            firsts, seconds = tops[m], tops[n]
+            richest = seconds[0].value - base
+            same = m == n
+            if m > 1 and n not in others:
+                others[n] = {w: [b for b in seconds if b.way != w] for w in groups[n]}
+            for a in firsts:
+                a_value, a_mask = a.value, a.mask
+                if checks <= 0 or a_value + richest <= floor:
                     break  # every later pair of these lengths is worth less than the poorest kept
-                for b in tops[n]:
-                    worth = a.value + b.value - base
-                    if len(best) == EVALUATIONS and worth <= best[0][0]:
-                        break
-                    if m == n and a.value < b.value or (m > 1 and a.stops[1] == b.stops[1]):
-                        continue  # each pair of equal lengths once; two arms leaving the same way
+                # two arms leaving the same way share track: b leaves by another way (or a is the anchor
+                # alone); of equal lengths, each pair once: b no richer than a (the richer come first)
+                # (`seconds` when no arm of n stops leaves a's way)
+                row = seconds if m == 1 else others[n].get(a.way, seconds)
+                for b in islice(row, bisect_left(row, -a_value, key=_poorer) if same else 0, None):
+                    worth = a_value + b.value - base
+                    if worth <= floor:
+                        break  # and every later b: a skipped b never moved the floor
                     checks -= 1
-                    if a.keys & b.keys or not a.tail.isdisjoint(b.tail) \
-                            or not _within_distance(ctx, kind, a.stops[::-1] + b.stops[1:]):
+                    if a_mask & b.mask:
+                        continue
+                    if not (numeric or _within_distance(ctx, kind, a.stops[::-1] + b.stops[1:])):
                         continue
                     order += 1
-                    (heapq.heappush if len(best) < EVALUATIONS else heapq.heapreplace)(best, (worth, order, a, b))
-    found: dict[tuple, Route] = {}
-    both_ways = not getattr(rules, "direction_free", False)
-    for _, _, a, b in sorted(best, key=lambda j: (-j[0], j[1])):
-        key = (a.keys | b.keys, a.tail | b.tail | {a.stops[0]})
+                    if len(best) < EVALUATIONS:
+                        heapq.heappush(best, (worth, order, a, b))
+                    else:
+                        heapq.heapreplace(best, (worth, order, a, b))
+                    if len(best) == EVALUATIONS:
+                        floor = best[0][0]
+    found: dict[int, Route] = {}
+    both_ways = not (getattr(rules, "direction_free", False)
+                     or getattr(rules, "one_run_direction_free", False))
+    best_revenue: int | None = None
+    for worth, _, a, b in sorted(best, key=lambda j: (-j[0], j[1])):
+        if only_best and best_revenue is not None:
+            ceiling = rules.revenue_ceiling(ctx, kind, worth)
+            if ceiling is not None and ceiling < best_revenue:
+                break  # and every later join: they are worth no more, and a ceiling grows with the worth
+        key = a.mask | b.mask | bits[a.stops[0]]  # the same track and stops: the same run
         for first, second in ((a, b), (b, a)) if both_ways else ((a, b),):
-            route = _joined(train_id, kind, first, second)
+            route = _joined(train_id, kind, first, second, pieces)
             try:
                 evaluate(ctx, [route], rules)
             except IllegalAction:
                 continue
             if key not in found or found[key].revenue < route.revenue:
                 found[key] = route
+            if best_revenue is None or route.revenue > best_revenue:
+                best_revenue = route.revenue
     return sorted(found.values(), key=lambda r: (-r.revenue, -len(r.stops)))
+
+
+def _poorer(arm: Arm) -> int:
+    return -arm.value
 
 
 def _within_distance(ctx: RouteContext, kind: TrainKind, stops: tuple[NodeRef, ...]) -> bool:
@@ -187,11 +275,40 @@ def _within_distance(ctx: RouteContext, kind: TrainKind, stops: tuple[NodeRef, .
     return True
 
 
-def _joined(train_id: str, kind: TrainKind, first: Arm, second: Arm) -> Route:
+def _inward(cache: dict[int, Pieces], arm: Arm) -> Pieces:
+    """An arm's hex chains, paths and segment keys from its far end in to its anchor (a run's first
+    half; an arm is the first half of many runs: worked out once, kept by the arm's id while the search
+    holds it)."""
+    found = cache.get(id(arm))
+    if found is None:
+        back = arm.used[::-1]
+        found = cache[id(arm)] = (tuple(c.hexes[::-1] for c in back),
+                                  tuple(chain.from_iterable(c.paths[::-1] for c in back)),
+                                  tuple(chain.from_iterable(c.keys for c in back)))
+    return found
+
+
+def _outward(cache: dict[int, Pieces], arm: Arm) -> Pieces:
+    """The same from its anchor outwards (a run's second half)."""
+    found = cache.get(id(arm))
+    if found is None:
+        used = arm.used
+        found = cache[id(arm)] = (tuple(c.hexes for c in used),
+                                  tuple(chain.from_iterable(c.paths for c in used)),
+                                  tuple(chain.from_iterable(c.keys for c in used)))
+    return found
+
+
+def _joined(train_id: str, kind: TrainKind, first: Arm, second: Arm,
+            pieces: tuple[dict[int, Pieces], dict[int, Pieces]]) -> Route:
     """The run out along `first` reversed, through the anchor, then along `second`."""
-    back = list(reversed(first.used))
-    stops = list(reversed(first.stops)) + list(second.stops[1:])
-    chains = [list(reversed(c.hexes)) for c in back] + [list(c.hexes) for c in second.used]
-    paths = [p for c in back for p in reversed(c.paths)] + [p for c in second.used for p in c.paths]
-    keys = [k for c in back + list(second.used) for k in c.keys]
-    return Route(train_id, kind, stops, paths, keys, chains)
+    back_chains, back_paths, back_keys = _inward(pieces[0], first)
+    out_chains, out_paths, out_keys = _outward(pieces[1], second)
+    # the hex chains stay tuples while the run is only checked (`_record` makes them lists)
+    return Route(train_id, kind, list(first.stops[::-1] + second.stops[1:]), list(back_paths + out_paths),
+                 list(back_keys + out_keys), list(back_chains + out_chains))
+
+
+def _record(ctx: RouteContext, route: Route) -> dict[str, Any]:
+    """The recorded form of a chosen run, its hex chains as lists (as any recorded run's)."""
+    return _to_record(ctx, replace(route, chains=[list(c) for c in route.chains]))

@@ -5,6 +5,8 @@ The title hands an instance to its board (`Rules1825.route_rules`); the shared r
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...board.routes import DefaultRouteRules, NodeRef, Route, RouteContext, paid_revenue
 from ...board.trains import TrainKind, TrainPart
 from ...errors import IllegalAction
@@ -14,12 +16,17 @@ class RouteRules1825(DefaultRouteRules):
     """1825 (extras.json `route_rules`, tile_200_rule): town ends, one stop per hex, HALTs, double-headers,
     and the tile-200 pass-through bonus."""
 
-    direction_free = False
+    direction_free = False  # a double-header pairs two runs by their stops
+    # one run alone: the ends rule looks at both ends alike, the bonus at the stops between, and each part of
+    # a train pays one kind of stop (U3: cities, towns), so the sum does not depend on the order
+    one_run_direction_free = True
 
     T_TRAINS = ("3T", "4T")
     FREE_END_TRAINS = ("3T", "4T", "U3", "2+2")
 
     def prepare(self, ctx: RouteContext, routes: list[Route]) -> None:
+        if len(routes) < 2:
+            return  # a double-header needs two runs
         paired: set[int] = set()
         for i, a in enumerate(routes):
             if not self._dh_candidate(a) or i in paired:
@@ -60,10 +67,8 @@ class RouteRules1825(DefaultRouteRules):
 
     def _bonus(self, ctx: RouteContext, route: Route) -> int:
         rules = ctx.board.rules
-        digits = "".join(ch for ch in ctx.phase_name if ch.isdigit())
-        if not rules.through_bonus_tiles or not digits or int(digits) < rules.through_bonus_min_phase:
-            return 0
-        if route.kind.name in rules.through_bonus_excluded_trains:
+        if not rules.through_bonus_tiles or not _bonus_phase(ctx.phase_name, rules.through_bonus_min_phase) \
+                or route.kind.name in rules.through_bonus_excluded_trains:
             return 0
         return sum(1 for s in route.stops[1:-1]
                    if ctx.board.hexes[s[0]].tile.name in rules.through_bonus_tiles and ctx.tokened(s))
@@ -109,3 +114,10 @@ class RouteRules1825(DefaultRouteRules):
             return super().revenue(ctx, routes, i, kind)
         shared = set(routes[partner].stops)
         return paid_revenue(ctx, route, kind, lambda s: 0 if s in shared else self.stop_value(ctx, route, s))
+
+
+@lru_cache(maxsize=64)
+def _bonus_phase(phase_name: str, min_phase: int) -> bool:
+    """Whether the through bonus counts in this phase (asked once per phase, not once per run checked)."""
+    digits = "".join(ch for ch in phase_name if ch.isdigit())
+    return bool(digits) and int(digits) >= min_phase

@@ -27,6 +27,7 @@ class Route1840(DefaultRouteRules):
         self.game = game
         self.corp = corp
         rules = rules_of(game)
+        self.red = frozenset(rules.extras(game)["red_tiles"]["hexes"])  # the game's data: read once
         self.bonus: dict[str, int] = {}
         if corp.kind == LINE:
             major = rules.owner_major(game, corp)
@@ -48,30 +49,36 @@ class Route1840(DefaultRouteRules):
     def check_title(self, ctx: RouteContext, routes: list[Route], i: int) -> None:
         route = routes[i]
         want = "narrow" if self.corp.kind == CITY else "broad"
+        hexes = ctx.board.hexes
         for hex_id, pi in route.paths:
-            h = ctx.board.hexes[hex_id]
+            h = hexes[hex_id]
             if h.tile.rpaths[h.rotation][pi].track != want:
                 raise IllegalAction(f"train {route.train_id}: {self.corp.sym} may only use {want} track ({hex_id})",
                                     "route_track_type")
-        red = rules_of(self.game).extras(self.game)["red_tiles"]["hexes"]
+        red = self.red
         for hex_id, _ in route.stops:
-            if hex_id in red and ctx.board.hexes[hex_id].tile.preprinted:
+            if hex_id in red and hexes[hex_id].tile.preprinted:
                 raise IllegalAction(f"train {route.train_id}: {hex_id} has no red tile yet", "route_red")
 
     def stop_value(self, ctx: RouteContext, route: Route, stop: tuple[str, int]) -> int:
-        node = ctx.node(stop)
-        if node.is_city and not ctx.tokened(stop):
+        if ctx.node(stop).is_city and not ctx.tokened(stop):
             return 0
-        return node.revenue_for(ctx.colors, ctx.phase_name)
+        return ctx.stop_revenue(stop)
 
     def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: Any) -> int:
         route = routes[i]
-        total = sum(self.stop_value(ctx, route, s) for s in route.stops)
+        value = self.stop_value
+        total = sum(value(ctx, route, s) for s in route.stops)
         if self.bonus:
-            stop_hexes = {s[0] for s in route.stops if ctx.board.hexes[s[0]].tile.cities
-                          or ctx.board.hexes[s[0]].tile.towns}
-            total += sum(self.bonus.get(h, 0) for h in stop_hexes)
+            bonus, hexes = self.bonus, ctx.board.hexes
+            stop_hexes = {s[0] for s in route.stops if s[0] in bonus and (hexes[s[0]].tile.cities
+                                                                          or hexes[s[0]].tile.towns)}
+            total += sum(bonus[h] for h in stop_hexes)
         return total
+
+    def revenue_ceiling(self, ctx: RouteContext, kind: Any, stops_worth: int) -> int | None:
+        # every stop is paid as `stop_value` says whatever the run, then at most every landmark's bonus
+        return stops_worth + sum(b for b in self.bonus.values() if b > 0)
 
 
 def route_revenue(game: Game, corp: Corporation, records: Any) -> int:
