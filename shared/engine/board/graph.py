@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .grid import LayFacts, NodeRef, Reach
+from .grid import HexState, LayFacts, NodeRef, Reach
 from .hexes import invert
 from .tiles import NODE_BASE
 
@@ -233,15 +233,8 @@ def clean_entries(board: Grid, entity: str) -> dict[str, int]:
             if node is not None:
                 if terminal:
                     continue
-                if kind == "city":  # as `_walk`: Board.node_blocks
-                    passes = closed.get(hex_id)
-                    if passes is not None:
-                        if entity not in passes:
-                            continue
-                    else:
-                        slots = hexes[hex_id].tokens[node_index]
-                        if slots and entity not in slots and None not in slots:
-                            continue
+                if kind == "city" and _city_blocks(closed, hexes[hex_id], hex_id, node_index, entity):
+                    continue
                 elif offboards_end and kind == "offboard":
                     continue
                 if arrival not in exits:
@@ -364,6 +357,17 @@ def _starts(board: Grid, entity: str) -> tuple[list[tuple[Arrival, bool]], list[
     return starts, build
 
 
+
+def _city_blocks(closed: dict[str, frozenset[str]], state: HexState, hex_id: str, node_index: int,
+                 entity: str) -> bool:
+    """Whether a walk stops at this city (`Board.node_blocks`, read off the walk's own tables): a closed city
+    lets only the entities it names through, any other one stops it when every slot holds another's token."""
+    passes = closed.get(hex_id)
+    if passes is not None:
+        return entity not in passes
+    slots = state.tokens[node_index]
+    return bool(slots) and entity not in slots and None not in slots
+
 def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozenset[int]] | None = None,
           target: Walk | None = None
           ) -> tuple[Reach, dict[Walk, Arrival], dict[Arrival, int], dict[str, int]]:
@@ -436,15 +440,8 @@ def _walk(board: Grid, entity: str, barred: set[Walk], sealed: tuple[str, frozen
                     nodes_add(node)
                 if terminal:
                     continue
-                if kind == "city":  # Board.node_blocks: every slot holds another company's token
-                    passes = closed.get(hex_id)
-                    if passes is not None:
-                        if entity not in passes:
-                            continue
-                    else:
-                        slots = state.tokens[node_index]
-                        if slots and entity not in slots and None not in slots:
-                            continue
+                if kind == "city" and _city_blocks(closed, state, hex_id, node_index, entity):
+                    continue
                 elif offboards_end and kind == "offboard":
                     continue
                 if arrival not in exits:
