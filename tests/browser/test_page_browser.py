@@ -658,11 +658,16 @@ def test_an_undo_request_is_answered_from_the_page(server: Server, browser: Any)
                          page.locator("#clock-undo").inner_text())
         page.locator("#clock-section").screenshot(path=str(SHOTS / "undo_request.png"))
         page.click('#clock-undo button[data-accept="true"]')
-        page.wait_for_load_state("load")
+        # the click posts the answer and redraws: wait for the server to have it, not for the page (whose
+        # load state was reached long before the click)
+        deadline = time.monotonic() + 20
+        while True:
+            request = server.api("GET", f"/games/{gid}/clock").json()["undo_request"]
+            if request is None or other in request["accepted"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
     finally:
         page.close()
-    clock = server.api("GET", f"/games/{gid}/clock").json()
-    request = clock["undo_request"]
     assert request is None or other in request["accepted"]  # answered: settled, or waiting only for the tick
     mine = _open(browser, server, gid, by[first])
     try:  # the requester sees his request but has nothing to answer
