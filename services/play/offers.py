@@ -280,22 +280,27 @@ def make_shelf(redis_url: str | None) -> Shelf:
 
 def prepare(sessions: SessionCache, shelf: Shelf, game_id: int) -> bool:
     """After a settle (its announcement made): keep every seat's answer at the position the game reached,
-    when someone reads the game (`Shelf.asked`). The head this process just settled names the position; a
-    process that holds no head for the game (the session was dropped) leaves it to the first reader."""
+    when someone reads the game (`Shelf.asked`). The head this process settled last names the position; a
+    process that holds no head for the game (the session was dropped) leaves it to the first reader.
+
+    Under the game's session lock (`SessionCache.hold`), as a settle is: another thread of this process
+    settling the game's next move meanwhile would otherwise move the session past the head read here, and
+    asking the session at that older version would rebuild it from a snapshot."""
     if not shelf.asked(game_id):
         return False
-    head = sessions.head(game_id)
-    if head is None or head.status != ACTIVE:
-        return False
-    shelf.preparing(game_id, head.version)  # a reader of this version waits for it rather than repeat it
-    try:
-        with sessions.use(head) as session:
-            if session.finished:
-                return False
-            offers = position_offers(session)
-        shelf.put(game_id, head.version, offers)
-    finally:
-        shelf.preparing(game_id, None)
+    with sessions.hold(game_id):
+        head = sessions.head(game_id)
+        if head is None or head.status != ACTIVE:
+            return False
+        shelf.preparing(game_id, head.version)  # a reader of this version waits for it rather than repeat it
+        try:
+            with sessions.use(head) as session:
+                if session.finished:
+                    return False
+                offers = position_offers(session)
+            shelf.put(game_id, head.version, offers)
+        finally:
+            shelf.preparing(game_id, None)
     return True
 
 
