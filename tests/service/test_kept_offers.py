@@ -147,6 +147,11 @@ def test_the_shelves_keep_the_newest_position_of_a_game(redis_url: str) -> None:
         assert not shelf.asked(902)
         shelf.mark(902)
         assert shelf.asked(902)
+    # an answer kept in another spelling (another version of the code) reads as nothing kept
+    client = redis.Redis.from_url(redis_url)
+    client.hset("railpost:offers:901", "6:2", b'[[{"type": "pass"}], [[null, []]], []]')
+    assert RedisShelf(redis_url).get(901, 6, 2) is None
+    assert SeatOffers.decode(b"o1:not deflated") is None
     local = LocalShelf(games=2)
     for game in (1, 2, 3):
         local.put(game, 1, {1: _offers(game)})
@@ -214,6 +219,9 @@ def test_position_offers_name_every_seat() -> None:
     for seat in offers.values():
         assert SeatOffers.decode(seat.encode()) == SeatOffers(*json.loads(json.dumps(
             [seat.actions, seat.consents, seat.dead_ends])))
+    # kept deflated: a seat's answer repeats itself (its standing orders for every corporation)
+    plain = sum(len(json.dumps([seat.actions, seat.consents, seat.dead_ends])) for seat in offers.values())
+    assert sum(len(seat.encode()) for seat in offers.values()) * 5 < plain
 
 
 def test_every_seats_answer_worked_out_together_equals_each_asked_alone() -> None:
