@@ -103,11 +103,14 @@ def seat_offers(session: GameSession, player_id: int | None, entity: Any = None,
     return SeatOffers(actions, consents, seat_dead_ends(session, player_id, entity, memo))
 
 
-def position_offers(session: GameSession) -> dict[int, SeatOffers]:
-    """Every seated player's answer at the session's position (the acting entity's moves, which every
-    seat's answer starts from, worked out once: `memo`)."""
-    memo: dict[Any, Any] = {}
-    return {int(p.id): seat_offers(session, int(p.id), memo=memo) for p in session.game.players}
+def position_offers(session: GameSession, memo: dict[Any, Any] | None = None,
+                    players: list[int] | None = None) -> dict[int, SeatOffers]:
+    """Every seated player's answer at the session's position (`players`: those seats only). `memo`: shared
+    by every seat asked at this position, so the acting entity's moves, which every seat's answer starts
+    from, are worked out once."""
+    memo = {} if memo is None else memo
+    seats = [int(p.id) for p in session.game.players]
+    return {pid: seat_offers(session, pid, memo=memo) for pid in seats if players is None or pid in players}
 
 
 class Shelf(Protocol):
@@ -226,8 +229,9 @@ class RedisShelf:
             pipe = self._redis().pipeline(transaction=True)
             if whole:
                 pipe.delete(key)  # the older positions go with it
-            pipe.hset(key, mapping=fields)
-            pipe.expire(key, KEEP_SECONDS)
+            if fields:
+                pipe.hset(key, mapping=fields)
+                pipe.expire(key, KEEP_SECONDS)
             pipe.execute()
         except Exception:
             log.warning("offers not kept", exc_info=True, extra={"game_id": game_id})
@@ -307,8 +311,14 @@ def prepare(sessions: SessionCache, shelf: Shelf, game_id: int) -> bool:
             with sessions.use(head) as session:
                 if session.finished:
                     return False
-                offers = position_offers(session)
-            shelf.put(game_id, head.version, offers)
+                # the seats that must act first: the one likeliest to be waiting (the mover, asking for his
+                # next step) is served before the others are worked out
+                memo: dict[Any, Any] = {}
+                acting = [int(p) for p in session.acting_players() if str(p).lstrip("-").isdigit()]
+                shelf.put(game_id, head.version, position_offers(session, memo, acting))
+                others = [int(p.id) for p in session.game.players if int(p.id) not in acting]
+                if others:
+                    shelf.put(game_id, head.version, position_offers(session, memo, others), whole=False)
         finally:
             shelf.preparing(game_id, None)
     return True

@@ -144,6 +144,10 @@ def test_the_shelves_keep_the_newest_position_of_a_game(redis_url: str) -> None:
         assert shelf.get(901, 4, 1) == _offers(1) and shelf.get(901, 4, 3) == _offers(3)
         shelf.put(901, 6, {1: _offers(7)})  # the next position replaces the older one
         assert shelf.get(901, 4, 1) is None and shelf.get(901, 6, 1) == _offers(7)
+        shelf.put(901, 8, {})  # a position where nobody must act: the older one still goes
+        assert shelf.get(901, 6, 1) is None
+        shelf.put(901, 8, {2: _offers(2)}, whole=False)
+        assert shelf.get(901, 8, 2) == _offers(2)
         assert not shelf.asked(902)
         shelf.mark(902)
         assert shelf.asked(902)
