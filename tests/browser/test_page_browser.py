@@ -670,9 +670,13 @@ def test_an_undo_request_is_answered_from_the_page(server: Server, browser: Any)
         page.close()
     assert request is None or other in request["accepted"]  # answered: settled, or waiting only for the tick
     mine = _open(browser, server, gid, by[first])
-    try:  # the requester sees his request but has nothing to answer
-        if request is not None:
-            mine.wait_for_selector("#clock-undo", timeout=20_000)
+    try:  # the requester sees his request, while it waits for the tick, but has nothing to answer
+        deadline = time.monotonic() + 20
+        while request is not None and not mine.locator("#clock-undo").count():
+            assert time.monotonic() < deadline, "the requester's page never showed his waiting request"
+            time.sleep(0.1)  # the tick may settle it meanwhile: then there is nothing left to show
+            request = server.api("GET", f"/games/{gid}/clock").json()["undo_request"]
+        if mine.locator("#clock-undo").count():
             assert mine.locator("#clock-undo button").count() == 0
     finally:
         mine.close()
