@@ -9,9 +9,11 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 
 from services.config import Config
@@ -45,12 +47,15 @@ def _needs(database_url: str, game_id: int) -> Any:
     return Table.replay(TableLog(make_engine(database_url, pool_size=1)).read(game_id)).needs
 
 
-def _embedded(tmp_path: Path) -> tuple[Any, Any]:
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """The embedded default on its own SQLite file; its rules thread stopped before the file goes."""
     url = f"sqlite:///{tmp_path / 'offers.sqlite3'}"
     migrate(url)
     app = create_app(Config(database_url=url, redis_url=None, admin_token="adm", snapshot_every=10,
                             sweep_interval_seconds=0.5))
-    return app, app.test_client()
+    yield app, app.test_client()
+    app.extensions["railpost"].close()
 
 
 def _seated(client: Any, record: dict[str, Any]) -> tuple[int, dict[int, str]]:
@@ -83,11 +88,11 @@ def _play(client: Any, game_id: int, tokens: dict[int, str], action: dict[str, A
     assert reply.status_code == 200 and reply.json["new_version"] == version + 1, reply.json
 
 
-def test_a_read_game_has_each_position_kept_and_it_is_the_engine_answer(tmp_path: Path) -> None:
+def test_a_read_game_has_each_position_kept_and_it_is_the_engine_answer(embedded: tuple[Any, Any]) -> None:
     """The embedded worker keeps every seat's answer after each move of a game someone reads; legal-actions
     answers from it, and that answer is the one worked out from the record alone."""
     record = load_record()
-    app, client = _embedded(tmp_path)
+    app, client = embedded
     shelf = app.extensions["railpost"].offers
     game_id, tokens = _seated(client, record)
     first = record["players"][0]["id"]
@@ -110,9 +115,9 @@ def test_a_read_game_has_each_position_kept_and_it_is_the_engine_answer(tmp_path
     assert kept_reads >= MOVES // 2  # the seats asked had moves at many of those positions
 
 
-def test_a_game_nobody_reads_gets_no_offers_worked_out(tmp_path: Path) -> None:
+def test_a_game_nobody_reads_gets_no_offers_worked_out(embedded: tuple[Any, Any]) -> None:
     record = load_record()
-    app, client = _embedded(tmp_path)
+    app, client = embedded
     shelf = app.extensions["railpost"].offers
     game_id, tokens = _seated(client, record)
     for version, action in enumerate(record["actions"][:5]):
