@@ -198,8 +198,8 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
     shelf.mark(game.id)  # someone reads this game: its next positions are worked out after each move
     # the answer of a seat token with no entity is kept per position (services/play/offers.py); a seat the
     # table may have chosen to stand in for an absent one, an operator and one entity's moves are not
-    keep = mine is not None and entity is None and (table.stand_in is None or table.stand_in[1] != mine)
-    seat = shelf.wait(game.id, game.version, mine, WAIT_SECONDS) if keep and mine is not None else None
+    kept_for = mine if entity is None and (table.stand_in is None or table.stand_in[1] != mine) else None
+    seat = shelf.wait(game.id, game.version, kept_for, WAIT_SECONDS) if kept_for is not None else None
     if seat is None:
         with rt().sessions.use(game) as session:
             # a seat the table chose to stand in for an absent one is offered its moves (read from the table,
@@ -208,8 +208,8 @@ def legal_actions(game_id: int) -> ResponseReturnValue:
             if mine is not None and mine not in [int(p) for p in session.acting_players()]:
                 absent = standing_in(session, table.stand_in, mine)
             seat = seat_offers(session, mine, entity, absent)
-        if keep and mine is not None:
-            shelf.put(game.id, game.version, {mine: seat}, whole=False)
+        if kept_for is not None:
+            shelf.put(game.id, game.version, {kept_for: seat}, whole=False)
     actions, proposals = seat.split(table.needs)
     dead_ends = seat.dead_ends
     return LegalOut().dump({"game_id": game.id, "version": game.version, "actions": actions,

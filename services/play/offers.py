@@ -6,7 +6,7 @@ and the game page, the REST client and the seat asking again all ask the same qu
 position. So the rules worker, once it has answered a move (`prepare`, after the settle announcement: the
 mover never waits for it), works out every seat's answer of the position the move reached, while it holds
 the game's session, and keeps it on a shelf keyed by (game, version); the gateway's legal-actions reads it
-back (`answer`) instead of catching its own session up and asking the engine again.
+back (`Shelf.wait`) instead of catching its own session up and asking the engine again.
 
 - **Only games someone reads.** A game whose offers nobody asked for lately (a bot posting recorded moves,
   a game whose players are away) gets none worked out: a read marks the game (`Shelf.mark`, for
@@ -47,6 +47,7 @@ log = logging.getLogger("railpost.offers")
 ASKED_SECONDS = 3 * 24 * 3600  # a game read within this is prepared after each move (a turn of a slow game)
 KEEP_SECONDS = 3 * 24 * 3600  # how long a kept position outlives its last preparation
 ASKED_MEMO_SECONDS = 5.0  # a worker asks Redis whether a game is read at most this often per game
+MARK_REFRESH_SECONDS = 600.0  # a gateway process renews a game's mark at most this often
 PREPARING_SECONDS = 30  # a worker's announcement that it is working a position out lapses after this
 WAIT_SECONDS = 5.0  # how long a reader waits for a position a worker is working out, before working it out
 POLL_SECONDS = 0.01
@@ -206,6 +207,7 @@ class RedisShelf:
         self._url = redis_url
         self._client: Any = None
         self._asked: dict[int, tuple[bool, float]] = {}  # game -> (asked, until when that answer is used)
+        self._marked: dict[int, float] = {}  # game -> until when this process's last mark stands for a new one
 
     def _redis(self) -> Any:
         if self._client is None:
@@ -237,9 +239,17 @@ class RedisShelf:
             log.warning("offers not kept", exc_info=True, extra={"game_id": game_id})
 
     def mark(self, game_id: int) -> None:
+        """Written at most once per `MARK_REFRESH_SECONDS` per game by this process: every read marks, and
+        the mark lasts `ASKED_SECONDS`, far longer."""
+        now = time.monotonic()
+        if self._marked.get(game_id, 0.0) > now:
+            return
         try:
             self._redis().set(f"railpost:offers-asked:{game_id}", b"1", ex=ASKED_SECONDS)
-            self._asked[game_id] = (True, time.monotonic() + ASKED_MEMO_SECONDS)
+            if len(self._marked) > 4 * LOCAL_GAMES:
+                self._marked.clear()
+            self._marked[game_id] = now + MARK_REFRESH_SECONDS
+            self._asked[game_id] = (True, now + ASKED_MEMO_SECONDS)
         except Exception:
             log.warning("offers read not marked", exc_info=True, extra={"game_id": game_id})
 

@@ -35,7 +35,7 @@ def legal_actions(game: Game, entity: Any = None, kinds: set[str] | None = None)
 Memo = dict[tuple[str, Any], list[dict[str, Any]]]
 
 
-def _asked(memo: Memo | None, what: str, entity: Any,
+def _memoised(memo: Memo | None, what: str, entity: Any,
            work: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     if memo is None:
         return work()
@@ -59,7 +59,7 @@ def legal_actions_of(game: Game, player: Any, orders: bool = True, memo: Memo | 
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for entity in _controlled(game, player):
-        for action in _asked(memo, "offers", entity, lambda e=entity: legal_actions(game, e)):
+        for action in _memoised(memo, "offers", entity, lambda e=entity: legal_actions(game, e)):
             key = repr(sorted(action.items()))
             if game.controller(action.get("entity"), action.get("entity_type")) == player and key not in seen:
                 seen.add(key)
@@ -89,7 +89,7 @@ def dead_ends_of(game: Game, player: Any, memo: Memo | None = None) -> list[dict
         return []
     out: list[dict[str, Any]] = []
     for entity in _controlled(game, player):
-        found = _asked(memo, "dead_ends", entity,
+        found = _memoised(memo, "dead_ends", entity,
                        lambda e=entity: [_complete(game, e, o) for o in game.round.dead_ends(game, e)])
         for option in found:
             if game.controller(option["entity"], option.get("entity_type")) == player and option not in out:

@@ -18,6 +18,7 @@ from typing import Any
 
 from shared.engine import GameSession
 from shared.engine.model import POOL
+from shared.engine.records import RANGE_HINTS
 
 WEIGHTS = {
     "par": 6.0, "buy_shares": 8.0, "buy_company": 4.0, "sell_shares": 0.15, "sell_company": 0.1, "pass": 1.0,
@@ -79,6 +80,20 @@ def check_invariants(session: GameSession, money: int, totals: dict[str, int] | 
             assert corp.cash >= 0
     for player in game.players:
         assert player.cash >= 0, f"{player.name} has negative cash"
+
+
+def posted(offer: dict[str, Any]) -> dict[str, Any]:
+    """An offer as a client posts it: without its range, a negotiated price at its lowest."""
+    action = {k: v for k, v in offer.items() if k not in RANGE_HINTS}
+    if "price" in offer and isinstance(offer.get("min"), int):
+        action["price"] = offer["min"]
+    return action
+
+
+def random_move(pool: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """One of the offers, a pass one time in four at the most, as a client posts it (`posted`)."""
+    non_pass = [a for a in pool if a.get("type") != "pass"]
+    return posted(rng.choice(non_pass) if non_pass and rng.random() < 0.75 else rng.choice(pool))
 
 
 def check_who_acts(session: GameSession, full: bool = False) -> dict[int, list[dict[str, Any]]]:

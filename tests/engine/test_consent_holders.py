@@ -7,12 +7,18 @@ the stored holders alone (services/play/moves.py), and asks the engine only when
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shared.engine import GameSession
 from shared.engine.consent import taken_from
+from shared.engine.records import RANGE_HINTS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import randomplay  # noqa: E402
 
 GAMES = [("1825", 3, 11, 260), ("1828", 3, 4, 260), ("1840", 3, 11, 260), ("1833NE", 3, 12, 220)]
 KINDS = {"buy_company": ("companies", "company"), "buy_train": ("trains", "train")}
@@ -40,16 +46,11 @@ def test_the_stored_holders_name_whose_holding_a_purchase_takes(title: str, play
                 if o.get("type") != "end_game"]
         for offer in pool:
             if offer.get("type") in KINDS:
-                action = {k: v for k, v in offer.items() if k not in ("min", "max", "step", "multiple_of")}
+                action = {k: v for k, v in offer.items() if k not in RANGE_HINTS}
                 expected = taken_from(session.game, action)
                 assert _by_holders(session, action) == expected, (session.version, action)
                 checked += 1
                 taking += bool(expected)
-        non_pass = [a for a in pool if a.get("type") != "pass"]
-        pick = rng.choice(non_pass) if non_pass and rng.random() < 0.75 else rng.choice(pool)
-        action = {k: v for k, v in pick.items() if k not in ("min", "max", "step", "multiple_of")}
-        if "price" in pick and isinstance(pick.get("min"), int):
-            action["price"] = pick["min"]
-        session.submit(action)
+        session.submit(randomplay.random_move(pool, rng))
     assert checked > 0
     print(f"{title}: {checked} purchases offered, {taking} from another player")

@@ -31,10 +31,4 @@ def test_the_players_named_are_the_players_who_can_move(title: str, players: int
         if session.finished:
             break
         turn = randomplay.check_who_acts(session, full=True)
-        pool = [o for p in sorted(turn) for o in turn[p]]
-        non_pass = [a for a in pool if a.get("type") != "pass"]
-        pick = rng.choice(non_pass) if non_pass and rng.random() < 0.75 else rng.choice(pool)
-        action = {k: v for k, v in pick.items() if k not in ("min", "max", "step", "multiple_of")}
-        if "price" in pick and isinstance(pick.get("min"), int):
-            action["price"] = pick["min"]
-        session.submit(action)
+        session.submit(randomplay.random_move([o for p in sorted(turn) for o in turn[p]], rng))

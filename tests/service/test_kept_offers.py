@@ -255,3 +255,17 @@ def test_every_seats_answer_worked_out_together_equals_each_asked_alone() -> Non
                 assert seat.dead_ends == seat_dead_ends(session, pid), (name, i, pid)
                 offered += len(seat.actions)
         assert offered > positions * 10, name
+
+
+def test_a_gateway_renews_a_games_mark_at_most_once_per_refresh(redis_url: str) -> None:
+    """Every read marks the game; the Redis write is made once per `MARK_REFRESH_SECONDS` by a process."""
+    client = redis.Redis.from_url(redis_url)
+    shelf = RedisShelf(redis_url)
+    shelf.mark(904)
+    assert client.ttl("railpost:offers-asked:904") > 0
+    client.delete("railpost:offers-asked:904")
+    shelf.mark(904)  # within the refresh: not written again
+    assert not client.exists("railpost:offers-asked:904")
+    RedisShelf(redis_url).mark(904)  # another process writes its own
+    assert client.exists("railpost:offers-asked:904")
+    client.delete("railpost:offers-asked:904")
