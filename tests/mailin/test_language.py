@@ -13,6 +13,7 @@ from services.mailin.render import move_text, seat_moves, turn_text
 from services.mailin.settings import MailinSettings
 from services.words.names import share_sources
 from shared.engine import GameSession
+from shared.engine.records import RANGE_HINTS
 
 TITLES = [("1825", 3), ("1828", 3), ("1840", 2), ("1833NE", 3)]
 
@@ -69,7 +70,7 @@ def test_words_resolve_to_legal_moves(title: str, seats: int) -> None:
         passes = [a for a in moves if a["type"] == "pass"]
         others = [a for a in moves if a["type"] != "pass"]
         pick = rng.choice(passes if passes and (rng.random() < 0.4 or not others) else others)
-        pick = {k: v for k, v in pick.items() if k not in ("min", "max", "step", "multiple_of")}
+        pick = {k: v for k, v in pick.items() if k not in RANGE_HINTS}
         session.submit(pick)
     assert {"pass", "par"} <= kinds and len(kinds) >= 4, kinds
 

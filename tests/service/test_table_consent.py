@@ -16,6 +16,7 @@ import pytest
 
 from services.config import Config
 from services.gateway import create_app
+from shared.engine.records import RANGE_HINTS
 from shared.eventstore import migrate
 
 from .conftest import ADMIN_TOKEN, LiveServer, wait_until
@@ -276,7 +277,6 @@ def test_a_client_playing_only_what_the_named_players_are_offered_never_stalls(
         assert named and named <= moving, (now["version"], named, moving)
         pid = rng.choice(sorted(named))
         move = rng.choice(offers[pid])
-        status, body = post(call, game["id"], tokens[pid], {k: v for k, v in move.items()
-                                                            if k not in ("min", "max", "step", "multiple_of")},
+        status, body = post(call, game["id"], tokens[pid], {k: v for k, v in move.items() if k not in RANGE_HINTS},
                             now["version"])
         assert status in (200, 202) and body.get("status") in ("applied", "proposed"), body
