@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from services.config import Config
 from services.play.apply import apply_pending
+from services.play.bells import DRAIN_TASK, Bells
 from services.play.offers import Shelf, prepare_quietly
 from services.play.sessions import SessionCache
 from services.play.signals import SettleSignals
@@ -101,10 +102,16 @@ def doorbell_message(task: str, args: list[Any], queue_name: str, origin: str) -
     })
 
 
+def make_bells(client: Any, origin: str) -> Bells:
+    """The doorbell lists on `client`, their drain tasks sent as `origin` names its sender."""
+    return Bells(client, lambda queue_name: doorbell_message(DRAIN_TASK, [queue_name], queue_name, origin))
+
+
 class CeleryDispatcher:
-    """Publishes to the Celery workers. The apply doorbell, sent once per command, is pushed straight onto
-    the queue's Redis list (what kombu does for the default exchange) through one shared, pooled client;
-    rare tasks (warm) and non-Redis brokers go through `send_task`."""
+    """Publishes to the Celery workers. On Redis each command's doorbell is left in its queue's doorbell list,
+    and one drain task, pushed straight onto the Celery queue's list (what kombu does for the default
+    exchange), takes a batch of them (`services.play.bells`), through one shared, pooled client; rare tasks
+    (warm) and non-Redis brokers go through `send_task`, one apply task per command."""
 
     def __init__(self, config: Config) -> None:
         from services.rules_worker.celery_app import make_celery
@@ -113,6 +120,7 @@ class CeleryDispatcher:
         self._config = config
         self._direct = (config.redis_url or "").startswith(DIRECT_SCHEMES)
         self._client: Any = None
+        self._bells: Bells | None = None
         self._origin = ""
 
     def _redis(self) -> Any:
@@ -125,6 +133,11 @@ class CeleryDispatcher:
                                                 socket_connect_timeout=5)
         return self._client
 
+    def _doorbells(self) -> Bells:
+        if self._bells is None:
+            self._bells = make_bells(self._redis(), self._origin)
+        return self._bells
+
     def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
                 queued: Receipt | None = None) -> None:
         queue_name = self._config.queue_for(game_id)
@@ -134,7 +147,7 @@ class CeleryDispatcher:
         if not self._direct:
             self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
-        self._redis().lpush(queue_name, doorbell_message(APPLY_TASK, args, queue_name, self._origin))
+        self._doorbells().ring(queue_name, args)
 
     def warm(self, game_id: int) -> None:
         """A hint, so it never fails the request that gave it: with the broker down it is dropped (the

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import socket
 import threading
 
 from celery import current_app, shared_task
@@ -16,10 +17,12 @@ from services.notifier.db import make_engine
 from services.play.apply import apply_pending
 from services.play.beat import TICK_SECONDS
 from services.play.beat import TICK_TASK as TABLE_TICK_TASK
+from services.play.bells import DRAIN_TASK, Bells
 from services.play.dispatch import (
     APPLY_TASK,
     SWEEP_TASK,
     WARM_TASK,
+    make_bells,
     make_dispatcher,
     queued_receipt,
     stale_games,
@@ -59,12 +62,32 @@ def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, q
     """Drain the game's queue (not just `command_id`): order comes from the store, not from delivery.
     `command_id`'s outcome is announced on `reply_to` when the submitting gateway named one; `queued` is its
     receipt as stored (`dispatch.doorbell_receipt`), settled without a read when this process holds the game."""
+    return _apply(game_id, command_id, reply_to, queued)
+
+
+def _apply(game_id: int, command_id: str, reply_to: str | None = None, queued: object = None) -> int:
     recorder, sessions, config, signals = runtime()
     known = queued_receipt(game_id, command_id, queued) if queued is not None else None
     settled = apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
     if settled:
         scheduler().follow_move(game_id)  # the game's clock follows the move now, not at the next tick
         prepare_quietly(sessions, shelf(), game_id)  # the position's offers, for a game someone reads
+    return settled
+
+
+@shared_task(name=DRAIN_TASK, acks_late=True)
+def drain(queue_name: str) -> int:
+    """Settle a batch of the queue's doorbells (`services.play.bells`), each as its own apply task would. A
+    doorbell that fails is handed to an apply task of its own, which retries as `apply_commands` does; the
+    rest of the batch goes on."""
+    settled = 0
+    for args in doorbells().take(queue_name):
+        try:
+            settled += _apply(*args)
+        except Exception:
+            log.warning("doorbell failed in a batch; retried on its own", exc_info=True,
+                        extra={"game_id": args[0] if args else None})
+            current_app.send_task(APPLY_TASK, args=args, queue=queue_name)
     return settled
 
 
@@ -95,6 +118,10 @@ def sweep() -> int:
     for game_id, command_id in stale.items():
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})
         current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.queue_for(game_id))
+    if config.redis_url:  # a drain lost with its worker: its queue's doorbells are taken now, not at their sweep
+        for queue_name in {config.queue_for(shard) for shard in range(max(1, config.worker_shards))}:
+            if doorbells().waiting(queue_name):
+                current_app.send_task(DRAIN_TASK, args=[queue_name], queue=queue_name)
     return len(stale)
 
 
@@ -107,6 +134,21 @@ def shelf() -> Shelf:
     if found is None:
         _shelf.clear()
         found = _shelf[os.getpid()] = make_shelf(runtime()[2].redis_url)
+    return found
+
+
+_bells: dict[int, Bells] = {}
+
+
+def doorbells() -> Bells:
+    """This process's doorbell lists (its Redis client made after the fork, like `runtime`)."""
+    found = _bells.get(os.getpid())
+    if found is None:
+        import redis
+
+        _bells.clear()
+        client = redis.Redis.from_url(runtime()[2].redis_url or "", socket_timeout=5, socket_connect_timeout=5)
+        found = _bells[os.getpid()] = make_bells(client, f"gen{os.getpid()}@{socket.gethostname()}")
     return found
 
 

@@ -108,3 +108,34 @@ def test_worker_killed_mid_task_applies_exactly_once(gateway: LiveServer, servic
     events = api.call("GET", f"/games/{game_id}/events").json()["events"]
     assert [e["version"] for e in events] == [1, 2]
     assert [e["command_id"] for e in events] == [kill, f"p{second['entity']}:k2"]
+
+
+def test_a_lost_drain_is_rung_again_by_the_sweep(gateway: LiveServer, worker: WorkerProcess,
+                                                 service_config: Config) -> None:
+    """A doorbell whose drain task was lost (its worker died with the message) waits in its queue's list with
+    the "rung" flag still set: the sweep rings a drain for it, which settles the command well before the flag
+    would have let a later doorbell ring (`services.play.bells`)."""
+    import redis
+
+    from services.play.bells import FLAG_SECONDS, bells_key, flag_key
+
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    queue = service_config.queue_for(game_id)
+    client = redis.Redis.from_url(service_config.redis_url or "")
+    client.set(flag_key(queue), "1", ex=600)  # a drain was rung, and its message is gone
+    try:
+        reply = api.act(game_id, tokens[first["entity"]], first, 0, key="lost-drain", wait=0)
+        assert reply.status_code == 202
+        url = f"/games/{game_id}/receipts/lost-drain"
+        receipt = wait_until(lambda: (r := api.call("GET", url, tokens[first["entity"]]).json())["status"]
+                             != "queued" and r, timeout=FLAG_SECONDS * 4)
+        assert receipt["status"] == "applied" and receipt["new_version"] == 1
+        # only a drain takes doorbells from the list, and it clears the flag as it does
+        wait_until(lambda: client.llen(bells_key(queue)) == 0, timeout=FLAG_SECONDS * 4)
+        assert client.ttl(flag_key(queue)) < 600
+    finally:
+        client.delete(flag_key(queue))
+        client.close()
