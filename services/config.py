@@ -4,6 +4,7 @@ gateway, rules worker, run script, tests — builds a `Config` here and passes i
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -51,6 +52,13 @@ class Config:
     def embedded(self) -> bool:
         """No broker configured: the gateway applies commands itself on a background thread."""
         return not self.redis_url
+
+    @property
+    def doorbell_key(self) -> bytes:
+        """The key a gateway signs a doorbell's unstored command with, and the rules worker checks it by: made
+        from the store's address, which both hold, so only a process that could have stored the command
+        itself can hand one over through Redis (`services.play.dispatch.doorbell_receipt`)."""
+        return hashlib.sha256(b"railpost doorbell\0" + self.database_url.encode()).digest()
 
     def queue_for(self, game_id: int) -> str:
         """The Celery queue of one game. With `worker_shards` > 1 each game always lands on the same shard

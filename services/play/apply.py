@@ -23,14 +23,24 @@ from services.config import Config
 from services.metrics import ACCEPT_TO_COMMIT, ACTIONS_APPLIED, ACTIONS_REFUSED, APPLY_SECONDS, QUEUE_LATENCY
 from services.play import undo_policy
 from services.play.sessions import SessionCache
-from services.play.signals import SettleSignals
+from services.play.signals import REJECTED, SettleSignals
 from services.play.timekeeping import Table
 from shared.engine import EngineError, GameSession, MalformedAction
 from shared.eventstore import ACTION_APPLIED, CURRENT_VERSIONS, NewEvent, SqlRecorder
-from shared.eventstore.errors import Conflict
+from shared.eventstore.errors import Conflict, NotFound
 from shared.eventstore.gametx import GameTx
 from shared.eventstore.outbox import ActionRefused, GameFinished, MessagePosted, TurnChanged
-from shared.eventstore.records import ACTIVE, APPLIED, FINISHED, REFUSED, Game, Receipt, seat_of_command
+from shared.eventstore.records import (
+    ACTIVE,
+    APPLIED,
+    FINISHED,
+    QUEUED,
+    REFUSED,
+    SETTLED_FIELDS,
+    Game,
+    Receipt,
+    seat_of_command,
+)
 from shared.eventstore.rows import TABLE_LOG
 
 log = logging.getLogger("railpost.apply")
@@ -44,6 +54,16 @@ class Refusal:
     rule: str
     http_status: int
     valid: Any = None  # the values the engine would have accepted, where it names them
+
+
+@dataclass(frozen=True)
+class Known:
+    """A doorbell's command: its receipt, its action's text as stored, and whether anyone stored it (no: the
+    gateway waited for the outcome and left the storing to the settle, `services/play/commands.py`)."""
+
+    receipt: Receipt
+    text: str
+    stored: bool = True
 
 
 @dataclass(frozen=True)
@@ -99,7 +119,7 @@ def held_to_the_table(tx: GameTx, session: GameSession, receipt: Receipt) -> Ref
 
 def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config, game_id: int,
                   signals: SettleSignals | None = None,
-                  reply: tuple[str, str | None] = ("", None), known: tuple[Receipt, str] | None = None) -> int:
+                  reply: tuple[str, str | None] = ("", None), known: Known | None = None) -> int:
     """Settle every queued command of one game, oldest expected version first. Returns how many settled.
 
     Each settled command is announced on `signals` after its commit, waking the gateway's long-poll (the
@@ -110,10 +130,18 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
     `known` is the queued receipt as the doorbell carried it (with its action's stored text): for a game
     whose session and head this process holds, the command is settled without reading the game first, and
     the store refuses the write unless all of it is still so (`SqlRecorder.settle_known`); the loop then
-    reads as usual. The doorbell's receipt is settled alone: any other queued command has its own."""
+    reads as usual. The doorbell's receipt is settled alone: any other queued command has its own.
+
+    A command nobody stored (`known.stored` False) is inserted settled by that write; where it cannot be (this
+    process does not hold the game, or the write found the game or its queue otherwise), it is stored queued
+    first, as the gateway would have (`_store`), and the loop reads."""
     settled = 0
     more = True
     conflicts = 0
+    if known is not None and not known.stored and (not recorder.settles_unstored or sessions.head(game_id) is None):
+        if not _store(recorder, signals, known.receipt, reply[1]):
+            return 0
+        known = None
     while more:
         started = time.perf_counter()
         hint, known = known, None  # at most once: after a lost race the loop reads
@@ -137,6 +165,8 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
                 raise
             log.info("settled elsewhere first; reading again", extra={"game_id": game_id})
             more = True  # the command may still be queued (the game moved on under it, or it was misstated)
+            if hint is not None and not hint.stored and not _store(recorder, signals, hint.receipt, reply[1]):
+                return settled
             continue
         except BaseException:
             sessions.forget(game_id)
@@ -161,13 +191,37 @@ def apply_pending(recorder: SqlRecorder, sessions: SessionCache, config: Config,
 
 
 def _settling(recorder: SqlRecorder, sessions: SessionCache, game_id: int,
-              known: tuple[Receipt, str] | None) -> AbstractContextManager[GameTx]:
+              known: Known | None) -> AbstractContextManager[GameTx]:
     """The settle transaction: without its read when the doorbell carried the receipt and this process
     remembers the game's head (called under the game's session lock, so the head is this process's latest)."""
     head = sessions.head(game_id) if known is not None else None
     if head is None or known is None:
+        if known is not None and not known.stored:  # the head went between the check and the lock
+            raise Conflict(f"game {game_id} is not held here", "game_changed")
         return recorder.settle_transaction(game_id)
-    return recorder.settle_known(head, *known)
+    return recorder.settle_known(head, known.receipt, known.text, known.stored)
+
+
+def _store(recorder: SqlRecorder, signals: SettleSignals | None, receipt: Receipt, reply_to: str | None) -> bool:
+    """Store a command nobody stored, queued, as the gateway stores one it does not wait for; True when it is
+    queued now and the caller's loop settles it. Else its waiter is told here: a retry of a command already
+    settled gets that outcome, and what the gateway would have refused at once (a key used with another
+    body, a stale version, a game not active or not found) comes as a `REJECTED` outcome it raises."""
+    try:
+        stored, _created = recorder.queue_command(receipt.game_id, receipt.command_id, receipt.body_hash,
+                                                  receipt.expected_version, receipt.player_id, receipt.action)
+    except (Conflict, NotFound) as exc:
+        outcome = {"status": REJECTED, "rule": exc.code if isinstance(exc, Conflict) else "not_found",
+                   "reason": str(exc), "http_status": None}
+        if signals is not None:
+            signals.announce(receipt.game_id, [{"command_id": receipt.command_id, **outcome}], reply_to)
+        return False
+    if stored.status == QUEUED:
+        return True
+    if signals is not None:
+        signals.announce(receipt.game_id, [{"command_id": receipt.command_id,
+                                            **{k: getattr(stored, k) for k in SETTLED_FIELDS}}], reply_to)
+    return False
 
 
 def _settle(tx: GameTx, receipt: Receipt, sessions: SessionCache, config: Config) -> int | Refusal:

@@ -9,8 +9,8 @@ from typing import Any
 
 from services.metrics import ACTIONS_ACCEPTED
 from services.play.dispatch import Dispatcher
-from services.play.signals import RECHECK_SECONDS, SettleSignals, Watch
-from shared.eventstore import Receipt, SqlRecorder
+from services.play.signals import RECHECK_SECONDS, REJECTED, SettleSignals, Watch
+from shared.eventstore import Conflict, NotFound, Receipt, SqlRecorder
 from shared.eventstore.records import QUEUED, SETTLED_FIELDS
 from shared.jsontext import canonical
 
@@ -61,6 +61,8 @@ def submit_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: Sett
         if seconds and receipt.status == QUEUED:
             receipt = wait_for(recorder, game_id, command_id, seconds) or receipt
         return receipt, created
+    if dispatcher.carries_commands:
+        return send_and_wait(recorder, dispatcher, signals, game_id, command_id, body, player_id, seconds)
     deadline = time.monotonic() + seconds
     with signals.watch(game_id, command_id) as watch:
         receipt, created = submit(recorder, dispatcher, game_id, command_id, body, player_id,
@@ -69,6 +71,40 @@ def submit_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: Sett
             receipt = _await(recorder, game_id, command_id, deadline, watch, receipt if created else None) \
                 or receipt
     return receipt, created
+
+
+def send_and_wait(recorder: SqlRecorder, dispatcher: Dispatcher, signals: SettleSignals, game_id: int,
+                  command_id: str, body: dict[str, Any], player_id: int | None,
+                  seconds: float) -> tuple[Receipt, bool]:
+    """`submit_and_wait` for a caller that waits, without storing first: the doorbell carries the whole
+    command, and the rules worker stores it with its outcome in the one write that settles it
+    (shared/eventstore/guarded.py), so a move costs one transaction, not two. The answer is the announced
+    outcome, which is sent only after that commit; a retry, and whatever the store would have refused at once
+    (`REJECTED`: a key used with another body, a stale version, a game not active), come back the same way.
+    If no word comes in `seconds`, the command is stored queued before the answer, as without waiting (or
+    what the worker stored meanwhile is read), so an answer never names a command the store does not hold."""
+    deadline = time.monotonic() + seconds
+    receipt = Receipt(game_id, command_id, body_hash(body), QUEUED, body["expected_version"], player_id,
+                      body["action"], time.time())
+    with signals.watch(game_id, command_id) as watch:
+        ACTIONS_ACCEPTED.inc()
+        dispatcher.publish(game_id, command_id, signals.reply_channel(), receipt, stored=False)
+        while (left := deadline - time.monotonic()) > 0:
+            if watch.wait(min(left, RECHECK_SECONDS)) and watch.outcome is not None:
+                return _heard(receipt, watch.outcome), True
+            found = recorder.get_receipt(game_id, command_id)  # an announcement lost: the store says
+            if found is not None and found.status != QUEUED:
+                return SqlRecorder.same_body(found, receipt.body_hash), False
+    return submit(recorder, dispatcher, game_id, command_id, body, player_id)
+
+
+def _heard(receipt: Receipt, outcome: dict[str, Any]) -> Receipt:
+    """The receipt as an announcement settled it, or the refusal the store would have raised at once."""
+    if outcome.get("status") == REJECTED:
+        if outcome.get("rule") == "not_found":
+            raise NotFound(str(outcome.get("reason")))
+        raise Conflict(str(outcome.get("reason")), str(outcome.get("rule")))
+    return dataclasses.replace(receipt, **{k: v for k, v in outcome.items() if k in SETTLED_FIELDS})
 
 
 def wait_for(recorder: SqlRecorder, game_id: int, command_id: str, seconds: float,

@@ -5,6 +5,8 @@ sweep, which re-publishes receipts still queued after `sweep_after_seconds`."""
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import logging
 import os
 import queue
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from services.config import Config
-from services.play.apply import apply_pending
+from services.play.apply import Known, apply_pending
 from services.play.bells import DRAIN_TASK, Bells
 from services.play.offers import Shelf, prepare_quietly
 from services.play.sessions import SessionCache
@@ -32,11 +34,15 @@ WARM_TASK = "railpost.warm"
 
 
 class Dispatcher(Protocol):
+    carries_commands: bool  # whether a doorbell may carry a command nobody stored (`publish(stored=False)`)
+
     def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
-                queued: Receipt | None = None) -> None:
+                queued: Receipt | None = None, stored: bool = True) -> None:
         """Ring the game's doorbell once `command_id` has committed; `reply_to` names the channel of the
         process waiting for its outcome (see `services.play.signals`); `queued` is the receipt as it was
-        stored, which a worker holding the game hot settles without reading it (`services.play.apply`)."""
+        stored, which a worker holding the game hot settles without reading it (`services.play.apply`).
+        With `stored=False` nothing was stored: the doorbell carries the whole command, which the worker
+        stores, settled or queued (`services.play.commands.send_and_wait`)."""
 
     def warm(self, game_id: int) -> None:
         """A hint that commands for this game will follow (it just started): build its session now, where
@@ -50,22 +56,35 @@ def stale_games(recorder: SqlRecorder, config: Config) -> dict[int, str]:
     return {r.game_id: r.command_id for r in recorder.stale_receipts(time.time() - config.sweep_after_seconds)}
 
 
-def doorbell_receipt(receipt: Receipt) -> list[Any]:
+def doorbell_receipt(receipt: Receipt, signed_with: bytes | None = None) -> list[Any]:
     """The queued receipt as a doorbell carries it: the action as the store spelled it (`dumps`), so the
-    worker's write can require the stored text to be exactly that (shared/eventstore/guarded.py)."""
-    return [receipt.expected_version, receipt.player_id, receipt.body_hash, receipt.created_at,
-            dumps(receipt.action)]
+    worker's write can require the stored text to be exactly that (shared/eventstore/guarded.py). A command
+    nobody stored carries a sixth field, its signature under `signed_with` (`Config.doorbell_key`): the
+    worker stores such a command only if the signature holds, so writing to Redis is not a way to move."""
+    fields = [receipt.expected_version, receipt.player_id, receipt.body_hash, receipt.created_at,
+              dumps(receipt.action)]
+    return fields if signed_with is None else [*fields, _signature(signed_with, receipt.game_id,
+                                                                   receipt.command_id, fields)]
 
 
-def queued_receipt(game_id: int, command_id: str, fields: Any) -> tuple[Receipt, str] | None:
+def _signature(key: bytes, game_id: int, command_id: str, fields: list[Any]) -> str:
+    return hmac.new(key, dumps([game_id, command_id, *fields]).encode(), hashlib.sha256).hexdigest()
+
+
+def queued_receipt(game_id: int, command_id: str, fields: Any, key: bytes = b"") -> Known | None:
     """A doorbell's receipt back, with its action's stored text; None when it is not one (an older or
-    foreign doorbell): the worker then reads the game's queue, as for a doorbell without one."""
+    foreign doorbell, or a command nobody stored whose signature under `key` does not hold): the worker then
+    reads the game's queue, as for a doorbell without one."""
     try:
-        version, player_id, digest, created_at, text = fields
+        version, player_id, digest, created_at, text, *signed = fields
         if not (isinstance(version, int) and isinstance(player_id, int | None) and isinstance(digest, str)
                 and isinstance(created_at, int | float) and isinstance(text, str)):
             return None
-        return Receipt(game_id, command_id, digest, QUEUED, version, player_id, loads(text), float(created_at)), text
+        if signed and not (len(signed) == 1 and isinstance(signed[0], str) and key and hmac.compare_digest(
+                signed[0], _signature(key, game_id, command_id, fields[:5]))):
+            return None
+        receipt = Receipt(game_id, command_id, digest, QUEUED, version, player_id, loads(text), float(created_at))
+        return Known(receipt, text, stored=not signed)
     except (TypeError, ValueError):
         return None
 
@@ -138,12 +157,14 @@ class CeleryDispatcher:
             self._bells = make_bells(self._redis(), self._origin)
         return self._bells
 
+    carries_commands = True
+
     def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
-                queued: Receipt | None = None) -> None:
+                queued: Receipt | None = None, stored: bool = True) -> None:
         queue_name = self._config.queue_for(game_id)
         args: list[Any] = [game_id, command_id] + ([reply_to] if reply_to or queued else [])
         if queued is not None:
-            args.append(doorbell_receipt(queued))
+            args.append(doorbell_receipt(queued, None if stored else self._config.doorbell_key))
         if not self._direct:
             self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
@@ -185,8 +206,10 @@ class InProcessDispatcher:
         self._thread = threading.Thread(target=self._run, name="railpost-rules", daemon=True)
         self._thread.start()
 
+    carries_commands = False  # the thread reads what the gateway stored: one process, one store
+
     def publish(self, game_id: int, command_id: str, reply_to: str | None = None,
-                queued: Receipt | None = None) -> None:
+                queued: Receipt | None = None, stored: bool = True) -> None:
         self._queue.put(game_id)  # one thread applies: it reads the queue, no race to guard against
 
     def warm(self, game_id: int) -> None:

@@ -32,6 +32,9 @@ from shared.jsontext import dumps_bytes, loads
 
 log = logging.getLogger("railpost.signals")
 RECHECK_SECONDS = 0.5
+# An outcome never stored: a command nobody stored that the settle found the gateway should have refused
+# (`services.play.apply._store`); its waiter raises it as the gateway would have (`rule` names the Conflict).
+REJECTED = "rejected"
 
 
 Outcome = dict[str, Any]  # command_id plus the settled receipt fields (status, new_version, ...)

@@ -67,7 +67,7 @@ def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, q
 
 def _apply(game_id: int, command_id: str, reply_to: str | None = None, queued: object = None) -> int:
     recorder, sessions, config, signals = runtime()
-    known = queued_receipt(game_id, command_id, queued) if queued is not None else None
+    known = queued_receipt(game_id, command_id, queued, config.doorbell_key) if queued is not None else None
     settled = apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
     if settled:
         scheduler().follow_move(game_id)  # the game's clock follows the move now, not at the next tick

@@ -15,6 +15,15 @@ from .records import QUEUED, SETTLED_FIELDS, Game, NewEvent, Receipt, StoredEven
 from .rows import INSERT_ROWS, QUEUED_ONLY, Cursor, Row, event_of, receipt_of
 
 
+def settled_fields(status: str, new_version: int | None, reason: str | None, rule: str | None,
+                   http_status: int | None, valid: Any) -> dict[str, Any]:
+    """A receipt's settled fields, settled now."""
+    settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
+               "http_status": http_status, "settled_at": time.time(), "valid": valid}
+    assert settled.keys() == SETTLED_FIELDS  # what a waiting caller is told is what is stored
+    return settled
+
+
 class Backend(Protocol):
     """What a transaction asks of its recorder: `sql.SqlRecorder` (and each backend's subclass) provides it;
     declared here, below the recorder, which builds its transactions from this module."""
@@ -84,9 +93,7 @@ class GameTx:
     def settle(self, receipt: Receipt, status: str, *, new_version: int | None = None, reason: str | None = None,
                rule: str | None = None, http_status: int | None = None, valid: Any = None) -> dict[str, Any]:
         """Settle a queued receipt; returns the fields stored (they are final once the transaction commits)."""
-        settled = {"status": status, "new_version": new_version, "reason": reason, "rule": rule,
-                   "http_status": http_status, "settled_at": time.time(), "valid": valid}
-        assert settled.keys() == SETTLED_FIELDS  # what a waiting caller is told is what is stored
+        settled = settled_fields(status, new_version, reason, rule, http_status, valid)
         condition, condition_params = self._receipt_condition(receipt)
         self._later(
             "UPDATE receipts SET status = %s, new_version = %s, reason = %s, rule = %s, http_status = %s, "

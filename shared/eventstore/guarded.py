@@ -21,6 +21,11 @@ settle. Nothing of that is trusted for the write. The same statement also requir
 queued with exactly that action, version, player and body hash (a doorbell that says otherwise stores
 nothing), that no older command of the game is queued (the store's order, not delivery's, decides), and
 that the game row still has the version and status remembered; else the applier reads, as above.
+
+A command the gateway did not store (`stored=False`: it waited for the outcome, so the doorbell carried the
+whole command, `services/play/commands.py`) is inserted already settled, by the same statement, only if no
+receipt has its id yet and no command of the game is queued at its version or before; else nothing is
+stored and the applier stores it queued, as the gateway would have, and reads.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .gametx import GameTx
+from ..jsontext import dumps
+from .gametx import GameTx, settled_fields
 from .records import QUEUED, Game, Receipt
 from .rows import GAME_HEAD, QUEUED_ONLY, Cursor, Row, game_of, loads_or_none
 
@@ -50,18 +56,28 @@ KNOWN_RECEIPT = (" AND expected_version = %s AND player_id IS NOT DISTINCT FROM 
                  " AND NOT EXISTS (SELECT 1 FROM receipts AS older WHERE older.game_id = %s AND older."
                  f"{QUEUED_ONLY} AND older.expected_version < %s)")
 
+# An unstored command's receipt, inserted settled (the parameters: its fields, then the game and version the
+# NOT EXISTS names).
+UNSTORED_RECEIPT = (
+    "INSERT INTO receipts (game_id, command_id, body_hash, status, expected_version, player_id, action, "
+    "created_at, new_version, reason, rule, http_status, settled_at, valid) "
+    "SELECT %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM receipts AS "
+    f"older WHERE older.game_id = %s AND older.{QUEUED_ONLY} AND older.expected_version <= %s) "
+    "ON CONFLICT DO NOTHING")
+
 
 class GuardedTx(GameTx):
     """A GameTx whose reads were made before it began (or were known without reading) and whose writes are
     refused if they are stale."""
 
     def __init__(self, recorder: SqlRecorder, cur: Cursor, game: Game, queued: Sequence[Receipt],
-                 known_action: str | None = None) -> None:
+                 known_action: str | None = None, stored: bool = True) -> None:
         super().__init__(recorder, cur, game)
         self._queued = list(queued)
         self._guarded: list[int] = []  # indexes of the writes that must each find exactly one row
         self._updates_game = False  # else the write locks the row at the version read (`LOCK`)
         self._known = known_action  # the action's stored text, when the receipt came with the doorbell
+        self._stored = stored  # False: the doorbell carried a command nobody stored; it is inserted settled
 
     @classmethod
     def from_read(cls, recorder: SqlRecorder, cur: Cursor, rows: Sequence[Row]) -> GuardedTx:
@@ -74,12 +90,26 @@ class GuardedTx(GameTx):
         return self._queued[0] if self._queued else None
 
     def settle(self, receipt: Receipt, status: str, **fields: Any) -> dict[str, Any]:
-        settled = super().settle(receipt, status, **fields)
+        settled = super().settle(receipt, status, **fields) if self._stored else self._insert_settled(
+            receipt, status, **fields)
         self._guarded.append(len(self._writes) - 1)
         return settled
 
+    def _insert_settled(self, receipt: Receipt, status: str, *, new_version: int | None = None,
+                        reason: str | None = None, rule: str | None = None, http_status: int | None = None,
+                        valid: Any = None) -> dict[str, Any]:
+        settled = settled_fields(status, new_version, reason, rule, http_status, valid)
+        assert self._known is not None
+        self._later(UNSTORED_RECEIPT, (
+            receipt.game_id, receipt.command_id, receipt.body_hash, status, receipt.expected_version,
+            receipt.player_id, self._known, receipt.created_at, new_version, reason, rule, http_status,
+            settled["settled_at"], None if valid is None else dumps(valid), receipt.game_id,
+            receipt.expected_version))
+        self.settled[receipt.command_id] = settled
+        return settled
+
     def _receipt_condition(self, receipt: Receipt) -> tuple[str, Sequence[Any]]:
-        if self._known is None:
+        if self._known is None or not self._stored:
             return "", ()
         return KNOWN_RECEIPT, (receipt.expected_version, receipt.player_id, receipt.body_hash, self._known,
                                self.game.id, receipt.expected_version)
@@ -99,7 +129,7 @@ class GuardedTx(GameTx):
             guarded = [0] + [i + 1 for i in guarded]
         check = " AND ".join(f"(SELECT count(*) FROM w{i}) = 1" for i in guarded) or "true"
         said = (f"game {self.game.id} changed after version {self.game.version} was read" if self._known is None
-                else f"game {self.game.id} or its queued command is not as known at version {self.game.version}")
+                else f"game {self.game.id} or its command is not as known at version {self.game.version}")
         sql, params = one_statement(statements, f"SELECT railpost_guard({check}, %s)", [said])
         if len(params) > MAX_PARAMETERS:
             raise ValueError(f"a settle of {len(params)} parameters cannot be one statement")

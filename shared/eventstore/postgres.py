@@ -93,6 +93,7 @@ class PostgresRecorder(SqlRecorder):
     # each other, and nothing changes a game's key.
     _lock_suffix = " FOR NO KEY UPDATE"
     _numbers_in_transaction = False
+    settles_unstored = True  # `settle_known(stored=False)`: a command nobody stored is inserted settled
 
     def __init__(self, conninfo: str, max_size: int = 8, timeout: float = 30.0) -> None:
         # autocommit: a read is its single statement (one round trip, no BEGIN/COMMIT); a write opens an
@@ -185,10 +186,11 @@ class PostgresRecorder(SqlRecorder):
             yield from self._guarded(GuardedTx.from_read(self, cur, rows))
 
     @contextmanager
-    def settle_known(self, game: Game, receipt: Receipt, action_text: str) -> Iterator[GameTx]:
-        """Optimistic and without the read: one guarded write that also checks what was known (`guarded.py`)."""
+    def settle_known(self, game: Game, receipt: Receipt, action_text: str, stored: bool = True) -> Iterator[GameTx]:
+        """Optimistic and without the read: one guarded write that also checks what was known (`guarded.py`),
+        and inserts the receipt settled when nobody stored it (`stored=False`)."""
         with self._pool.connection() as conn:
-            yield from self._guarded(GuardedTx(self, conn.cursor(), game, [receipt], action_text))
+            yield from self._guarded(GuardedTx(self, conn.cursor(), game, [receipt], action_text, stored))
 
     @staticmethod
     def _guarded(tx: GuardedTx) -> Iterator[GameTx]:

@@ -390,7 +390,7 @@ class SqlRecorder(SeatRecords):
                 row = self._one(cur, "SELECT * FROM receipts WHERE game_id = %s AND command_id = %s",
                                 (game_id, command_id))
                 if row is not None:
-                    return self._same_body(receipt_of(row), body_hash), False
+                    return self.same_body(receipt_of(row), body_hash), False
                 game = self._one(cur, "SELECT status, version FROM games WHERE id = %s", (game_id,))
                 if game is None:
                     raise NotFound(f"game {game_id} does not exist")
@@ -410,12 +410,13 @@ class SqlRecorder(SeatRecords):
                 raise
             existing = self.get_receipt(game_id, command_id)
             if existing is not None:
-                return self._same_body(existing, body_hash), False
+                return self.same_body(existing, body_hash), False
             raise Conflict(f"another command is already queued at version {expected_version} of game {game_id}",
                            "stale_version") from exc
 
     @staticmethod
-    def _same_body(receipt: Receipt, body_hash: str) -> Receipt:
+    def same_body(receipt: Receipt, body_hash: str) -> Receipt:
+        """The stored receipt a retry is answered with, if the retry's body is the one stored under its key."""
         if receipt.body_hash != body_hash:
             raise Conflict(f"idempotency key {receipt.command_id!r} was used with a different request body",
                            "idempotency_key_reused")
@@ -455,6 +456,8 @@ class SqlRecorder(SeatRecords):
                 cur, f"SELECT * FROM receipts WHERE {QUEUED_ONLY} AND created_at < %s ORDER BY created_at LIMIT %s",
                 (older_than, limit))]
 
+    settles_unstored = False  # see `settle_known`
+
     def settle_transaction(self, game_id: int) -> AbstractContextManager[GameTx]:
         """The rules worker's transaction (services/play/apply.py): the game and its queued commands are
         read, one is settled, and everything commits together, or `Conflict(code="game_changed")` says another
@@ -462,11 +465,15 @@ class SqlRecorder(SeatRecords):
         never conflicts; PostgreSQL settles optimistically instead (`postgres.py`)."""
         return self.game_transaction(game_id)
 
-    def settle_known(self, game: Game, receipt: Receipt, action_text: str) -> AbstractContextManager[GameTx]:
+    def settle_known(self, game: Game, receipt: Receipt, action_text: str, stored: bool = True
+                     ) -> AbstractContextManager[GameTx]:
         """`settle_transaction` for a caller that already holds the game's head (its own last settle) and the
         queued receipt (the doorbell carried it, `action_text` as stored): a backend may then skip the read
         and check both in its write (PostgreSQL, `guarded.py`). Here it reads as usual, and the receipt it
-        settles is the oldest queued one, whatever was known."""
+        settles is the oldest queued one, whatever was known. A command nobody stored (`stored=False`) is
+        for backends that `settles_unstored` only."""
+        if not stored:
+            raise ValueError("this store settles only stored commands: store it queued first")
         return self.settle_transaction(game.id)
 
     @contextmanager

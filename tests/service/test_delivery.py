@@ -139,3 +139,46 @@ def test_a_lost_drain_is_rung_again_by_the_sweep(gateway: LiveServer, worker: Wo
     finally:
         client.delete(flag_key(queue))
         client.close()
+
+
+def test_a_doorbell_signed_with_another_key_moves_nobody(gateway: LiveServer, worker: WorkerProcess,
+                                                         service_config: Config) -> None:
+    """A command nobody stored rides its doorbell signed with the store's key (`Config.doorbell_key`): one
+    written into Redis by anyone else is taken by the drain and stores nothing, while the same command signed
+    right is applied (so the test would see a move if forging worked)."""
+    import time
+
+    import redis
+
+    from services.play.bells import bells_key
+    from services.play.commands import body_hash
+    from services.play.dispatch import doorbell_receipt, make_bells
+    from shared.eventstore import Receipt
+    from shared.eventstore.records import QUEUED
+
+    api = Api(gateway.url, ADMIN_TOKEN)
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    first = as_submitted(record["actions"][0])
+    player = api.actor(game_id, record["actions"][0])
+    client = redis.Redis.from_url(service_config.redis_url or "")
+    bells = make_bells(client, "test@host")
+    queue = service_config.queue_for(game_id)
+
+    def ring(key: str, signed_with: bytes) -> None:
+        body = {"action": first, "expected_version": 0}
+        receipt = Receipt(game_id, f"p{player}:{key}", body_hash(body), QUEUED, 0, player, first, time.time())
+        bells.ring(queue, [game_id, receipt.command_id, None, doorbell_receipt(receipt, signed_with)])
+
+    try:
+        ring("forged", b"not the store's key")
+        wait_until(lambda: client.llen(bells_key(queue)) == 0, timeout=20)
+        time.sleep(0.5)  # the drain that took it has settled what it would settle
+        assert api.call("GET", f"/games/{game_id}/receipts/p{player}:forged", ADMIN_TOKEN).status_code == 404
+        assert api.call("GET", f"/games/{game_id}/state").json()["version"] == 0
+        ring("signed", service_config.doorbell_key)
+        receipt = wait_until(lambda: (r := api.call("GET", f"/games/{game_id}/receipts/p{player}:signed",
+                                                    ADMIN_TOKEN)).status_code == 200 and r.json(), timeout=20)
+        assert receipt["status"] == "applied" and receipt["new_version"] == 1
+    finally:
+        client.close()
