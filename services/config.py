@@ -28,6 +28,7 @@ class Config:
     host: str = "127.0.0.1"  # where the gateway listens; HOST=0.0.0.0 to accept other machines
     admin_token: str | None = None
     signin_secret: str = ""  # HMAC key of sign-in links (SIGNIN_SECRET, else the email-moves MAILIN_SECRET)
+    doorbell_secret: str = ""  # HMAC key of commands carried by doorbells (DOORBELL_SECRET, else DATABASE_URL)
     public_url: str = "http://127.0.0.1:8000"
     max_body_bytes: int = 256 * 1024
     max_import_bytes: int = 16 * 1024 * 1024
@@ -55,10 +56,12 @@ class Config:
 
     @property
     def doorbell_key(self) -> bytes:
-        """The key a gateway signs a doorbell's unstored command with, and the rules worker checks it by: made
-        from the store's address, which both hold, so only a process that could have stored the command
-        itself can hand one over through Redis (`services.play.dispatch.doorbell_receipt`)."""
-        return hashlib.sha256(b"railpost doorbell\0" + self.database_url.encode()).digest()
+        """The key a gateway signs a doorbell's unstored command with, and the rules worker checks it by
+        (`services.play.dispatch.doorbell_receipt`): DOORBELL_SECRET, else made from the store's address,
+        which both hold, so only a process that could have stored the command itself can hand one over
+        through Redis. Hosts that name the store differently must share a DOORBELL_SECRET."""
+        secret = self.doorbell_secret or self.database_url
+        return hashlib.sha256(b"railpost doorbell\0" + secret.encode()).digest()
 
     def queue_for(self, game_id: int) -> str:
         """The Celery queue of one game. With `worker_shards` > 1 each game always lands on the same shard
@@ -84,6 +87,7 @@ class Config:
             host=env.get("HOST") or cls.host,
             admin_token=env.get("ADMIN_TOKEN") or None,
             signin_secret=env.get("SIGNIN_SECRET") or env.get("MAILIN_SECRET") or "",
+            doorbell_secret=env.get("DOORBELL_SECRET") or "",
             public_url=public_url(env),
             max_body_bytes=num("MAX_BODY_BYTES", cls.max_body_bytes, int),
             max_import_bytes=num("MAX_IMPORT_BYTES", cls.max_import_bytes, int),

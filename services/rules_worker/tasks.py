@@ -68,6 +68,10 @@ def apply_commands(game_id: int, command_id: str, reply_to: str | None = None, q
 def _apply(game_id: int, command_id: str, reply_to: str | None = None, queued: object = None) -> int:
     recorder, sessions, config, signals = runtime()
     known = queued_receipt(game_id, command_id, queued, config.doorbell_key) if queued is not None else None
+    if queued is not None and known is None:
+        log.warning("a doorbell's command is not one this worker can trust (the gateway and the worker must share "
+                    "DATABASE_URL or DOORBELL_SECRET); its game's stored queue is read instead",
+                    extra={"game_id": game_id, "command_id": command_id})
     settled = apply_pending(recorder, sessions, config, game_id, signals, (command_id, reply_to), known)
     if settled:
         scheduler().follow_move(game_id)  # the game's clock follows the move now, not at the next tick
