@@ -111,7 +111,8 @@ def _key_ok(key: str) -> bool:
 def _as_seat(game_id: int, key: str, body: dict[str, Any]) -> Accepted | None:
     """A seat's move whose token the gateway must look up again (most play-by-mail moves: they come further
     apart than the seat cache trusts a token) is queued in the same statement as the lookup
-    (`MoveDoor.accept_as_seat`). Only the plain case: a valid key and wait, a seat of this game, a move the
+    (`MoveDoor.accept_as_seat`), unless its sender waits and the doorbell can carry it (then the settle stores
+    it, and the lookup is a plain read). Only the plain case: a valid key and wait, a seat of this game, a move the
     table's rules cannot touch, a new command. Anything else returns None and takes the general path, which
     answers it in its usual order (404, 401/403, then 400); a seat the statement found is remembered, so
     that path does not look it up again."""
@@ -122,6 +123,8 @@ def _as_seat(game_id: int, key: str, body: dict[str, Any]) -> Accepted | None:
         wait = _wait_seconds()
     except ApiError:
         return None
+    if wait and door().dispatcher.carries_commands:
+        return None  # stored by its settle (`send_and_wait`): a read of the seat, no write before the worker's
     digest = hash_token(token)
     seat, done = door().accept_as_seat(game_id, digest, key, body["action"], body["expected_version"], wait)
     if seat is not None or done is not None:

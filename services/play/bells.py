@@ -57,8 +57,8 @@ def flag_key(queue_name: str) -> str:
 
 
 class Bells:
-    """One process's view of the doorbell lists, on its own Redis client (made after the fork).
-    `drain_message(queue)` builds the Celery message of one drain task for that queue."""
+    """One process's view of the doorbell lists, on its own Redis client (made after the fork); its second
+    argument builds the Celery message of one drain task for a queue."""
 
     def __init__(self, client: Any, drain_message: Callable[[str], str]) -> None:
         self._client = client

@@ -1,5 +1,6 @@
 """A seat's move whose token the gateway must look up again is queued in the same statement as the lookup
-(`SqlRecorder.queue_as_seat`; on PostgreSQL one statement). The store contract on both backends, then the
+(`SqlRecorder.queue_as_seat`; on PostgreSQL one statement), unless its sender waits (then the settle stores
+it and the gateway only reads the seat). The store contract on both backends, then the
 gateway: the move takes that one statement, and everything that is not the plain case (another game's seat,
 a player token, a handed-over token, a retry, a stale version, an undo) is answered exactly as before."""
 
@@ -97,18 +98,35 @@ def test_a_seat_the_gateway_must_look_up_again_moves_in_one_statement(
     move = {"type": "pass", "entity": actor, "entity_type": "player"}
     runtime.seat_tokens.clear()
     spy = Spy(runtime.recorder, monkeypatch)
-    reply = api.act(game_id, tokens[actor], move, 0, key="first")
-    assert reply.status_code == 200, reply.text
-    assert reply.json()["new_version"] == 1 and reply.json()["command_id"] == "first"
+    reply = api.act(game_id, tokens[actor], move, 0, key="first", wait=0)
+    assert reply.status_code == 202, reply.text
     assert spy.calls == ["queue_as_seat"]
     assert reply.headers["Location"].endswith(f"/games/{game_id}/receipts/first")
+    done = api.call("GET", f"/games/{game_id}/receipts/first?wait=10", tokens[actor]).json()
+    assert done["new_version"] == 1 and done["command_id"] == "first"
     retry = api.act(game_id, tokens[actor], move, 0, key="first")  # now remembered
     assert retry.status_code == 200 and retry.json()["new_version"] == 1
     assert spy.calls == ["queue_as_seat"]  # the retry rides its doorbell: the worker answers the first receipt
     runtime.seat_tokens.clear()
     purchase = {**as_submitted(record["actions"][0], actor), "type": "buy_company"}
-    api.act(game_id, tokens[actor], purchase, 1, key="second")
+    api.act(game_id, tokens[actor], purchase, 1, key="second", wait=0)
     assert spy.calls[1:2] == ["seat_by_token"]  # looked up and read, not folded into one statement
+
+
+def test_a_waited_move_of_a_seat_looked_up_again_writes_nothing_before_its_settle(
+        live: tuple[Api, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `?wait` the doorbell carries the move and the worker stores it as it settles it
+    (`send_and_wait`): the gateway only reads the seat (its token is not remembered) and stores nothing."""
+    api, runtime = live
+    record = load_record()
+    game_id, tokens = api.seated_game(record)
+    actor = api.actor(game_id, record["actions"][0])
+    runtime.seat_tokens.clear()
+    spy = Spy(runtime.recorder, monkeypatch)
+    reply = api.act(game_id, tokens[actor], {"type": "pass", "entity": actor, "entity_type": "player"}, 0,
+                    key="waited")
+    assert reply.status_code == 200 and reply.json()["new_version"] == 1, reply.text
+    assert spy.calls == ["seat_by_token"]
 
 
 def test_what_the_statement_does_not_queue_is_answered_as_before(
