@@ -78,7 +78,16 @@ def reaches_any_path(board: Grid, entity: str, hex_id: str, indices: set[int]) -
     """Whether `compute_reach(board, entity).paths` holds (hex_id, i) for an i in `indices`, the same answer
     found with less walking when it is no (a trial lay's track restriction asks it of hundreds of lays):
     `compute_reach` only takes away from its first walk (it bars pieces), so a piece that walk does not
-    take is never in the reach, and the whole reach goes on from that walk, not from the start."""
+    take is never in the reach, and the whole reach goes on from that walk, not from the start.
+
+    Two more answers come before the whole reach. Yes: the clean walk takes one of the pieces (`clean_takes`).
+    No: no walk w of the pieces that the first walk takes is taken by the walk sealed at w's hex and sides
+    with nothing barred (`_sealed_walk`). Why: taking is monotone (a walk barring more reaches no more), so
+    no sealed walk barring more takes w either; and the last walk of `compute_reach` keeps a walk w only if
+    its hex is not asked or w's first line never left the hex across w's sides (either way that line, which
+    avoids what is barred, is one the sealed walk may take: a line comes back into a hex only through a
+    second way in, which makes the hex asked) or a sealed walk took it. So w is not in the last walk's
+    `firsts`, and a piece is in `paths` only if one of its walks is."""
     first = _walk(board, entity, set())
     mine = [w for w in first[1] if w[0] == hex_id and w[1] in indices]
     if not mine:
