@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -186,6 +187,18 @@ class Board(Lays, Stations):
             if live is not None and live[0] == self._version:
                 live[1][entity] = r  # the board as the trial's tile alone changed it (see `trial_lay`)
         return r
+
+    def reaches_for_copy(self) -> dict[str, Reach]:
+        """The reaches kept for the board as it is, for a copy of it (`Game.trial`); none inside a trial lay,
+        whose tile the copy does not have. Each a new `Reach` of the same (never changed) parts, without
+        the lay facts (`graph.lay_facts`), which each board finds for itself."""
+        if self.__dict__.get("_trial_live") is not None:
+            return {}
+        return {e: replace(r, lays=None) for e, r in self._reach.items()}
+
+    def adopt_reaches(self, reaches: dict[str, Reach]) -> None:
+        """Reaches worked out on another board with the very same track and tokens (`reaches_for_copy`)."""
+        self._reach.update(reaches)
 
     def reach_known(self, entity: str) -> bool:
         return entity in self._reach
