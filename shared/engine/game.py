@@ -148,6 +148,7 @@ class Game:
         state.pop("asking", None)  # answers kept for one stretch of `Round.settle`, never for a copy
         state.pop("_pickled", None)  # this very state pickled (`trial`): a copy has its own
         state.pop("_processing", None)
+        state.pop("_reaches", None)  # a copy's reaches for its board (`trial`), never carried further
         state["defn"] = state["defn"].key
         unbuilt = state.pop("_board_state", None)
         state["board"] = unbuilt if unbuilt is not None else self.board.dynamic_state()
@@ -166,13 +167,20 @@ class Game:
             unbuilt = self.__dict__.pop("_board_state", None)
             if unbuilt is not None:
                 board = self.__dict__["board"] = self.defn.board.with_dynamic_state(unbuilt)
+                board.adopt_reaches(self.__dict__.pop("_reaches", None) or {})
                 return board
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def trial(self) -> Game:
         """A throw-away copy to try an action on: what is offered must be what `process` accepts, and for
         options whose acceptance depends on more than one check, trying them is the only honest answer."""
-        return pickle.loads(self._pickle())
+        copy: Game = pickle.loads(self._pickle())
+        board = self.__dict__.get("board")
+        if board is not None and "_board_state" in copy.__dict__ and not self.__dict__.get("_processing"):
+            # the copy's board, built when first asked, starts from the reaches this one has worked out for
+            # the very same track and tokens (the state pickled is this one as it is: `_pickle`)
+            copy._reaches = board.reaches_for_copy()
+        return copy
 
     def _pickle(self) -> bytes:
         """This state pickled, made once per state: a position's offers try many actions on copies of the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -167,7 +168,7 @@ class Board(Lays, Stations):
         state = dict(self.__dict__)
         state["_reach"] = {}
         state["_stations"] = None
-        state["_trial_reach"] = state["_trial_live"] = None
+        state["_trial_reach"] = state["_trial_live"] = state["_position_memo"] = None
         state["_memo"] = {}
         return state
 
@@ -186,6 +187,18 @@ class Board(Lays, Stations):
             if live is not None and live[0] == self._version:
                 live[1][entity] = r  # the board as the trial's tile alone changed it (see `trial_lay`)
         return r
+
+    def reaches_for_copy(self) -> dict[str, Reach]:
+        """The reaches kept for the board as it is, for a copy of it (`Game.trial`); none inside a trial lay,
+        whose tile the copy does not have. Each a new `Reach` of the same (never changed) parts, without
+        the lay facts (`graph.lay_facts`), which each board finds for itself."""
+        if self.__dict__.get("_trial_live") is not None:
+            return {}
+        return {e: replace(r, lays=None) for e, r in self._reach.items()}
+
+    def adopt_reaches(self, reaches: dict[str, Reach]) -> None:
+        """Reaches worked out on another board with the very same track and tokens (`reaches_for_copy`)."""
+        self._reach.update(reaches)
 
     def reach_known(self, entity: str) -> bool:
         return entity in self._reach
@@ -244,11 +257,21 @@ class Board(Lays, Stations):
             order = self._order = {hex_id: i for i, hex_id in enumerate(self.hexes)}
         return order
 
+    def position_memo(self) -> dict[Any, Any]:
+        """A dictionary for what a title works out from the board as it is now (its track and tokens): a new
+        one whenever they change (as the reach cache is dropped: `forget_reach`, `_forget_reach_at`); a trial
+        lay has its own, and the board's comes back with everything else (`trial_lay`)."""
+        memo = self.__dict__.get("_position_memo")
+        if memo is None:
+            memo = self._position_memo = {}
+        return memo
+
     def forget_reach(self) -> None:
         """Track or tokens changed behind the board's back (a title moving or removing a token itself):
         every cached reach is stale."""
         self._reach.clear()
         self._stations = None
+        self._position_memo = None
         self._version = self.__dict__.get("_version", 0) + 1
 
     def _forget_reach_at(self, hex_id: str, entity: str | None = None) -> None:
@@ -257,6 +280,7 @@ class Board(Lays, Stations):
         hex, and a token blocks or opens only a city the reach arrives at there) or it is `entity`, whose
         stations changed. The other entities' reaches stay cached."""
         self._restation(hex_id)
+        self._position_memo = None
         self._version = self.__dict__.get("_version", 0) + 1
         stale = [e for e, r in self._reach.items() if e == entity or hex_id in r.edges]
         for e in stale:
@@ -315,6 +339,7 @@ class Board(Lays, Stations):
         where, on_map = dict(self._where), {k: set(v) for k, v in self.supply.on_map.items()}
         reach = dict(self._reach)  # _place_tile clears the cache in place
         stations = getattr(self, "_stations", None)  # replaced, never changed in place (`_restation`)
+        memo = self.__dict__.get("_position_memo")
         found: dict[str, Reach] = dict(known)
         try:
             self._place_tile(hex_id, new, rotation, copy=-1)
@@ -325,7 +350,7 @@ class Board(Lays, Stations):
             self._trial_live = None
             h.tile, h.rotation, h.copy, h.tokens, h.reservations = saved
             self._where, self.supply.on_map, self._reach = where, on_map, reach
-            self._stations = stations
+            self._stations, self._position_memo = stations, memo
             self._version = self.__dict__.get("_version", 0) + 1
             self._trial_reach = ((self._version, hex_id, new.name, rotation), found)
 

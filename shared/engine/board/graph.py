@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .grid import HexState, LayFacts, NodeRef, Reach
-from .hexes import invert
 from .tiles import NODE_BASE
 
 if TYPE_CHECKING:
@@ -79,9 +78,23 @@ def reaches_any_path(board: Grid, entity: str, hex_id: str, indices: set[int]) -
     """Whether `compute_reach(board, entity).paths` holds (hex_id, i) for an i in `indices`, the same answer
     found with less walking when it is no (a trial lay's track restriction asks it of hundreds of lays):
     `compute_reach` only takes away from its first walk (it bars pieces), so a piece that walk does not
-    take is never in the reach, and the whole reach goes on from that walk, not from the start."""
+    take is never in the reach, and the whole reach goes on from that walk, not from the start.
+
+    Two more answers come before the whole reach. Yes: the clean walk takes one of the pieces (`clean_takes`).
+    No: no walk w of the pieces that the first walk takes is taken by the walk sealed at w's hex and sides
+    with nothing barred (`_sealed_walk`). Why: taking is monotone (a walk barring more reaches no more), so
+    no sealed walk barring more takes w either; and the last walk of `compute_reach` keeps a walk w only if
+    its hex is not asked or w's first line never left the hex across w's sides (either way that line, which
+    avoids what is barred, is one the sealed walk may take: a line comes back into a hex only through a
+    second way in, which makes the hex asked) or a sealed walk took it. So w is not in the last walk's
+    `firsts`, and a piece is in `paths` only if one of its walks is."""
     first = _walk(board, entity, set())
-    if not any(w[0] == hex_id and w[1] in indices for w in first[1]):
+    mine = [w for w in first[1] if w[0] == hex_id and w[1] in indices]
+    if not mine:
+        return False
+    if clean_takes(board, entity, hex_id, indices):
+        return True
+    if not any(w in _sealed_walk(board, entity, w, set()) for w in mine):
         return False
     paths = compute_reach(board, entity, first).paths
     return any((hex_id, i) in paths for i in indices)
@@ -206,6 +219,20 @@ def clean_entries(board: Grid, entity: str) -> dict[str, int]:
     The walk is `_walk`'s (the same starts, blocked cities, terminals, off-boards, allowed track, no walking
     back along the path arrived by), with one more refusal: a piece whose sides the arrival's own line
     (the first one to reach it, breadth first) had left its hex by. What it takes is a part of the reach."""
+    return _clean_walk(board, entity)[0]
+
+
+def clean_takes(board: Grid, entity: str, hex_id: str, indices: set[int]) -> bool:
+    """Whether the clean walk (`clean_entries`) takes a piece (hex_id, i), i in `indices`: a sufficient yes
+    for `reaches_any_path` (what that walk takes is in `compute_reach(...).paths`, `clean_entries` says why),
+    one walk instead of the whole reach's walks sealed at every loop."""
+    return _clean_walk(board, entity, (hex_id, indices))[1]
+
+
+def _clean_walk(board: Grid, entity: str, want: tuple[str, set[int]] | None = None) -> tuple[dict[str, int], bool]:
+    """`clean_entries`'s walk; with `want` (hex, path indices) it stops as soon as it takes one of those pieces
+    (then True)."""
+    want_hex, want_paths = want if want is not None else ("", set())
     hexes = board.hexes
     starts, _ = _starts(board, entity)
     stack: deque[Arrival] = deque(start for start, _ in starts)
@@ -230,6 +257,8 @@ def clean_entries(board: Grid, entity: str) -> dict[str, int]:
                 continue
             if allowed is not None and track not in allowed:
                 continue
+            if hex_id == want_hex and pi in want_paths:
+                return entries, True
             if node is not None:
                 if terminal:
                     continue
@@ -248,7 +277,7 @@ def clean_entries(board: Grid, entity: str) -> dict[str, int]:
                 if beyond is None or not (line >> beyond) & 0x3F:  # never in the hex beyond before
                     entries[arrival[0]] = entries.get(arrival[0], 0) | (1 << arrival[1])
                 push(arrival)
-    return entries
+    return entries, False
 
 
 def _side_bits(board: Grid, walk: Walk) -> int:
@@ -493,31 +522,3 @@ def nodes_beside_stations(board: Grid, entity: str) -> Iterator[NodeRef]:
                 node2 = row2[8]
                 if node2 is not None and node2 not in own:
                     yield node2
-
-
-def adjacent_stops(board: Grid, hex_id: str, code: int) -> list[NodeRef]:
-    """Stops reachable from a stop along track without passing another stop."""
-    out: list[NodeRef] = []
-    stack = [(hex_id, code)]
-    seen = {(hex_id, code)}
-    while stack:
-        h_id, end = stack.pop()
-        state = board.hexes[h_id]
-        tile, rot = state.tile, state.rotation
-        for pi in tile.by_end[rot].get(end, ()):
-            other = tile.rpaths[rot][pi].other(end)
-            if other >= NODE_BASE:
-                if tile.nodes[other - NODE_BASE].is_stop:
-                    if (h_id, other) != (hex_id, code):
-                        out.append((h_id, other))
-                    continue
-                arrival = (h_id, other)  # a junction: keep walking
-            else:
-                nb = state.neighbors.get(other)
-                if nb is None:
-                    continue
-                arrival = (nb, invert(other))
-            if arrival not in seen:
-                seen.add(arrival)
-                stack.append(arrival)
-    return out

@@ -10,40 +10,67 @@ not passed.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from ...board.graph import NodeRef, adjacent_stops
+from ...board.grid import NodeRef
+from ...board.stops import stops_beside
 from ...board.tiles import NODE_BASE
 
 if TYPE_CHECKING:
     from ...board import Board
 
 
-def passed_stops(board: Board, entity: str, *, cities_only: bool = False) -> dict[NodeRef, int]:
-    """Fewest counted stops passed from one of the entity's stations to each stop it reaches."""
+def passed_stops(board: Board, entity: str, *, cities_only: bool = False, limit: int | None = None,
+                 trial: tuple[str, dict[Any, Any]] | None = None,
+                 onward: dict[NodeRef, list[NodeRef]] | None = None) -> dict[NodeRef, int]:
+    """Fewest counted stops passed from one of the entity's stations to each stop it reaches; with `limit`,
+    only the counts below it are sure (the rest may be missing or too high): the stops come off the queue
+    fewest first (a 0-1 breadth-first search), so once one at `limit` comes off, every stop below it has.
+
+    `trial`: (hex, the board's `position_memo` before a trial lay on that hex): the stops beside a stop whose
+    walk never read that hex are the same on the board with and without the lay, so they are kept there
+    and shared by every lay tried at the position.
+
+    `onward`: filled with the stops beside each stop the search went on from (`reaches` turns it round)."""
     hexes = board.hexes
+    laid, known = trial if trial is not None else ("", None)
+
+    def beside(hex_id: str, code: int) -> list[NodeRef]:
+        if known is None or hex_id == laid:
+            return stops_beside(board, hex_id, code)[0]
+        kept = known.get(("stops beside", hex_id, code))
+        if kept is None or laid in kept[1]:
+            kept = stops_beside(board, hex_id, code)
+            if laid not in kept[1]:
+                known[("stops beside", hex_id, code)] = kept
+        return kept[0]  # type: ignore[no-any-return]
+
     dist: dict[NodeRef, int] = {}
     starts: set[NodeRef] = set()
     queue: deque[NodeRef] = deque()
-    for hex_id, state in hexes.items():
-        for ci, slots in enumerate(state.tokens):
-            if entity in slots:
-                ref = (hex_id, state.tile.city_code(ci))
-                dist[ref] = 0
-                starts.add(ref)
-                queue.append(ref)
+    for hex_id, ci in board.station_cities(entity):  # (the map's cities holding its stations, kept by the board)
+        ref = (hex_id, hexes[hex_id].tile.city_code(ci))
+        dist[ref] = 0
+        starts.add(ref)
+        queue.append(ref)
     done: set[NodeRef] = set()
     while queue:
         ref = queue.popleft()
         if ref in done:
             continue
+        if limit is not None and dist[ref] >= limit:
+            break
         done.add(ref)
         hex_id, code = ref
         if ref not in starts and board.node_blocks(hex_id, code, entity):
             continue
         node = hexes[hex_id].tile.nodes[code - NODE_BASE]
         weight = 1 if node.visit_cost > 0 and (node.is_city or not cities_only) else 0
-        for nxt in adjacent_stops(board, hex_id, code):
+        nexts = beside(hex_id, code)
+        if onward is not None:
+            onward[ref] = nexts
+        for nxt in nexts:
             d = dist[ref] + weight
             if d < dist.get(nxt, 1 << 30):
                 dist[nxt] = d
@@ -54,22 +81,32 @@ def passed_stops(board: Board, entity: str, *, cities_only: bool = False) -> dic
     return dist
 
 
-def reaches(board: Board, entity: str, hex_id: str, limit: int, *, cities_only: bool = False) -> bool:
+def reaches(board: Board, entity: str, hex_id: str, limit: int, *, cities_only: bool = False,
+            known: dict[Any, Any] | None = None) -> bool:
     """Whether a train could get from one of the entity's stations to a stop on `hex_id` having passed
     fewer than `limit` counted stops, along a route a train may run: no piece of track (hex edge) used
     twice, no stop visited twice, never back out of a stop along the track it came in on.
 
     The fewest-stops count (`passed_stops`) is a lower bound of this: it is asked first, and the search
-    of routes runs only when the bound leaves the answer open.
+    of routes runs only when the bound leaves the answer open. The search leaves out a stop from which
+    even the fewest-stops count to `hex_id` (`left`) would pass `limit`: a route on from there passes at
+    least that many, so it cannot get there in time (a branch that cannot succeed, the answer is the same).
+
+    `known`: the board's `position_memo` before the trial lay on `hex_id` being asked (`passed_stops`).
     """
-    bound = passed_stops(board, entity, cities_only=cities_only)
-    if not any(d < limit for (h, _), d in bound.items() if h == hex_id):
+    onward: dict[NodeRef, list[NodeRef]] = {}
+    bound = passed_stops(board, entity, cities_only=cities_only, limit=limit,  # only counts below it are read
+                         trial=(hex_id, known) if known is not None else None, onward=onward)
+    targets = [ref for ref, d in bound.items() if ref[0] == hex_id and d < limit]
+    if not targets:
         return False
     hexes = board.hexes
 
     def weight(ref: NodeRef) -> int:
         node = hexes[ref[0]].tile.nodes[ref[1] - NODE_BASE]
         return 1 if node.visit_cost > 0 and (node.is_city or not cities_only) else 0
+
+    left = _stops_left(onward, targets, limit, weight)
 
     def legs(start: NodeRef, used: frozenset[frozenset[tuple[str, int]]]
              ) -> list[tuple[NodeRef, frozenset[frozenset[tuple[str, int]]]]]:
@@ -109,10 +146,42 @@ def reaches(board: Board, entity: str, hex_id: str, limit: int, *, cities_only: 
             return False
         seen = visited | {ref}
         for nxt, edges in legs(ref, used):
-            if nxt not in seen and bound.get(nxt, limit) < limit and search(nxt, passed, edges, seen):
+            if nxt not in seen and bound.get(nxt, limit) < limit and passed + left.get(nxt, limit) < limit \
+                    and search(nxt, passed, edges, seen):
                 return True
         return False
 
-    starts = [(h, state.tile.city_code(ci)) for h, state in hexes.items()
-              for ci, slots in enumerate(state.tokens) if entity in slots]
+    starts = [(h, hexes[h].tile.city_code(ci)) for h, ci in board.station_cities(entity)]
     return any(search(ref, 0, frozenset(), frozenset()) for ref in starts)
+
+
+def _stops_left(onward: dict[NodeRef, list[NodeRef]], targets: list[NodeRef], limit: int,
+                weight: Callable[[NodeRef], int]) -> dict[NodeRef, int]:
+    """Fewest counted stops a route passes from each stop (itself counted) to one of `targets` (0 there),
+    below `limit`, along the steps `passed_stops` went on by (`onward`: every stop a route within `limit`
+    goes on from is among them, not blocked, and a leg of track leads only to a stop beside its own): the
+    same 0-1 search turned round."""
+    back: dict[NodeRef, list[NodeRef]] = {}
+    for ref, nexts in onward.items():
+        for nxt in nexts:
+            back.setdefault(nxt, []).append(ref)
+    left = dict.fromkeys(targets, 0)
+    queue: deque[NodeRef] = deque(targets)
+    done: set[NodeRef] = set()
+    while queue:
+        ref = queue.popleft()
+        if ref in done:
+            continue
+        if left[ref] >= limit:
+            break
+        done.add(ref)
+        for prev in back.get(ref, ()):
+            w = weight(prev)
+            d = left[ref] + w
+            if d < left.get(prev, 1 << 30):
+                left[prev] = d
+                if w:
+                    queue.append(prev)
+                else:
+                    queue.appendleft(prev)
+    return left

@@ -86,9 +86,10 @@ class TrackAndToken1825(LeaseTrain, TrackAndToken):
         reach_nodes, reach_cities = self.train_reach([round_.leased_train] if round_.leased_train else trains)
         if reach_nodes >= 99:
             return
+        known = board.position_memo()  # what the board before the lay tells every lay tried on it
         with board.trial_lay(hex_id, new, rotation):
-            ok = bool(reach_nodes) and reaches(board, corp.sym, hex_id, reach_nodes) or \
-                bool(reach_cities) and reaches(board, corp.sym, hex_id, reach_cities, cities_only=True)
+            ok = bool(reach_nodes) and reaches(board, corp.sym, hex_id, reach_nodes, known=known) or \
+                bool(reach_cities) and reaches(board, corp.sym, hex_id, reach_cities, cities_only=True, known=known)
             board.forget_reach()
         if ok:
             return
