@@ -71,14 +71,19 @@ def passed_stops(board: Board, entity: str, *, cities_only: bool = False, limit:
         if onward is not None:
             onward[ref] = nexts
         for nxt in nexts:
-            d = dist[ref] + weight
-            if d < dist.get(nxt, 1 << 30):
-                dist[nxt] = d
-                if weight:
-                    queue.append(nxt)
-                else:
-                    queue.appendleft(nxt)
+            _relax(queue, dist, nxt, dist[ref] + weight, weight)
     return dist
+
+
+def _relax(queue: deque[NodeRef], dist: dict[NodeRef, int], ref: NodeRef, d: int, weight: int) -> None:
+    """A 0-1 breadth-first search's step: `ref` at `d` if that is fewer, behind the queue for a counted step,
+    in front of it for a free one, so stops come off fewest first."""
+    if d < dist.get(ref, 1 << 30):
+        dist[ref] = d
+        if weight:
+            queue.append(ref)
+        else:
+            queue.appendleft(ref)
 
 
 def reaches(board: Board, entity: str, hex_id: str, limit: int, *, cities_only: bool = False,
@@ -177,11 +182,5 @@ def _stops_left(onward: dict[NodeRef, list[NodeRef]], targets: list[NodeRef], li
         done.add(ref)
         for prev in back.get(ref, ()):
             w = weight(prev)
-            d = left[ref] + w
-            if d < left.get(prev, 1 << 30):
-                left[prev] = d
-                if w:
-                    queue.append(prev)
-                else:
-                    queue.appendleft(prev)
+            _relax(queue, left, prev, left[ref] + w, w)
     return left
