@@ -127,9 +127,46 @@ def fits_search(board: Grid, entity: str, trains: dict[str, TrainKind], colors: 
     for kind in set(trains.values()):
         blocking = rules.check_blocking(ctx, Route("", kind, []))
         stops_cap = min(kind.stop_count, max_stops) if kind.is_numeric else max_stops
-        if _walk(board, entity, conns, stops_cap, blocking, limit, lambda seq, used: None) > limit:
+        if _walk_exceeds(board, entity, conns, stops_cap, blocking, limit):
             return False
     return True
+
+
+def _walk_exceeds(board: Grid, entity: str, conns: dict[NodeRef, list[Connection]], stops_cap: int,
+                  blocking: bool, limit: int) -> bool:
+    """Whether `_walk` takes more than `limit` steps, found with its steps alone (each stop and each track
+    segment a bit: a sequence's stops and segments are two ints) and given up at the first step over."""
+    bits: dict[Any, int] = {}
+    for stop, cs in conns.items():  # a stop is a pair, a segment a triple: never the same key
+        bits.setdefault(stop, 1 << len(bits))
+        for c in cs:
+            bits.setdefault(c.b, 1 << len(bits))
+            for k in c.keys:
+                bits.setdefault(k, 1 << len(bits))
+    ways: dict[NodeRef, list[tuple[NodeRef, int, int]]] = {}  # each stop's connections: (next, its bit, keys)
+    for stop, cs in conns.items():
+        out = ways[stop] = []
+        for c in cs:
+            mask = 0
+            for k in c.keys:
+                mask |= bits[k]
+            out.append((c.b, bits[c.b], mask))
+    steps = 0
+    node_blocks = board.node_blocks
+
+    def dfs(last: NodeRef, n: int, seen: int, keys: int) -> bool:  # True: over the limit
+        nonlocal steps
+        steps += 1
+        if steps > limit:
+            return True
+        if n >= stops_cap + 1 or (blocking and n > 1 and node_blocks(last[0], last[1], entity)):
+            return False
+        for b, b_bit, mask in ways.get(last, ()):
+            if not seen & b_bit and not keys & mask and dfs(b, n + 1, seen | b_bit, keys | mask):
+                return True
+        return False
+
+    return any(dfs(start, 1, bits[start], 0) for start in sorted(conns))
 
 
 def _candidates(board: Grid, entity: str, train_id: str, kind: TrainKind, ctx: RouteContext,

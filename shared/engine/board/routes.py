@@ -437,6 +437,14 @@ class DefaultRouteRules:
         as `stops_worth` grows."""
         return None
 
+    def run_ceiling(self, ctx: RouteContext, kind: TrainKind, stops: Sequence[NodeRef],
+                    stops_worth: int) -> int | None:
+        """At most what a run of a `kind` train visiting exactly `stops` (in any order; worth `stops_worth`
+        as for `revenue_ceiling`) earns; None: no bound known. The bounded search skips checking a single
+        train's run whose bound is below the best found, so it must depend on the set of stops only (the
+        same run found from two stations is then skipped both times or neither)."""
+        return None
+
 
 def lookup_train(trains: dict[str, TrainKind], train_id: str) -> TrainKind:
     kind = trains.get(train_id)

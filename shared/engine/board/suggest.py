@@ -17,10 +17,11 @@ offered."""
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import chain, islice
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import IllegalAction
@@ -55,7 +56,12 @@ class Arm(NamedTuple):
     # one bit per track segment and per stop but the anchor (`_bits`): two arms of an anchor share neither
     # exactly when their masks share no bit
     mask: int
+    # a stop between the anchor and the far end is off-board: every run joining it is refused (`evaluate`
+    # lets no run pass through an off-board), so it is never checked
+    through_offboard: bool
 
+
+_value = attrgetter("value")  # an arm's value, read by a sort without a Python call of its own
 
 # an arm's hex chains, paths and segment keys, in the order a run takes them (`_pieces`)
 Pieces = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, int], ...], tuple[EdgeKey, ...]]
@@ -107,11 +113,16 @@ def quick_routes(board: Board, entity: str, trains: dict[str, TrainKind], colors
     blocking = rules.check_blocking(ctx, probe)
     bits = _bits(conns)
     # each stop's ways on, the richest next stop first: (connection, next stop, its bit, the connection's
-    # segments' bits, what the next stop pays)
-    richest_first = {stop: [(c, c.b, bits[c.b], _mask(bits, c.keys), value(c.b))
+    # segments' bits, what the next stop pays, whether an arm stops there (a city others fill), whether it
+    # is off-board)
+    ends: dict[NodeRef, tuple[bool, bool]] = {}
+    for cs in conns.values():
+        for c in cs:
+            if c.b not in ends:
+                ends[c.b] = (blocking and ctx.blocks(c.b), ctx.node(c.b).kind == "offboard")
+    richest_first = {stop: [(c, c.b, bits[c.b], _mask(bits, c.keys), value(c.b), *ends[c.b])
                             for c in sorted(cs, key=lambda c: -value(c.b))] for stop, cs in conns.items()}
-    arms = {a: _arms(ctx, a, bits[a], richest_first, value(a), longest, blocking, ARM_BUDGET // len(anchors))
-            for a in anchors}
+    arms = {a: _arms(a, bits[a], richest_first, value(a), longest, ARM_BUDGET // len(anchors)) for a in anchors}
     options: list[tuple[str, list[Route]]] = []
     by_kind: dict[TrainKind, list[Route]] = {}
     pieces: tuple[dict[int, Pieces], dict[int, Pieces]] = ({}, {})  # `_inward`, `_outward`
@@ -148,29 +159,33 @@ def _mask(bits: dict[Any, int], items: Any) -> int:
     return mask
 
 
-def _arms(ctx: SearchContext, anchor: NodeRef, anchor_bit: int,
-          richest_first: dict[NodeRef, list[tuple[Connection, NodeRef, int, int, int]]], anchor_value: int,
-          longest: int, blocking: bool, budget: int) -> list[Arm]:
+def _arms(anchor: NodeRef, anchor_bit: int, richest_first: dict[NodeRef, list[tuple[Any, ...]]],
+          anchor_value: int, longest: int, budget: int) -> list[Arm]:
     """Simple stop sequences from `anchor` (itself included, as the one-stop arm) along `richest_first`
     (each stop's connections, the richest next stop first), not through a city other companies fill,
     within `budget` steps."""
     out: list[Arm] = []
-    left = [max(budget, 20)]
-    blocks = ctx.blocks
+    left = max(budget, 20)
+    new = tuple.__new__  # an Arm made as a plain tuple is: no keyword handling on the way
 
-    def walk(stops: tuple[NodeRef, ...], used: tuple[Connection, ...], keys: int, seen: int,
-             total: int) -> None:
-        if left[0] <= 0:
+    def walk(stops: tuple[NodeRef, ...], used: tuple[Connection, ...], keys: int, seen: int, total: int,
+             way: NodeRef | None, through: bool, halt: bool, off: bool) -> None:
+        # `halt`, `off`: the last stop ends every arm (a city others fill), is off-board
+        nonlocal left
+        if left <= 0:
             return
-        left[0] -= 1
-        out.append(Arm(stops, used, total, stops[1] if len(stops) > 1 else None, keys | (seen ^ anchor_bit)))
-        if len(stops) >= longest or (blocking and len(stops) > 1 and blocks(stops[-1])):
+        left -= 1
+        out.append(new(Arm, (stops, used, total, way, keys | (seen ^ anchor_bit), through)))
+        n = len(stops)
+        if n >= longest or halt:
             return
-        for c, b, b_bit, c_keys, b_value in richest_first.get(stops[-1], ()):
+        through = through or (n > 1 and off)  # the last stop is passed through by every longer arm
+        for c, b, b_bit, c_keys, b_value, b_halt, b_off in richest_first.get(stops[-1], ()):
             if not seen & b_bit and not keys & c_keys:
-                walk(stops + (b,), used + (c,), keys | c_keys, seen | b_bit, total + b_value)
+                walk(stops + (b,), used + (c,), keys | c_keys, seen | b_bit, total + b_value,
+                     way if n > 1 else b, through, b_halt, b_off)
 
-    walk((anchor,), (), 0, anchor_bit, anchor_value)
+    walk((anchor,), (), 0, anchor_bit, anchor_value, None, False, False, False)
     return out
 
 
@@ -181,7 +196,8 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
     """Runs of at most `longest` stops joined from two arms of an anchor: the `EVALUATIONS` joins whose
     stops are worth most are checked (the richest arms first, so the ranking can stop early). `only_best`
     (one train: only the first run of the answer is used): the checks stop where the rules' ceiling says
-    no later join earns as much as the best run found, whose place the rest cannot take."""
+    no later join earns as much as the best run found, whose place the rest cannot take, and a join whose
+    own ceiling (`run_ceiling`, by its stops) says it cannot come first is not checked."""
     best: list[tuple[int, int, Arm, Arm]] = []  # a heap of the richest joins: (worth, order, arm, arm)
     floor: float = float("-inf")  # the poorest kept join's worth once the heap is full
     order = 0
@@ -194,16 +210,18 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
         for arm in own:
             if len(arm.stops) <= longest and (numeric or _within_distance(ctx, kind, arm.stops)):
                 groups.setdefault(len(arm.stops), {}).setdefault(arm.way, []).append(arm)
-        tops = {n: sorted((a for g in ways.values() for a in sorted(g, key=lambda a: -a.value)[:ARMS_PER_WAY]),
-                          key=lambda a: -a.value) for n, ways in groups.items()}
+        # (the richest first, ties in the order found: a sort in reverse keeps equals in order)
+        tops = {n: sorted((a for g in ways.values() for a in sorted(g, key=_value, reverse=True)[:ARMS_PER_WAY]),
+                          key=_value, reverse=True) for n, ways in groups.items()}
         base = value(anchor)
         top = {n: arms_n[0].value for n, arms_n in tops.items()}
         # each pair of arm lengths that fits the train, the richest pairs first (the heap's floor rises fast;
-        # ties in the order found)
-        pairs = sorted((-(top[m] + top[n]), i, m, n) for i, (m, n) in enumerate(
-            (m, n) for m in tops for n in tops if m <= n and 3 <= m + n <= longest + 1))
+        # ties in the order found), taken off a heap as far as the search goes
+        pairs = [(-(top[m] + top[n]), i, m, n) for i, (m, n) in enumerate(_length_pairs(list(tops), longest + 1))]
+        heapq.heapify(pairs)
         others: dict[int, dict[NodeRef | None, list[Arm]]] = {}  # per length and way: the other ways' arms
-        for _, _, m, n in pairs:
+        while pairs:
+            _, _, m, n = heapq.heappop(pairs)
             if checks <= 0 or top[m] + top[n] - base <= floor:
                 break  # no pair of these lengths or of any later (poorer) ones is worth the poorest kept
             if m > 1 and len(groups[m].keys() | groups[n].keys()) == 1:
@@ -241,11 +259,23 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
     both_ways = not (getattr(rules, "direction_free", False)
                      or getattr(rules, "one_run_direction_free", False))
     best_revenue: int | None = None
+    best_length = 0  # the most stops of a run found paying `best_revenue`
     for worth, _, a, b in sorted(best, key=lambda j: (-j[0], j[1])):
         if only_best and best_revenue is not None:
             ceiling = rules.revenue_ceiling(ctx, kind, worth)
             if ceiling is not None and ceiling < best_revenue:
                 break  # and every later join: they are worth no more, and a ceiling grows with the worth
+        if a.through_offboard or b.through_offboard or (
+                len(a.stops) > 1 and len(b.stops) > 1 and ctx.node(a.stops[0]).kind == "offboard"):
+            continue  # it passes through an off-board: refused either way round
+        if only_best and best_revenue is not None:
+            bound = rules.run_ceiling(ctx, kind, a.stops + b.stops[1:], worth)
+            if bound is not None and (bound < best_revenue or (
+                    bound == best_revenue and len(a.stops) + len(b.stops) - 1 < best_length)):
+                # this run cannot come first (more revenue first, then more stops): a run found pays more, or
+                # as much with more stops. The bound is its stops', so a run of the same stops found again is
+                # skipped again: no run that can come first moves in the order found
+                continue
         key = a.mask | b.mask | bits[a.stops[0]]  # the same track and stops: the same run
         for first, second in ((a, b), (b, a)) if both_ways else ((a, b),):
             route = _joined(train_id, kind, first, second, pieces)
@@ -256,8 +286,19 @@ def _candidates(ctx: RouteContext, rules: DefaultRouteRules, train_id: str, kind
             if key not in found or found[key].revenue < route.revenue:
                 found[key] = route
             if best_revenue is None or route.revenue > best_revenue:
-                best_revenue = route.revenue
+                best_revenue, best_length = route.revenue, len(route.stops)
+            elif route.revenue == best_revenue:
+                best_length = max(best_length, len(route.stops))
     return sorted(found.values(), key=lambda r: (-r.revenue, -len(r.stops)))
+
+
+def _length_pairs(lengths: list[int], most: int) -> list[tuple[int, int]]:
+    """Each (m, n) of `lengths` (in their order, m's then n's) with m <= n and 3 <= m + n <= `most`. The
+    lengths come ascending (an arm's shorter beginnings are found before it): each m's n are then one slice."""
+    if lengths != sorted(lengths):  # (distinct: a dict's keys)
+        return [(m, n) for m in lengths for n in lengths if m <= n and 3 <= m + n <= most]
+    return [(m, n) for m in lengths
+            for n in lengths[bisect_left(lengths, max(m, 3 - m)):bisect_right(lengths, most - m)]]
 
 
 def _poorer(arm: Arm) -> int:

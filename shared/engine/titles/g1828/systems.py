@@ -92,16 +92,20 @@ def create_system(game: Game, first: Corporation, second: Corporation) -> str:
 
 
 def _retoken(game: Game, old: str, new: str) -> None:
+    # a merger tried on a copy (the offers) renames on the whole map: only the lists naming `old` are rewritten
     for h in game.board.hexes.values():
         for slots in h.tokens:
-            for i, entity in enumerate(slots):
-                if entity == old:
-                    slots[i] = new
+            if old in slots:
+                for i, entity in enumerate(slots):
+                    if entity == old:
+                        slots[i] = new
         for slots in h.reservations:
-            for i, entity in enumerate(slots):
-                if entity == old:
-                    slots[i] = new
-        h.tile_reservations[:] = [new if entity == old else entity for entity in h.tile_reservations]
+            if old in slots:
+                for i, entity in enumerate(slots):
+                    if entity == old:
+                        slots[i] = new
+        if old in h.tile_reservations:
+            h.tile_reservations[:] = [new if entity == old else entity for entity in h.tile_reservations]
     game.board.forget_reach()
 
 

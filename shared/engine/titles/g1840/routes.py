@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...board.hexes import invert
@@ -39,6 +40,7 @@ class Route1840(DefaultRouteRules):
                     if ability.get("type") == "hex_bonus":
                         for hex_id in ability.get("hexes") or []:
                             self.bonus[hex_id] = self.bonus.get(hex_id, 0) + int(ability.get("amount") or 0)
+        self.most_bonus = sum(b for b in self.bonus.values() if b > 0)  # every landmark's that pays
 
     def needs_token(self, ctx: RouteContext, routes: list[Route], i: int) -> bool:
         return self.corp.kind != CITY
@@ -68,17 +70,24 @@ class Route1840(DefaultRouteRules):
     def revenue(self, ctx: RouteContext, routes: list[Route], i: int, kind: Any) -> int:
         route = routes[i]
         value = self.stop_value
-        total = sum(value(ctx, route, s) for s in route.stops)
-        if self.bonus:
-            bonus, hexes = self.bonus, ctx.board.hexes
-            stop_hexes = {s[0] for s in route.stops if s[0] in bonus and (hexes[s[0]].tile.cities
-                                                                          or hexes[s[0]].tile.towns)}
-            total += sum(bonus[h] for h in stop_hexes)
-        return total
+        return sum(value(ctx, route, s) for s in route.stops) + self._landmarks(ctx, route.stops)
+
+    def _landmarks(self, ctx: RouteContext, stops: Sequence[tuple[str, int]]) -> int:
+        """The landmark bonus of a run stopping at `stops`: once per bonus hex with a stop on it."""
+        if not self.bonus:
+            return 0
+        bonus, hexes = self.bonus, ctx.board.hexes
+        stop_hexes = {s[0] for s in stops if s[0] in bonus and (hexes[s[0]].tile.cities or hexes[s[0]].tile.towns)}
+        return sum(bonus[h] for h in stop_hexes)
 
     def revenue_ceiling(self, ctx: RouteContext, kind: Any, stops_worth: int) -> int | None:
         # every stop is paid as `stop_value` says whatever the run, then at most every landmark's bonus
-        return stops_worth + sum(b for b in self.bonus.values() if b > 0)
+        return stops_worth + self.most_bonus
+
+    def run_ceiling(self, ctx: RouteContext, kind: Any, stops: Sequence[tuple[str, int]],
+                    stops_worth: int) -> int | None:
+        # exactly what `revenue` pays such a run: its stops as `stop_value` says, and its landmarks
+        return stops_worth + self._landmarks(ctx, stops)
 
 
 def route_revenue(game: Game, corp: Corporation, records: Any) -> int:
@@ -111,8 +120,11 @@ def route_revenue(game: Game, corp: Corporation, records: Any) -> int:
             route = resolve_route(game.board, {"train": train_id, "connections": chains}, kind, used)
         used.update(route.keys)
         routes.append(route)
+    rules = Route1840(game, corp)
+    if not routes:
+        return 0  # running nothing: nothing to check on the map (a copy trying it need not build its board)
     ctx = RouteContext(game.board, corp.sym, tuple(game.phase.tiles), game.phase.name)
-    evaluate(ctx, routes, Route1840(game, corp))
+    evaluate(ctx, routes, rules)
     return sum(r.revenue for r in routes)
 
 
