@@ -120,11 +120,10 @@ def route_revenue(game: Game, corp: Corporation, records: Any) -> int:
             route = resolve_route(game.board, {"train": train_id, "connections": chains}, kind, used)
         used.update(route.keys)
         routes.append(route)
-    rules = Route1840(game, corp)
     if not routes:
         return 0  # running nothing: nothing to check on the map (a copy trying it need not build its board)
     ctx = RouteContext(game.board, corp.sym, tuple(game.phase.tiles), game.phase.name)
-    evaluate(ctx, routes, rules)
+    evaluate(ctx, routes, Route1840(game, corp))
     return sum(r.revenue for r in routes)
 
 
