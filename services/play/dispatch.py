@@ -152,7 +152,13 @@ class CeleryDispatcher:
                                                 socket_connect_timeout=5)
         return self._client
 
-    def _doorbells(self) -> Bells:
+    @property
+    def rings_in_batches(self) -> bool:
+        """Whether doorbells wait in Redis lists for a drain (a Redis broker), not one apply task each."""
+        return self._direct
+
+    def doorbells(self) -> Bells:
+        """The doorbell lists, on this dispatcher's client (a rules worker's drains take from them too)."""
         if self._bells is None:
             self._bells = make_bells(self._redis(), self._origin)
         return self._bells
@@ -168,7 +174,7 @@ class CeleryDispatcher:
         if not self._direct:
             self._celery.send_task(APPLY_TASK, args=args, queue=queue_name)
             return
-        self._doorbells().ring(queue_name, args)
+        self.doorbells().ring(queue_name, args)
 
     def warm(self, game_id: int) -> None:
         """A hint, so it never fails the request that gave it: with the broker down it is dropped (the

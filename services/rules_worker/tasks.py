@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import socket
 import threading
 
 from celery import current_app, shared_task
@@ -22,8 +21,7 @@ from services.play.dispatch import (
     APPLY_TASK,
     SWEEP_TASK,
     WARM_TASK,
-    make_bells,
-    make_dispatcher,
+    CeleryDispatcher,
     queued_receipt,
     stale_games,
 )
@@ -122,7 +120,7 @@ def sweep() -> int:
     for game_id, command_id in stale.items():
         log.warning("re-publishing stale receipt", extra={"game_id": game_id, "command_id": command_id})
         current_app.send_task(APPLY_TASK, args=[game_id, command_id], queue=config.queue_for(game_id))
-    if config.redis_url:  # a drain lost with its worker: its queue's doorbells are taken now, not at their sweep
+    if dispatcher().rings_in_batches:  # a drain lost with its worker: its doorbells are taken now, not at their sweep
         for queue_name in {config.queue_for(shard) for shard in range(max(1, config.worker_shards))}:
             if doorbells().waiting(queue_name):
                 current_app.send_task(DRAIN_TASK, args=[queue_name], queue=queue_name)
@@ -141,19 +139,21 @@ def shelf() -> Shelf:
     return found
 
 
-_bells: dict[int, Bells] = {}
+_dispatcher: dict[int, CeleryDispatcher] = {}
+
+
+def dispatcher() -> CeleryDispatcher:
+    """This process's dispatcher (its Redis client made after the fork, like `runtime`): the clock's commands
+    ring through it, and the drains take their doorbells from its lists."""
+    found = _dispatcher.get(os.getpid())
+    if found is None:
+        _dispatcher.clear()
+        found = _dispatcher[os.getpid()] = CeleryDispatcher(runtime()[2])
+    return found
 
 
 def doorbells() -> Bells:
-    """This process's doorbell lists (its Redis client made after the fork, like `runtime`)."""
-    found = _bells.get(os.getpid())
-    if found is None:
-        import redis
-
-        _bells.clear()
-        client = redis.Redis.from_url(runtime()[2].redis_url or "", socket_timeout=5, socket_connect_timeout=5)
-        found = _bells[os.getpid()] = make_bells(client, f"gen{os.getpid()}@{socket.gethostname()}")
-    return found
+    return dispatcher().doorbells()
 
 
 _clock: dict[int, Scheduler] = {}
@@ -163,9 +163,9 @@ def scheduler() -> Scheduler:
     """This process's time-control scheduler (created after the fork, like `runtime`)."""
     found = _clock.get(os.getpid())
     if found is None:
-        recorder, sessions, config, signals = runtime()
+        recorder, sessions, config, _ = runtime()
         found = Scheduler(recorder, TableLog(make_engine(config.database_url, pool_size=2)),
-                          make_dispatcher(recorder, config, signals), session_remedies(recorder, sessions))
+                          dispatcher(), session_remedies(recorder, sessions))
         _clock.clear()
         _clock[os.getpid()] = found
     return found
